@@ -1,0 +1,9 @@
+// POST /a2a — A2A JSON-RPC (v0.3 and v1.0) for the default agent.
+import { serveAgentRpc } from '@/lib/server/a2a-routes';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+export function POST(req: Request): Promise<Response> {
+  return serveAgentRpc(req);
+}

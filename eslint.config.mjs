@@ -1,0 +1,36 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+
+export default tseslint.config(
+  { ignores: ['node_modules', '.next', 'lib/db/generated', 'bench/results', 'data', 'next-env.d.ts', 'test-results', 'playwright-report'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+    },
+  },
+  {
+    // React code never imports server-only modules (design: components/ is client-safe).
+    files: ['components/**/*.{ts,tsx}', 'lib/query/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/lib/db/**', '@/lib/db/**', '**/lib/engine/**', '@/lib/engine/**', '**/lib/launchers/**', '@/lib/launchers/**', '**/lib/client/**', '@/lib/client/**', '**/lib/server/**', '@/lib/server/**'], message: 'Browser code must not import server-only modules; use lib/query or import type from lib/protocol.', allowTypeImports: true },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.mjs', '**/*.js'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', fetch: 'readonly' } },
+  },
+);

@@ -1,0 +1,10 @@
+import type { AgentRunner } from '../engine/agent';
+
+/** Completes at once with the input text as an artifact. */
+export const echoRunner: AgentRunner = {
+  async runTurn(turn) {
+    const parts = turn.message.parts.filter((p) => p.kind === 'text');
+    await turn.emit.artifact({ artifact: { artifactId: 'echo', name: 'echo', parts }, lastChunk: true });
+    return { state: 'completed' };
+  },
+};

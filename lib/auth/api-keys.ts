@@ -1,0 +1,87 @@
+/**
+ * Inbound A2A authentication with API keys (design §7). Keys are shown once at creation and
+ * stored hashed. When no key exists the endpoint is open (only allowed on a loopback bind; see
+ * lib/engine/boot-checks.ts). Lookups are cached briefly so authenticated calls stay cheap.
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { countApiKeys, deleteApiKey, findApiKeyByHash, insertApiKey, listApiKeys, type ApiKeyRecord } from '../db/key-repo';
+import { processSingleton } from '../process-singleton';
+
+const CACHE_MS = 2_000;
+
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+interface KeyCache {
+  anyKeyUntil: number;
+  anyKey: boolean;
+  verified: Map<string, { record: ApiKeyRecord | null; until: number }>;
+}
+
+const cache = () => processSingleton<KeyCache>('api-key-cache', () => ({ anyKeyUntil: 0, anyKey: false, verified: new Map() }));
+
+function invalidate(): void {
+  const c = cache();
+  c.anyKeyUntil = 0;
+  c.verified.clear();
+}
+
+export async function keysRequired(): Promise<boolean> {
+  const c = cache();
+  if (Date.now() > c.anyKeyUntil) {
+    c.anyKey = (await countApiKeys()) > 0;
+    c.anyKeyUntil = Date.now() + CACHE_MS;
+  }
+  return c.anyKey;
+}
+
+export async function verifyKey(key: string): Promise<ApiKeyRecord | null> {
+  const hash = hashKey(key);
+  const c = cache();
+  const hit = c.verified.get(hash);
+  if (hit && hit.until > Date.now()) return hit.record;
+  const record = await findApiKeyByHash(hash);
+  if (c.verified.size > 10_000) c.verified.clear();
+  c.verified.set(hash, { record, until: Date.now() + CACHE_MS });
+  return record;
+}
+
+/** Creates a key; the plain key is returned once and never stored. */
+export async function createApiKey(name: string, role = 'agent'): Promise<{ key: string; record: ApiKeyRecord }> {
+  const key = `sb_${randomBytes(24).toString('base64url')}`;
+  const record = await insertApiKey(randomUUID(), name, hashKey(key), role);
+  invalidate();
+  return { key, record };
+}
+
+export async function revokeApiKey(id: string): Promise<boolean> {
+  const removed = await deleteApiKey(id);
+  invalidate();
+  return removed;
+}
+
+export { listApiKeys };
+
+/** The credential a caller presented: `Authorization: Bearer <key>` or `X-API-Key: <key>`. */
+export function presentedKey(req: Request): string | null {
+  const auth = req.headers.get('authorization');
+  if (auth?.toLowerCase().startsWith('bearer ')) return auth.slice(7).trim();
+  return req.headers.get('x-api-key')?.trim() || null;
+}
+
+export type InboundAuth = { ok: true; caller: string } | { ok: false; response: Response };
+
+export async function authenticateInbound(req: Request): Promise<InboundAuth> {
+  if (!(await keysRequired())) return { ok: true, caller: 'anonymous' };
+  const key = presentedKey(req);
+  const record = key ? await verifyKey(key) : null;
+  if (record) return { ok: true, caller: record.name };
+  return {
+    ok: false,
+    response: Response.json(
+      { error: key ? 'invalid API key' : 'an API key is required (Authorization: Bearer <key> or X-API-Key)' },
+      { status: 401, headers: { 'WWW-Authenticate': 'Bearer realm="switchboard", error="invalid_token"' } },
+    ),
+  };
+}

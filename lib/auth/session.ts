@@ -1,0 +1,110 @@
+/**
+ * Dashboard sessions (design §7). The cookie holds a signed claim, never a token:
+ * `v1.<payload>.<hmac>` where the payload is {role, iat, exp, nonce} and the HMAC key is derived
+ * from the configured tokens. Deriving the key (instead of keeping a random one in memory) keeps
+ * sessions valid across a restart, and rotating either token invalidates every session at once.
+ * The operator token is the key material whenever it exists, so a viewer (who knows only the
+ * viewer token) cannot forge an operator claim; with no operator token no operator claim is valid.
+ */
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Settings } from '../config/settings';
+import type { Role } from './roles';
+
+export const SESSION_COOKIE = 'sb_session';
+export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+
+export interface SessionClaim {
+  role: Role;
+  issuedAt: number;
+  expiresAt: number;
+  nonce: string;
+}
+
+type TokenSettings = Pick<Settings, 'operatorToken' | 'viewerToken'>;
+
+function b64url(data: Buffer | string): string {
+  return Buffer.from(data).toString('base64url');
+}
+
+function sessionKey(settings: TokenSettings): Buffer | null {
+  const material = settings.operatorToken ?? settings.viewerToken;
+  if (!material) return null;
+  return createHmac('sha256', material)
+    .update(`switchboard-session-v1\n${settings.operatorToken ?? ''}\n${settings.viewerToken ?? ''}`)
+    .digest();
+}
+
+function sign(key: Buffer, payload: string): string {
+  return b64url(createHmac('sha256', key).update(payload).digest());
+}
+
+/** Constant-time string comparison (hashing first makes the lengths equal). */
+export function safeEqual(a: string, b: string): boolean {
+  const da = createHash('sha256').update(a).digest();
+  const db = createHash('sha256').update(b).digest();
+  return timingSafeEqual(da, db);
+}
+
+/** Which role a presented token grants, if any. */
+export function roleForToken(token: string, settings: TokenSettings): Role | null {
+  if (settings.operatorToken && safeEqual(token, settings.operatorToken)) return 'operator';
+  if (settings.viewerToken && safeEqual(token, settings.viewerToken)) return 'viewer';
+  return null;
+}
+
+export function issueSession(role: Role, settings: TokenSettings, now = Date.now()): { value: string; claim: SessionClaim } {
+  const key = sessionKey(settings);
+  if (!key) throw new Error('no token is configured; sessions are not used in open mode');
+  const claim: SessionClaim = { role, issuedAt: now, expiresAt: now + SESSION_TTL_MS, nonce: randomBytes(12).toString('base64url') };
+  const payload = b64url(JSON.stringify({ r: claim.role, iat: claim.issuedAt, exp: claim.expiresAt, n: claim.nonce }));
+  return { value: `v1.${payload}.${sign(key, `v1.${payload}`)}`, claim };
+}
+
+/** Logged-out sessions, until they would have expired anyway (in memory: a restart forgets them). */
+const revoked = new Map<string, number>();
+
+export function revokeSession(claim: SessionClaim): void {
+  const now = Date.now();
+  for (const [nonce, expiresAt] of revoked) if (expiresAt < now) revoked.delete(nonce);
+  revoked.set(claim.nonce, claim.expiresAt);
+}
+
+export function verifySession(value: string, settings: TokenSettings, now = Date.now()): SessionClaim | null {
+  const key = sessionKey(settings);
+  const [version, payload, signature] = value.split('.');
+  if (!key || version !== 'v1' || !payload || !signature) return null;
+  if (!safeEqual(signature, sign(key, `v1.${payload}`))) return null;
+  let raw: { r?: unknown; iat?: unknown; exp?: unknown; n?: unknown };
+  try {
+    raw = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+  } catch {
+    return null;
+  }
+  if (typeof raw.exp !== 'number' || raw.exp <= now || typeof raw.iat !== 'number' || typeof raw.n !== 'string') return null;
+  if (revoked.has(raw.n)) return null;
+  const role = raw.r === 'operator' && settings.operatorToken ? 'operator' : raw.r === 'viewer' && settings.viewerToken ? 'viewer' : null;
+  if (!role) return null;
+  return { role, issuedAt: raw.iat, expiresAt: raw.exp, nonce: raw.n };
+}
+
+export function readCookie(cookieHeader: string | null, name: string): string | null {
+  if (!cookieHeader) return null;
+  for (const part of cookieHeader.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return null;
+}
+
+function isHttps(req: Request): boolean {
+  const forwarded = req.headers.get('x-forwarded-proto');
+  if (forwarded) return forwarded.split(',')[0].trim() === 'https';
+  return new URL(req.url).protocol === 'https:';
+}
+
+/** httpOnly so page scripts cannot read it, SameSite=Lax so other sites cannot send it on mutations. */
+export function sessionCookie(req: Request, value: string, maxAgeSeconds: number): string {
+  const attrs = [`${SESSION_COOKIE}=${value}`, 'Path=/', 'HttpOnly', 'SameSite=Lax', `Max-Age=${maxAgeSeconds}`];
+  if (isHttps(req)) attrs.push('Secure');
+  return attrs.join('; ');
+}

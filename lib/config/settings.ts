@@ -1,0 +1,108 @@
+/**
+ * The one configuration loader for environment settings (zod-validated). Every clock and limit
+ * is read here and nowhere else; an invalid value stops start-up with a message naming the setting.
+ */
+import { z } from 'zod';
+
+const seconds = (name: string, max = 86_400) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => v !== '' && Number.isFinite(Number(v)) && Number(v) > 0 && Number(v) <= max, {
+      message: `${name} must be a positive number of seconds (at most ${max}); fractions such as 0.5 are allowed`,
+    })
+    .transform((v) => Math.round(Number(v) * 1000));
+
+const positiveInt = (name: string) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => /^\d+$/.test(v) && Number(v) > 0, { message: `${name} must be a positive whole number` })
+    .transform(Number);
+
+const EnvSchema = z.object({
+  HOST: z.string().trim().min(1).default('127.0.0.1'),
+  PORT: positiveInt('PORT').default(3000),
+  DATABASE_URL: z.string().trim().min(1).default('file:./data/switchboard.db'),
+  SWITCHBOARD_PUBLIC_URL: z.url({ message: 'SWITCHBOARD_PUBLIC_URL must be an absolute http(s) URL' }).optional(),
+  SWITCHBOARD_RESPONSE_WINDOW: seconds('SWITCHBOARD_RESPONSE_WINDOW').default(300_000),
+  SWITCHBOARD_LATE_RESULT_GRACE: seconds('SWITCHBOARD_LATE_RESULT_GRACE').default(1_800_000),
+  SWITCHBOARD_CLIENT_TIMEOUT: seconds('SWITCHBOARD_CLIENT_TIMEOUT').default(330_000),
+  SWITCHBOARD_FOLLOW_LIMIT: seconds('SWITCHBOARD_FOLLOW_LIMIT', 7 * 86_400).default(86_400_000),
+  SWITCHBOARD_DRAIN: seconds('SWITCHBOARD_DRAIN', 3600).default(10_000),
+  SWITCHBOARD_MAX_BODY_BYTES: positiveInt('SWITCHBOARD_MAX_BODY_BYTES').default(1_048_576),
+  SWITCHBOARD_CONFIG: z.string().trim().min(1).optional(),
+  SWITCHBOARD_PUSH_ALLOWLIST: z.string().default(''),
+  SWITCHBOARD_OPERATOR_TOKEN: z.string().min(16, 'SWITCHBOARD_OPERATOR_TOKEN must be at least 16 characters').optional(),
+  SWITCHBOARD_VIEWER_TOKEN: z.string().min(16, 'SWITCHBOARD_VIEWER_TOKEN must be at least 16 characters').optional(),
+  SWITCHBOARD_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+});
+
+export interface Settings {
+  host: string;
+  port: number;
+  databaseUrl: string;
+  publicUrl?: string;
+  /** W: how long a blocking send or open stream is held before the task detaches. */
+  responseWindowMs: number;
+  /** G: how long a detached task may keep running before it ends FAILED. */
+  lateResultGraceMs: number;
+  /** T: how long our client waits on a blocking call before it follows the task instead. */
+  clientTimeoutMs: number;
+  /** How long an outbound task is followed before it ends FAILED on our side. */
+  followLimitMs: number;
+  /** How long running tasks may finish after SIGTERM. */
+  drainMs: number;
+  maxBodyBytes: number;
+  configPath?: string;
+  /** Hosts or CIDR-less host names that push webhooks may target even if private. */
+  pushAllowlist: string[];
+  operatorToken?: string;
+  viewerToken?: string;
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+}
+
+export class SettingsError extends Error {}
+
+const blankToUndefined = (env: NodeJS.ProcessEnv): Record<string, string | undefined> =>
+  Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === '' ? undefined : v]));
+
+export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const parsed = EnvSchema.safeParse(blankToUndefined(env));
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new SettingsError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    host: e.HOST,
+    port: e.PORT,
+    databaseUrl: e.DATABASE_URL,
+    publicUrl: e.SWITCHBOARD_PUBLIC_URL?.replace(/\/+$/, ''),
+    responseWindowMs: e.SWITCHBOARD_RESPONSE_WINDOW,
+    lateResultGraceMs: e.SWITCHBOARD_LATE_RESULT_GRACE,
+    clientTimeoutMs: e.SWITCHBOARD_CLIENT_TIMEOUT,
+    followLimitMs: e.SWITCHBOARD_FOLLOW_LIMIT,
+    drainMs: e.SWITCHBOARD_DRAIN,
+    maxBodyBytes: e.SWITCHBOARD_MAX_BODY_BYTES,
+    configPath: e.SWITCHBOARD_CONFIG,
+    pushAllowlist: e.SWITCHBOARD_PUSH_ALLOWLIST.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean),
+    operatorToken: e.SWITCHBOARD_OPERATOR_TOKEN,
+    viewerToken: e.SWITCHBOARD_VIEWER_TOKEN,
+    logLevel: e.SWITCHBOARD_LOG_LEVEL,
+  };
+}
+
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
+}
+
+const SETTINGS_KEY = Symbol.for('switchboard.settings');
+type SettingsHolder = { [SETTINGS_KEY]?: Settings };
+
+/** Process-wide settings, parsed once. */
+export function getSettings(): Settings {
+  const holder = globalThis as SettingsHolder;
+  return (holder[SETTINGS_KEY] ??= loadSettings());
+}

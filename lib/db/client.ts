@@ -1,0 +1,25 @@
+/**
+ * The Prisma client (SQLite through the better-sqlite3 driver adapter). Only lib/db imports it;
+ * everything else calls the repository functions, so the provider can change without touching
+ * callers.
+ */
+import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
+import { PrismaClient } from './generated/client';
+import { processSingleton } from '../process-singleton';
+import { getSettings } from '../config/settings';
+import { sqliteFilePath } from './sqlite-path';
+import { applyMigrations } from './migrate';
+
+export type Db = InstanceType<typeof PrismaClient>;
+
+export function createDb(databaseUrl: string): Db {
+  const file = sqliteFilePath(databaseUrl);
+  applyMigrations(file);
+  const adapter = new PrismaBetterSqlite3({ url: file, timeout: 10_000 });
+  return new PrismaClient({ adapter });
+}
+
+/** The process-wide client for the configured DATABASE_URL, migrated on first use. */
+export function db(): Db {
+  return processSingleton('db', () => createDb(getSettings().databaseUrl));
+}

@@ -1,0 +1,44 @@
+/**
+ * Applies the committed SQL migrations in prisma/migrations, in name order, each once, inside a
+ * transaction. We apply them ourselves because the Prisma CLI's schema engine is a binary
+ * download this machine cannot make (docs/decisions.md). Also turns on WAL, which persists in
+ * the database file.
+ */
+import Database from 'better-sqlite3';
+import fs from 'node:fs';
+import path from 'node:path';
+import { log } from '../log';
+
+export function migrationsDir(): string {
+  return path.resolve(process.cwd(), 'prisma/migrations');
+}
+
+export function applyMigrations(file: string, dir: string = migrationsDir()): string[] {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const conn = new Database(file);
+  try {
+    conn.pragma('journal_mode = WAL');
+    conn.exec(
+      'CREATE TABLE IF NOT EXISTS "_switchboard_migrations" (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)',
+    );
+    const done = new Set(
+      conn.prepare('SELECT name FROM "_switchboard_migrations"').all().map((r) => (r as { name: string }).name),
+    );
+    const pending = fs
+      .readdirSync(dir, { withFileTypes: true })
+      .filter((d) => d.isDirectory() && !done.has(d.name))
+      .map((d) => d.name)
+      .sort();
+    for (const name of pending) {
+      const sql = fs.readFileSync(path.join(dir, name, 'migration.sql'), 'utf8');
+      conn.transaction(() => {
+        conn.exec(sql);
+        conn.prepare('INSERT INTO "_switchboard_migrations" (name, applied_at) VALUES (?, ?)').run(name, new Date().toISOString());
+      })();
+      log.info('database migration applied', { migration: name, file });
+    }
+    return pending;
+  } finally {
+    conn.close();
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * Every query on peers (outbound A2A targets). Records carry the secret because the client
+ * needs it to call the peer; lib/client/peers.ts strips it before anything leaves the server.
+ */
+import { db } from './client';
+import { fromJson, toJson } from './json';
+
+export type PeerAuthType = 'none' | 'bearer' | 'apiKey';
+export type PeerSource = 'api' | 'config' | 'builtin';
+
+export interface PeerRecord {
+  name: string;
+  url: string;
+  normalizedUrl: string;
+  authType: PeerAuthType;
+  authSecret: string | null;
+  authHeader: string | null;
+  headers: Record<string, string>;
+  timeoutSeconds: number | null;
+  notes: string | null;
+  source: PeerSource;
+  card: Record<string, unknown> | null;
+  protocolVersion: '0.3' | '1.0' | null;
+  endpointUrl: string | null;
+  cardFetchedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The fields a caller sets; the card cache is written separately (savePeerCard). */
+export interface PeerInput {
+  name: string;
+  url: string;
+  normalizedUrl: string;
+  authType: PeerAuthType;
+  authSecret: string | null;
+  authHeader: string | null;
+  headers: Record<string, string>;
+  timeoutSeconds: number | null;
+  notes: string | null;
+  source: PeerSource;
+}
+
+type PeerRow = NonNullable<Awaited<ReturnType<ReturnType<typeof db>['peer']['findUnique']>>>;
+
+function toRecord(row: PeerRow): PeerRecord {
+  return {
+    name: row.name,
+    url: row.url,
+    normalizedUrl: row.normalizedUrl,
+    authType: (['bearer', 'apiKey'].includes(row.authType) ? row.authType : 'none') as PeerAuthType,
+    authSecret: row.authSecret,
+    authHeader: row.authHeader,
+    headers: fromJson<Record<string, string>>(row.headers) ?? {},
+    timeoutSeconds: row.timeoutSeconds,
+    notes: row.notes,
+    source: (['config', 'builtin'].includes(row.source) ? row.source : 'api') as PeerSource,
+    card: fromJson<Record<string, unknown>>(row.card),
+    protocolVersion: row.protocolVersion === '1.0' || row.protocolVersion === '0.3' ? row.protocolVersion : null,
+    endpointUrl: row.endpointUrl,
+    cardFetchedAt: row.cardFetchedAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+function inputData(p: Partial<PeerInput>) {
+  return {
+    name: p.name,
+    url: p.url,
+    normalizedUrl: p.normalizedUrl,
+    authType: p.authType,
+    authSecret: p.authSecret,
+    authHeader: p.authHeader,
+    headers: p.headers === undefined ? undefined : toJson(p.headers),
+    timeoutSeconds: p.timeoutSeconds,
+    notes: p.notes,
+    source: p.source,
+  };
+}
+
+export async function listPeerRecords(): Promise<PeerRecord[]> {
+  return (await db().peer.findMany({ orderBy: { name: 'asc' } })).map(toRecord);
+}
+
+export async function findPeerRecord(name: string): Promise<PeerRecord | null> {
+  const row = await db().peer.findUnique({ where: { name } });
+  return row ? toRecord(row) : null;
+}
+
+export async function findPeerByNormalizedUrl(normalizedUrl: string): Promise<PeerRecord | null> {
+  const row = await db().peer.findUnique({ where: { normalizedUrl } });
+  return row ? toRecord(row) : null;
+}
+
+export async function insertPeerRecord(p: PeerInput): Promise<PeerRecord> {
+  const now = new Date();
+  return toRecord(await db().peer.create({ data: { ...inputData(p), name: p.name, url: p.url, normalizedUrl: p.normalizedUrl, createdAt: now, updatedAt: now } }));
+}
+
+/** Updates the given fields; a changed URL clears the cached card (it described another URL). */
+export async function updatePeerRecord(name: string, p: Partial<PeerInput>): Promise<PeerRecord | null> {
+  const urlChanged = p.normalizedUrl !== undefined ? { card: null, protocolVersion: null, endpointUrl: null, cardFetchedAt: null } : {};
+  const updated = await db().peer.updateMany({ where: { name }, data: { ...inputData(p), ...urlChanged, updatedAt: new Date() } });
+  return updated.count ? findPeerRecord(p.name ?? name) : null;
+}
+
+export async function deletePeerRecord(name: string): Promise<boolean> {
+  return (await db().peer.deleteMany({ where: { name } })).count > 0;
+}
+
+/** Removes peers of a source that are not in `keep` (config entries removed from the file). */
+export async function deletePeersOfSourceExcept(source: PeerSource, keep: string[]): Promise<number> {
+  return (await db().peer.deleteMany({ where: { source, name: { notIn: keep } } })).count;
+}
+
+export interface PeerCardCache {
+  card: Record<string, unknown>;
+  protocolVersion: '0.3' | '1.0';
+  endpointUrl: string;
+}
+
+export async function savePeerCard(name: string, cache: PeerCardCache): Promise<void> {
+  await db().peer.updateMany({
+    where: { name },
+    data: { card: JSON.stringify(cache.card), protocolVersion: cache.protocolVersion, endpointUrl: cache.endpointUrl, cardFetchedAt: new Date() },
+  });
+}

@@ -1,0 +1,84 @@
+/**
+ * Plain record types that cross the lib/db boundary. Callers never see Prisma types.
+ */
+import type { TaskState } from '../protocol/types';
+
+export type Direction = 'inbound' | 'outbound';
+
+export const EVENT_TYPES = [
+  'submitted',
+  'status',
+  'artifact',
+  'message',
+  'detached',
+  'reattached',
+  'follow-error',
+  'remote',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export interface NewEvent {
+  type: EventType;
+  state?: TaskState;
+  payload: unknown;
+}
+
+export interface StoredEvent {
+  taskId: string;
+  seq: number;
+  type: EventType;
+  state: TaskState | null;
+  payload: unknown;
+  at: string;
+}
+
+export interface TaskRecord {
+  id: string;
+  contextId: string;
+  direction: Direction;
+  agentSlug: string | null;
+  peerName: string | null;
+  peerUrl: string | null;
+  remoteTaskId: string | null;
+  state: TaskState;
+  statusMessage: unknown | null;
+  requestText: string;
+  resultText: string;
+  detached: boolean;
+  detachedAt: string | null;
+  endReason: string | null;
+  lastSeq: number;
+  metadata: Record<string, unknown> | null;
+  follow: Record<string, unknown> | null;
+  createdAt: string;
+  updatedAt: string;
+  endedAt: string | null;
+}
+
+export interface NewTask {
+  id: string;
+  contextId: string;
+  direction: Direction;
+  agentSlug?: string;
+  peerName?: string;
+  peerUrl?: string;
+  state: TaskState;
+  requestText: string;
+  metadata?: Record<string, unknown>;
+  follow?: Record<string, unknown>;
+}
+
+/** Fields an event batch may change on the task row. */
+export interface TaskPatch {
+  state?: TaskState;
+  statusMessage?: unknown;
+  detached?: boolean;
+  detachedAt?: Date;
+  endReason?: string | null;
+  resultText?: string;
+  remoteTaskId?: string;
+  peerUrl?: string;
+  metadata?: Record<string, unknown>;
+  follow?: Record<string, unknown> | null;
+  endedAt?: Date;
+}

@@ -1,0 +1,314 @@
+/**
+ * Every query on tasks, their event log, messages and artifacts.
+ *
+ * Invariants:
+ * - TaskEvent is append-only; seq is allocated from Task.lastSeq inside the same transaction
+ *   that changes the task row, so seq is gapless and monotonic per task.
+ * - A guarded append (`onlyIfStateIn` / `onlyIfNotTerminal`) is a compare-and-set on the task
+ *   row: when the guard fails nothing is written and null is returned. claimTerminal in
+ *   lib/engine is built on this.
+ */
+import { db } from './client';
+import { fromJson, toJson } from './json';
+import type { Artifact, ArtifactChunk, Message, TaskState } from '../protocol/types';
+import { TERMINAL_STATES, textOf } from '../protocol/types';
+import { accumulateArtifacts } from '../protocol/artifacts';
+import type { NewEvent, NewTask, StoredEvent, TaskPatch, TaskRecord, EventType, Direction } from './task-records';
+
+/** What a write committed: the task row as it now is, and the events it appended. */
+export interface CommittedChange {
+  task: TaskRecord;
+  events: StoredEvent[];
+}
+
+type TaskRow = NonNullable<Awaited<ReturnType<ReturnType<typeof db>['task']['findUnique']>>>;
+type EventRow = { taskId: string; seq: number; type: string; state: string | null; payload: string; at: Date };
+
+function toTaskRecord(row: TaskRow): TaskRecord {
+  return {
+    id: row.id,
+    contextId: row.contextId,
+    direction: row.direction as Direction,
+    agentSlug: row.agentSlug,
+    peerName: row.peerName,
+    peerUrl: row.peerUrl,
+    remoteTaskId: row.remoteTaskId,
+    state: row.state as TaskState,
+    statusMessage: fromJson(row.statusMessage),
+    requestText: row.requestText,
+    resultText: row.resultText,
+    detached: row.detached,
+    detachedAt: row.detachedAt?.toISOString() ?? null,
+    endReason: row.endReason,
+    lastSeq: row.lastSeq,
+    metadata: fromJson(row.metadata),
+    follow: fromJson(row.follow),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    endedAt: row.endedAt?.toISOString() ?? null,
+  };
+}
+
+function toStoredEvent(row: EventRow): StoredEvent {
+  return {
+    taskId: row.taskId,
+    seq: row.seq,
+    type: row.type as EventType,
+    state: (row.state as TaskState | null) ?? null,
+    payload: JSON.parse(row.payload),
+    at: row.at.toISOString(),
+  };
+}
+
+function patchData(patch: TaskPatch) {
+  return {
+    state: patch.state,
+    statusMessage: patch.statusMessage === undefined ? undefined : toJson(patch.statusMessage),
+    detached: patch.detached,
+    detachedAt: patch.detachedAt,
+    endReason: patch.endReason,
+    resultText: patch.resultText,
+    remoteTaskId: patch.remoteTaskId,
+    peerUrl: patch.peerUrl,
+    metadata: patch.metadata === undefined ? undefined : toJson(patch.metadata),
+    follow: patch.follow === undefined ? undefined : toJson(patch.follow),
+    endedAt: patch.endedAt,
+  };
+}
+
+export interface AppendOptions {
+  patch?: TaskPatch;
+  /** Compare-and-set: only append if the task is in one of these states. */
+  onlyIfStateIn?: readonly TaskState[];
+  /** Compare-and-set: only append if the task is not terminal (the terminal claim). */
+  onlyIfNotTerminal?: boolean;
+  /** Compare-and-set: only append if the task has not detached yet (one detach event). */
+  onlyIfNotDetached?: boolean;
+  /** Messages to add to the task history in the same transaction. */
+  messages?: Message[];
+  /**
+   * Materialise the accumulated artifacts (from the artifact events) in the same transaction,
+   * and store a bounded text of the result for search. Used by the terminal claim.
+   */
+  materializeArtifacts?: boolean;
+}
+
+const RESULT_TEXT_LIMIT = 8_000;
+
+/** Creates a task with its first events and messages, atomically. */
+export async function insertTask(task: NewTask, events: NewEvent[], messages: Message[] = []): Promise<CommittedChange> {
+  const now = new Date();
+  const rows = events.map((e, i) => ({
+    taskId: task.id,
+    seq: i + 1,
+    type: e.type,
+    state: e.state ?? null,
+    payload: JSON.stringify(e.payload ?? null),
+    at: now,
+  }));
+  const [created] = await db().$transaction([
+    db().task.create({
+      data: {
+        id: task.id,
+        contextId: task.contextId,
+        direction: task.direction,
+        agentSlug: task.agentSlug,
+        peerName: task.peerName,
+        peerUrl: task.peerUrl,
+        state: task.state,
+        requestText: task.requestText,
+        metadata: toJson(task.metadata),
+        follow: toJson(task.follow),
+        lastSeq: rows.length,
+        createdAt: now,
+        updatedAt: now,
+      },
+    }),
+    db().taskEvent.createMany({ data: rows }),
+    db().message.createMany({ data: messages.map((m) => messageRow(task.id, m, now)) }),
+  ]);
+  return { task: toTaskRecord(created), events: rows.map(toStoredEvent) };
+}
+
+function messageRow(taskId: string, m: Message, at: Date) {
+  return {
+    taskId,
+    messageId: m.messageId,
+    role: m.role,
+    parts: JSON.stringify(m.parts),
+    metadata: toJson(m.metadata),
+    createdAt: at,
+  };
+}
+
+/**
+ * Appends events (and optionally patches the row) in one transaction. Returns the stored events,
+ * or null when a guard was given and did not hold (nothing written).
+ */
+export async function appendEvents(taskId: string, events: NewEvent[], opts: AppendOptions = {}): Promise<CommittedChange | null> {
+  const now = new Date();
+  const guard = opts.onlyIfNotTerminal
+    ? { state: { notIn: [...TERMINAL_STATES] as string[] } }
+    : opts.onlyIfStateIn
+      ? { state: { in: [...opts.onlyIfStateIn] as string[] } }
+      : {};
+  const detachGuard = opts.onlyIfNotDetached ? { detached: false } : {};
+  return db().$transaction(async (tx) => {
+    const updated = await tx.task.updateMany({
+      where: { id: taskId, ...guard, ...detachGuard },
+      data: { ...patchData(opts.patch ?? {}), lastSeq: { increment: events.length }, updatedAt: now },
+    });
+    if (updated.count === 0) return null;
+    let row = await tx.task.findUnique({ where: { id: taskId } });
+    const base = row!.lastSeq - events.length;
+    const rows = events.map((e, i) => ({
+      taskId,
+      seq: base + i + 1,
+      type: e.type,
+      state: e.state ?? null,
+      payload: JSON.stringify(e.payload ?? null),
+      at: now,
+    }));
+    if (rows.length) await tx.taskEvent.createMany({ data: rows });
+    if (opts.messages?.length) await tx.message.createMany({ data: opts.messages.map((m) => messageRow(taskId, m, now)) });
+    if (opts.materializeArtifacts) {
+      const chunkRows = await tx.taskEvent.findMany({ where: { taskId, type: 'artifact' }, orderBy: { seq: 'asc' } });
+      const artifacts = accumulateArtifacts(chunkRows.map((r) => JSON.parse(r.payload) as ArtifactChunk));
+      const resultText = artifacts.map((a) => textOf(a.parts)).join('\n').slice(0, RESULT_TEXT_LIMIT);
+      if (resultText) await tx.task.update({ where: { id: taskId }, data: { resultText } });
+      await tx.artifact.deleteMany({ where: { taskId } });
+      await tx.artifact.createMany({
+        data: artifacts.map((a, position) => ({
+          taskId,
+          artifactId: a.artifactId,
+          position,
+          name: a.name,
+          description: a.description,
+          parts: JSON.stringify(a.parts),
+          metadata: toJson(a.metadata),
+        })),
+      });
+    }
+    if (opts.materializeArtifacts) row = await tx.task.findUnique({ where: { id: taskId } });
+    return { task: toTaskRecord(row!), events: rows.map(toStoredEvent) };
+  });
+}
+
+export async function findTask(taskId: string): Promise<TaskRecord | null> {
+  const row = await db().task.findUnique({ where: { id: taskId } });
+  return row ? toTaskRecord(row) : null;
+}
+
+export async function listEvents(taskId: string, afterSeq = 0, types?: EventType[]): Promise<StoredEvent[]> {
+  const rows = await db().taskEvent.findMany({
+    where: { taskId, seq: { gt: afterSeq }, ...(types ? { type: { in: types } } : {}) },
+    orderBy: { seq: 'asc' },
+  });
+  return rows.map(toStoredEvent);
+}
+
+/** History, oldest first; `limit` keeps only the most recent messages. */
+export async function listMessages(taskId: string, limit?: number): Promise<Message[]> {
+  const rows = await db().message.findMany({
+    where: { taskId },
+    orderBy: { id: limit === undefined ? 'asc' : 'desc' },
+    take: limit,
+  });
+  if (limit !== undefined) rows.reverse();
+  return rows.map((r) => ({
+    kind: 'message' as const,
+    messageId: r.messageId,
+    role: r.role as Message['role'],
+    parts: JSON.parse(r.parts),
+    taskId,
+    ...(r.metadata ? { metadata: JSON.parse(r.metadata) } : {}),
+  }));
+}
+
+export async function listStoredArtifacts(taskId: string): Promise<Artifact[]> {
+  const rows = await db().artifact.findMany({ where: { taskId }, orderBy: { position: 'asc' } });
+  return rows.map((r) => ({
+    artifactId: r.artifactId,
+    parts: JSON.parse(r.parts),
+    ...(r.name ? { name: r.name } : {}),
+    ...(r.description ? { description: r.description } : {}),
+    ...(r.metadata ? { metadata: JSON.parse(r.metadata) } : {}),
+  }));
+}
+
+export async function findTasksInStates(states: readonly TaskState[], direction?: Direction): Promise<TaskRecord[]> {
+  const rows = await db().task.findMany({
+    where: { state: { in: [...states] }, ...(direction ? { direction } : {}) },
+    orderBy: { createdAt: 'asc' },
+  });
+  return rows.map(toTaskRecord);
+}
+
+export interface TaskListFilter {
+  states?: TaskState[];
+  direction?: Direction;
+  agentOrPeer?: string;
+  contextId?: string;
+  detached?: boolean;
+  since?: Date;
+  until?: Date;
+  search?: string;
+  /** Opaque cursor: the last row of the previous page. */
+  cursor?: { createdAt: string; id: string };
+  limit: number;
+}
+
+function listWhere(f: TaskListFilter) {
+  const and: object[] = [];
+  if (f.states?.length) and.push({ state: { in: f.states } });
+  if (f.direction) and.push({ direction: f.direction });
+  if (f.agentOrPeer) and.push({ OR: [{ agentSlug: f.agentOrPeer }, { peerName: f.agentOrPeer }] });
+  if (f.contextId) and.push({ contextId: f.contextId });
+  if (f.detached !== undefined) and.push({ detached: f.detached });
+  if (f.since) and.push({ createdAt: { gte: f.since } });
+  if (f.until) and.push({ createdAt: { lte: f.until } });
+  if (f.search) {
+    and.push({
+      OR: [
+        { requestText: { contains: f.search } },
+        { resultText: { contains: f.search } },
+        { statusMessage: { contains: f.search } },
+      ],
+    });
+  }
+  return and.length ? { AND: and } : {};
+}
+
+/** Newest first, keyset-paged on (createdAt, id) so deep pages stay fast. */
+export async function listTasks(f: TaskListFilter): Promise<{ tasks: TaskRecord[]; nextCursor: { createdAt: string; id: string } | null }> {
+  const where = listWhere(f);
+  const cursorWhere = f.cursor
+    ? {
+        OR: [
+          { createdAt: { lt: new Date(f.cursor.createdAt) } },
+          { createdAt: new Date(f.cursor.createdAt), id: { lt: f.cursor.id } },
+        ],
+      }
+    : {};
+  const rows = await db().task.findMany({
+    where: { AND: [where, cursorWhere] },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: f.limit + 1,
+  });
+  const page = rows.slice(0, f.limit).map(toTaskRecord);
+  const last = page[page.length - 1];
+  return { tasks: page, nextCursor: rows.length > f.limit && last ? { createdAt: last.createdAt, id: last.id } : null };
+}
+
+export async function countTasks(f: Omit<TaskListFilter, 'limit' | 'cursor'>): Promise<number> {
+  return db().task.count({ where: listWhere({ ...f, limit: 0 }) });
+}
+
+/** Counts per state for the list's filter chips (respecting every filter but the state one). */
+export async function countTasksByState(f: Omit<TaskListFilter, 'limit' | 'cursor' | 'states'>): Promise<Record<string, number>> {
+  const groups = await db().task.groupBy({ by: ['state'], where: listWhere({ ...f, limit: 0 }), _count: { _all: true } });
+  const detached = await db().task.count({
+    where: { AND: [listWhere({ ...f, limit: 0 }), { detached: true, state: { notIn: [...TERMINAL_STATES] } }] },
+  });
+  return { ...Object.fromEntries(groups.map((g) => [g.state, g._count._all])), detached };
+}

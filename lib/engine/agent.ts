@@ -1,0 +1,67 @@
+/**
+ * The contract between the task engine and whatever does the work for a served agent:
+ * built-in agents (lib/agents) and launchers (lib/launchers) both implement AgentRunner.
+ *
+ * The engine owns the task: it creates the row, records every event, applies the response
+ * window, detaches, and decides the end through claimTerminal. A runner only performs one turn
+ * and reports what happened; it never writes task state itself.
+ */
+import type { ArtifactChunk, Message, Part } from '../protocol/types';
+
+export interface TurnEmitter {
+  /** A progress status update (state stays `working`). */
+  progress(text: string, metadata?: Record<string, unknown>): Promise<void>;
+  /** An artifact chunk; append:true chunks accumulate by artifactId. */
+  artifact(chunk: ArtifactChunk): Promise<void>;
+}
+
+export interface AgentTurn {
+  taskId: string;
+  contextId: string;
+  /** The user message that started this turn. */
+  message: Message;
+  /** Earlier messages of the task (oldest first), not including `message`. */
+  history: Message[];
+  /** Caller identity as far as we know it (API key name, or "anonymous"). */
+  peer: string;
+  /** Aborted when the task is cancelled, its grace runs out, or the server shuts down. */
+  signal: AbortSignal;
+  emit: TurnEmitter;
+}
+
+/**
+ * How a turn ended. `failed` always carries a reason: a truncated run (budget, iterations,
+ * time, output cap) is `failed`, never `completed` (design §1 rule 5).
+ */
+export type TurnOutcome =
+  | { state: 'completed'; parts?: Part[]; metadata?: Record<string, unknown> }
+  | { state: 'input-required'; parts: Part[]; metadata?: Record<string, unknown> }
+  | { state: 'failed'; reason: string; parts?: Part[]; metadata?: Record<string, unknown> }
+  | { state: 'rejected'; reason: string; parts?: Part[] };
+
+export interface AgentRunner {
+  runTurn(turn: AgentTurn): Promise<TurnOutcome>;
+  /** Releases long-lived resources (rpc workers). Called at shutdown. */
+  close?(): Promise<void>;
+}
+
+export interface AgentSkill {
+  id: string;
+  name: string;
+  description: string;
+  tags: string[];
+  examples?: string[];
+}
+
+/** A served agent: card facts, timing overrides and the runner. */
+export interface ServedAgent {
+  slug: string;
+  name: string;
+  description: string;
+  skills: AgentSkill[];
+  /** Overrides SWITCHBOARD_RESPONSE_WINDOW for this agent (ms). */
+  responseWindowMs?: number;
+  /** Overrides SWITCHBOARD_LATE_RESULT_GRACE for this agent (ms). */
+  lateResultGraceMs?: number;
+  runner: AgentRunner;
+}

@@ -1,0 +1,85 @@
+/**
+ * Process start-up, once: validate configuration, migrate the database, refuse an exposed bind
+ * without auth, end tasks a crash interrupted, resume following outbound tasks, and install the
+ * SIGTERM drain. Called from instrumentation.ts and, defensively, before serving requests.
+ */
+import { getSettings, isLoopbackHost, SettingsError } from '../config/settings';
+import { db } from '../db/client';
+import { countApiKeys } from '../db/key-repo';
+import { agentRegistry } from '../agents/registry';
+import { recoverInterruptedTasks, drainAndStop } from './lifecycle';
+import { ensurePushDelivery } from '../push/push-delivery';
+import { processSingleton } from '../process-singleton';
+import { errorMessage, log } from '../log';
+
+type BootHook = () => Promise<void>;
+const hooks = () => processSingleton<BootHook[]>('boot-hooks', () => []);
+
+/** Lets other subsystems (outbound following) run at boot without the engine importing them. */
+export function onBoot(hook: BootHook): void {
+  hooks().push(hook);
+}
+
+function fatal(message: string): never {
+  log.error('refusing to start', { reason: message });
+  process.stderr.write(`\nSwitchboard cannot start:\n${message}\n\n`);
+  process.exit(1);
+}
+
+async function checkExposure(): Promise<void> {
+  const settings = getSettings();
+  if (isLoopbackHost(settings.host)) return;
+  const missing: string[] = [];
+  if ((await countApiKeys()) === 0) missing.push('create an inbound API key (npm run keys -- create <name>)');
+  if (!settings.operatorToken) missing.push('set SWITCHBOARD_OPERATOR_TOKEN (dashboard login)');
+  if (missing.length) fatal(`HOST=${settings.host} is not a loopback address, so auth is required:\n  - ${missing.join('\n  - ')}`);
+}
+
+async function boot(): Promise<void> {
+  try {
+    getSettings();
+  } catch (err) {
+    if (err instanceof SettingsError) fatal(err.message);
+    throw err;
+  }
+  db();
+  await checkExposure();
+  const registry = agentRegistry();
+  await recoverInterruptedTasks();
+  ensurePushDelivery();
+  for (const hook of hooks()) {
+    await hook().catch((err) => log.error('boot hook failed', { error: errorMessage(err) }));
+  }
+  installShutdown();
+  const s = getSettings();
+  log.info('switchboard ready', {
+    host: s.host,
+    port: s.port,
+    agents: [...registry.agents.keys()],
+    configErrors: registry.configErrors.length,
+    responseWindowMs: s.responseWindowMs,
+    lateResultGraceMs: s.lateResultGraceMs,
+    clientTimeoutMs: s.clientTimeoutMs,
+  });
+}
+
+function installShutdown(): void {
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info('shutdown requested', { signal });
+    void drainAndStop(getSettings().drainMs)
+      .catch((err) => log.error('shutdown failed', { error: errorMessage(err) }))
+      .finally(async () => {
+        await Promise.allSettled([...agentRegistry().agents.values()].map((a) => a.runner.close?.()));
+        process.exit(0);
+      });
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+}
+
+export function ensureBooted(): Promise<void> {
+  return processSingleton('boot', () => boot());
+}

@@ -1,0 +1,84 @@
+/**
+ * Detach, never fail (design §1 rules 1, 2, 4). When a response window ends or a caller goes
+ * away, the task keeps running: we record one `detached` event carrying instructions for
+ * getting the result, and start the late-result grace, the bound on how long it may still run.
+ */
+import { findTask } from '../db/task-repo';
+import type { CommittedChange } from '../db/task-repo';
+import { claimTerminal, recordEvents } from './task-writer';
+import { agentText } from './messages';
+import { executions } from './executions';
+import { isTurnEndState } from '../protocol/types';
+import { log } from '../log';
+
+export type DetachReason = 'response window ended' | 'caller disconnected' | 'non-blocking request' | 'shutdown';
+
+export const GRACE_EXCEEDED = 'late-result grace exceeded';
+
+export function detachGuidance(taskId: string, reason: DetachReason, windowMs: number) {
+  const text =
+    `Task ${taskId} is still working (${reason}; it was not cancelled and will finish on its own). ` +
+    `Get the result with tasks/get (v1.0: GetTask) or follow it with tasks/resubscribe ` +
+    `(v1.0: SubscribeToTask), using task id ${taskId}.`;
+  const metadata = {
+    switchboard: {
+      detached: true,
+      reason,
+      taskId,
+      responseWindowMs: windowMs,
+      retrieveWith: { v03: ['tasks/get', 'tasks/resubscribe'], v10: ['GetTask', 'SubscribeToTask'] },
+    },
+  };
+  return { text, metadata };
+}
+
+export interface DetachOptions {
+  reason: DetachReason;
+  windowMs: number;
+  graceMs: number;
+}
+
+/** Records the detach once (a no-op if already detached or the turn ended) and arms the grace. */
+export async function detachTask(taskId: string, contextId: string, opts: DetachOptions): Promise<CommittedChange | null> {
+  const guidance = detachGuidance(taskId, opts.reason, opts.windowMs);
+  const message = agentText(taskId, contextId, guidance.text, guidance.metadata);
+  const change = await recordEvents(
+    taskId,
+    [{ type: 'detached', state: 'working', payload: { reason: opts.reason, message, metadata: guidance.metadata } }],
+    {
+      onlyIfStateIn: ['submitted', 'working'],
+      onlyIfNotDetached: true,
+      patch: { detached: true, detachedAt: new Date(), statusMessage: message },
+    },
+  );
+  if (change) {
+    log.info('task detached', { taskId, reason: opts.reason, graceMs: opts.graceMs });
+    armGrace(taskId, opts.graceMs);
+  }
+  return change;
+}
+
+function armGrace(taskId: string, graceMs: number): void {
+  const execution = executions().get(taskId);
+  if (!execution || execution.graceTimer) return;
+  execution.graceTimer = setTimeout(() => void expireGrace(taskId, graceMs), graceMs);
+  execution.graceTimer.unref?.();
+}
+
+async function expireGrace(taskId: string, graceMs: number): Promise<void> {
+  const record = await findTask(taskId);
+  if (!record || isTurnEndState(record.state)) return;
+  const reason = GRACE_EXCEEDED;
+  const won = await claimTerminal(taskId, {
+    state: 'failed',
+    reason,
+    metadata: { graceMs },
+    message: agentText(taskId, record.contextId, `Task failed: ${reason} (${graceMs / 1000} s after it detached).`),
+  });
+  if (won) executions().abort(taskId, reason);
+}
+
+/** A subscriber attached to a detached task: recorded so the timeline shows who came back. */
+export async function markReattached(taskId: string, via: string): Promise<void> {
+  await recordEvents(taskId, [{ type: 'reattached', payload: { via } }], { onlyIfStateIn: ['submitted', 'working'] });
+}

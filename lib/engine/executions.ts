@@ -1,0 +1,45 @@
+/**
+ * The in-process registry of running turns: their abort controllers and late-result grace
+ * timers. Execution state is deliberately not in the database: a running child process or
+ * promise cannot survive a restart, and restart recovery ends such tasks through the claim.
+ */
+import { processSingleton } from '../process-singleton';
+
+export interface Execution {
+  taskId: string;
+  controller: AbortController;
+  done: Promise<void>;
+  graceTimer?: NodeJS.Timeout;
+}
+
+class ExecutionRegistry {
+  private readonly running = new Map<string, Execution>();
+  accepting = true;
+
+  add(execution: Execution): void {
+    this.running.set(execution.taskId, execution);
+    void execution.done.finally(() => this.remove(execution.taskId, execution));
+  }
+
+  get(taskId: string): Execution | undefined {
+    return this.running.get(taskId);
+  }
+
+  private remove(taskId: string, execution: Execution): void {
+    if (this.running.get(taskId) !== execution) return;
+    if (execution.graceTimer) clearTimeout(execution.graceTimer);
+    this.running.delete(taskId);
+  }
+
+  abort(taskId: string, reason: string): void {
+    this.running.get(taskId)?.controller.abort(reason);
+  }
+
+  all(): Execution[] {
+    return [...this.running.values()];
+  }
+}
+
+export function executions(): ExecutionRegistry {
+  return processSingleton('executions', () => new ExecutionRegistry());
+}

@@ -1,0 +1,53 @@
+/**
+ * Start-up and shutdown of the engine (design §1 rule 3, issue: restart and shutdown).
+ * - Start: tasks left submitted/working by a crash cannot be resumed (their process is gone):
+ *   they end FAILED `interrupted: restart` through the terminal claim, history intact.
+ *   Input-required tasks wait for a message, so they stay as they are.
+ * - SIGTERM: refuse new work, detach open calls, give running turns the drain time, then end
+ *   the rest FAILED `interrupted: shutdown`.
+ */
+import { findTasksInStates } from '../db/task-repo';
+import { claimTerminal } from './task-writer';
+import { agentText } from './messages';
+import { executions } from './executions';
+import { log } from '../log';
+
+export const INTERRUPTED_RESTART = 'interrupted: restart';
+export const INTERRUPTED_SHUTDOWN = 'interrupted: shutdown';
+
+export async function recoverInterruptedTasks(): Promise<number> {
+  const stranded = await findTasksInStates(['submitted', 'working'], 'inbound');
+  let ended = 0;
+  for (const task of stranded) {
+    if (executions().get(task.id)) continue;
+    const won = await claimTerminal(task.id, {
+      state: 'failed',
+      reason: INTERRUPTED_RESTART,
+      message: agentText(task.id, task.contextId, `Task failed: ${INTERRUPTED_RESTART} (Switchboard stopped while it ran; its execution could not be resumed).`),
+    });
+    if (won) ended++;
+  }
+  if (ended) log.warn('ended tasks interrupted by a restart', { count: ended, reason: INTERRUPTED_RESTART });
+  return ended;
+}
+
+export function isAcceptingWork(): boolean {
+  return executions().accepting;
+}
+
+export async function drainAndStop(drainMs: number): Promise<void> {
+  const registry = executions();
+  registry.accepting = false;
+  const running = registry.all();
+  log.info('shutdown: draining running tasks', { running: running.length, drainMs });
+  await Promise.race([Promise.allSettled(running.map((e) => e.done)), new Promise((r) => setTimeout(r, drainMs))]);
+  for (const execution of registry.all()) {
+    const won = await claimTerminal(execution.taskId, {
+      state: 'failed',
+      reason: INTERRUPTED_SHUTDOWN,
+      message: agentText(execution.taskId, '', `Task failed: ${INTERRUPTED_SHUTDOWN} (not finished within the ${drainMs / 1000} s drain time).`),
+    });
+    if (won) execution.controller.abort(INTERRUPTED_SHUTDOWN);
+  }
+  await Promise.race([Promise.allSettled(registry.all().map((e) => e.done)), new Promise((r) => setTimeout(r, 5_000))]);
+}

@@ -1,0 +1,58 @@
+/**
+ * Builds the A2A Task (internal shape) for a stored task: status, history and the accumulated
+ * artifacts (materialised once the task ended; derived from the event log while it runs).
+ */
+import { findTask, listEvents, listMessages, listStoredArtifacts } from '../db/task-repo';
+import type { TaskRecord } from '../db/task-records';
+import { accumulateArtifacts } from '../protocol/artifacts';
+import type { ArtifactChunk, Message, Task } from '../protocol/types';
+import { isTerminalState } from '../protocol/types';
+
+export interface SnapshotOptions {
+  /** undefined = full history; 0 = none; N = the N most recent messages. */
+  historyLength?: number;
+  includeArtifacts?: boolean;
+}
+
+export async function loadArtifacts(record: TaskRecord) {
+  if (isTerminalState(record.state)) return listStoredArtifacts(record.id);
+  const chunks = await listEvents(record.id, 0, ['artifact']);
+  return accumulateArtifacts(chunks.map((e) => e.payload as ArtifactChunk));
+}
+
+export function switchboardMetadata(record: TaskRecord): Record<string, unknown> {
+  return {
+    direction: record.direction,
+    detached: record.detached,
+    ...(record.detachedAt ? { detachedAt: record.detachedAt } : {}),
+    ...(record.endReason ? { endReason: record.endReason } : {}),
+    ...(record.remoteTaskId ? { remoteTaskId: record.remoteTaskId } : {}),
+    lastSeq: record.lastSeq,
+  };
+}
+
+export async function buildTask(record: TaskRecord, opts: SnapshotOptions = {}): Promise<Task> {
+  const [history, artifacts] = await Promise.all([
+    opts.historyLength === 0 ? Promise.resolve([] as Message[]) : listMessages(record.id, opts.historyLength),
+    opts.includeArtifacts === false ? Promise.resolve([]) : loadArtifacts(record),
+  ]);
+  const status = {
+    state: record.state,
+    timestamp: record.updatedAt,
+    ...(record.statusMessage ? { message: record.statusMessage as Message } : {}),
+  };
+  return {
+    kind: 'task',
+    id: record.id,
+    contextId: record.contextId,
+    status,
+    history: history.map((m) => ({ ...m, contextId: record.contextId })),
+    artifacts,
+    metadata: { ...(record.metadata ?? {}), switchboard: switchboardMetadata(record) },
+  };
+}
+
+export async function loadTask(taskId: string, opts: SnapshotOptions = {}): Promise<Task | null> {
+  const record = await findTask(taskId);
+  return record ? buildTask(record, opts) : null;
+}

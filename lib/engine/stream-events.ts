@@ -1,0 +1,40 @@
+/**
+ * Maps stored events to the A2A stream events a subscriber receives (internal v0.3 shape).
+ * Events that are bookkeeping only (submitted, message, reattached...) produce nothing.
+ */
+import type { StoredEvent } from '../db/task-records';
+import type { ArtifactChunk, Message, StreamEvent } from '../protocol/types';
+import { isTurnEndState } from '../protocol/types';
+
+interface StatusPayload {
+  message?: Message;
+  metadata?: Record<string, unknown>;
+}
+
+export function toStreamEvent(event: StoredEvent, contextId: string): StreamEvent | null {
+  const taskId = event.taskId;
+  if (event.type === 'status' || event.type === 'detached') {
+    const payload = (event.payload ?? {}) as StatusPayload;
+    const state = event.state ?? 'working';
+    return {
+      kind: 'status-update',
+      taskId,
+      contextId,
+      status: { state, timestamp: event.at, ...(payload.message ? { message: payload.message } : {}) },
+      final: event.type === 'status' && isTurnEndState(state),
+      ...(payload.metadata ? { metadata: payload.metadata } : {}),
+    };
+  }
+  if (event.type === 'artifact') {
+    const chunk = event.payload as ArtifactChunk;
+    return {
+      kind: 'artifact-update',
+      taskId,
+      contextId,
+      artifact: chunk.artifact,
+      ...(chunk.append !== undefined ? { append: chunk.append } : {}),
+      ...(chunk.lastChunk !== undefined ? { lastChunk: chunk.lastChunk } : {}),
+    };
+  }
+  return null;
+}

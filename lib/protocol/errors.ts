@@ -1,0 +1,59 @@
+/**
+ * A2A JSON-RPC errors (a2a-protocol.md §6). Thrown anywhere below the route; the JSON-RPC layer
+ * renders them in the caller's version (v1.0 adds google.rpc.ErrorInfo in error.data).
+ */
+export const A2A_ERRORS = {
+  parse: { code: -32700, reason: 'PARSE_ERROR', message: 'Invalid JSON payload' },
+  invalidRequest: { code: -32600, reason: 'INVALID_REQUEST', message: 'Request payload validation error' },
+  methodNotFound: { code: -32601, reason: 'METHOD_NOT_FOUND', message: 'Method not found' },
+  invalidParams: { code: -32602, reason: 'INVALID_PARAMS', message: 'Invalid parameters' },
+  internal: { code: -32603, reason: 'INTERNAL', message: 'Internal error' },
+  taskNotFound: { code: -32001, reason: 'TASK_NOT_FOUND', message: 'Task not found' },
+  taskNotCancelable: { code: -32002, reason: 'TASK_NOT_CANCELABLE', message: 'Task cannot be canceled' },
+  pushNotSupported: { code: -32003, reason: 'PUSH_NOTIFICATION_NOT_SUPPORTED', message: 'Push Notification is not supported' },
+  unsupportedOperation: { code: -32004, reason: 'UNSUPPORTED_OPERATION', message: 'This operation is not supported' },
+  contentTypeNotSupported: { code: -32005, reason: 'CONTENT_TYPE_NOT_SUPPORTED', message: 'Incompatible content types' },
+  invalidAgentResponse: { code: -32006, reason: 'INVALID_AGENT_RESPONSE', message: 'Invalid agent response' },
+  extendedCardNotConfigured: { code: -32007, reason: 'EXTENDED_AGENT_CARD_NOT_CONFIGURED', message: 'Authenticated Extended Card is not configured' },
+  extensionSupportRequired: { code: -32008, reason: 'EXTENSION_SUPPORT_REQUIRED', message: 'Extension support required' },
+  versionNotSupported: { code: -32009, reason: 'VERSION_NOT_SUPPORTED', message: 'Version not supported' },
+} as const;
+
+export type A2AErrorKind = keyof typeof A2A_ERRORS;
+
+export class A2AError extends Error {
+  readonly code: number;
+  readonly reason: string;
+  constructor(
+    readonly kind: A2AErrorKind,
+    detail?: string,
+    readonly metadata: Record<string, string> = {},
+  ) {
+    const base = A2A_ERRORS[kind];
+    super(detail ? `${base.message}: ${detail}` : base.message);
+    this.code = base.code;
+    this.reason = base.reason;
+  }
+}
+
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+export function toJsonRpcError(err: A2AError, version: '0.3' | '1.0'): JsonRpcErrorObject {
+  if (version === '0.3') return { code: err.code, message: err.message };
+  return {
+    code: err.code,
+    message: err.message,
+    data: [
+      {
+        '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+        reason: err.reason,
+        domain: 'a2a-protocol.org',
+        metadata: err.metadata,
+      },
+    ],
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * Delivers push notifications on task state changes (not on every artifact chunk). Listens on
+ * the event hub; v0.3 configs get the Task object with X-A2A-Notification-Token, v1.0 configs
+ * get a StreamResponse ({statusUpdate}) with Authorization from `authentication`.
+ * Delivery is best effort with a short retry; failures are logged with task and URL.
+ */
+import { eventHub, type TaskChange } from '../events/hub';
+import { listPushConfigs, taskIdsWithPushConfigs, type PushConfigRecord } from '../db/push-repo';
+import { buildTask } from '../engine/snapshot';
+import { toStreamEvent } from '../engine/stream-events';
+import { streamEventToV10, taskToV10 } from '../protocol/v10';
+import { processSingleton } from '../process-singleton';
+import { errorMessage, log } from '../log';
+
+const TIMEOUT_MS = 10_000;
+const RETRIES = 2;
+
+interface DeliveryState {
+  tracked: Set<string>;
+  started: boolean;
+}
+
+const state = () => processSingleton<DeliveryState>('push-delivery', () => ({ tracked: new Set(), started: false }));
+
+/** Starts listening (once per process); tasks with configs are tracked so other changes cost nothing. */
+export function ensurePushDelivery(): void {
+  const s = state();
+  if (s.started) return;
+  s.started = true;
+  void taskIdsWithPushConfigs().then((ids) => ids.forEach((id) => s.tracked.add(id)));
+  eventHub().subscribeFeed((change) => {
+    if (!s.tracked.has(change.task.id)) return;
+    if (!change.events.some((e) => e.type === 'status' || e.type === 'detached')) return;
+    void deliver(change);
+  });
+}
+
+export function trackPushTask(taskId: string): void {
+  ensurePushDelivery();
+  state().tracked.add(taskId);
+}
+
+async function deliver(change: TaskChange): Promise<void> {
+  const configs = await listPushConfigs(change.task.id);
+  if (!configs.length) return;
+  const task = await buildTask(change.task, { historyLength: 0 });
+  const statusEvent = [...change.events].reverse().find((e) => e.type === 'status' || e.type === 'detached');
+  const update = statusEvent ? toStreamEvent(statusEvent, change.task.contextId) : null;
+  for (const config of configs) {
+    const body = config.version === '0.3' ? task : update ? streamEventToV10(update) : { task: taskToV10(task) };
+    void post(config, body);
+  }
+}
+
+async function post(config: PushConfigRecord, body: unknown): Promise<void> {
+  const headers: Record<string, string> = {
+    'Content-Type': config.version === '1.0' ? 'application/a2a+json' : 'application/json',
+  };
+  if (config.token) headers['X-A2A-Notification-Token'] = config.token;
+  if (config.authentication?.credentials) headers.Authorization = `${config.authentication.scheme} ${config.authentication.credentials}`;
+  for (let attempt = 0; attempt <= RETRIES; attempt++) {
+    try {
+      const res = await fetch(config.url, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(TIMEOUT_MS), redirect: 'manual' });
+      if (res.ok) return;
+      log.warn('push notification refused by webhook', { taskId: config.taskId, url: config.url, status: res.status, attempt });
+    } catch (err) {
+      log.warn('push notification failed', { taskId: config.taskId, url: config.url, error: errorMessage(err), attempt });
+    }
+    await new Promise((r) => setTimeout(r, 500 * (attempt + 1)));
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * What the A2A route files call: resolve the served agent, then serve its card or its
+ * JSON-RPC endpoint. Unknown agents get a JSON 404 naming the slug.
+ */
+import { defaultAgent, findAgent } from '../agents/registry';
+import { keysRequired } from '../auth/api-keys';
+import { buildAgentCard } from './agent-card';
+import { publicBaseUrl } from './base-url';
+import { serveJsonRpc } from './serve-jsonrpc';
+import { ensureBooted } from '../engine/boot';
+
+function unknownAgent(slug: string): Response {
+  return Response.json({ error: { code: 'unknown_agent', message: `no served agent "${slug}"` } }, { status: 404 });
+}
+
+export async function serveAgentCard(req: Request, slug?: string): Promise<Response> {
+  await ensureBooted();
+  const agent = slug ? findAgent(slug) : defaultAgent();
+  if (!agent) return unknownAgent(slug!);
+  const card = buildAgentCard(agent, publicBaseUrl(req), { isDefault: !slug, keysRequired: await keysRequired() });
+  return Response.json(card, { headers: { 'Cache-Control': 'public, max-age=60' } });
+}
+
+export async function serveAgentRpc(req: Request, slug?: string): Promise<Response> {
+  await ensureBooted();
+  const agent = slug ? findAgent(slug) : defaultAgent();
+  if (!agent) return unknownAgent(slug!);
+  return serveJsonRpc(req, agent);
+}

@@ -1,0 +1,52 @@
+/**
+ * ListTasks (v1.0; also served as v0.3 tasks/list): cursor paging over the agent's inbound
+ * tasks, newest first. The page token is an opaque base64url cursor.
+ */
+import { countTasks, listTasks } from '../db/task-repo';
+import { buildTask } from '../engine/snapshot';
+import { A2AError } from '../protocol/errors';
+import { stateFromV10, taskToV10 } from '../protocol/v10';
+import type { ProtocolVersion } from './rpc-methods';
+
+interface ListParams {
+  contextId?: string;
+  status?: string;
+  pageSize: number;
+  pageToken?: string;
+  historyLength?: number;
+  statusTimestampAfter?: string;
+  includeArtifacts?: boolean;
+}
+
+function decodeToken(token: string): { createdAt: string; id: string } {
+  try {
+    const cursor = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+    if (typeof cursor.createdAt === 'string' && typeof cursor.id === 'string') return cursor;
+  } catch {
+    // fall through
+  }
+  throw new A2AError('invalidParams', 'params.pageToken: not a token returned by ListTasks');
+}
+
+export async function listInboundTasks(agentSlug: string, p: ListParams, v: ProtocolVersion) {
+  const filter = {
+    direction: 'inbound' as const,
+    agentOrPeer: agentSlug,
+    contextId: p.contextId,
+    states: p.status ? [stateFromV10(p.status)] : undefined,
+    since: p.statusTimestampAfter ? new Date(p.statusTimestampAfter) : undefined,
+  };
+  const [page, totalSize] = await Promise.all([
+    listTasks({ ...filter, limit: p.pageSize, cursor: p.pageToken ? decodeToken(p.pageToken) : undefined }),
+    countTasks(filter),
+  ]);
+  const tasks = await Promise.all(
+    page.tasks.map((t) => buildTask(t, { historyLength: p.historyLength ?? 0, includeArtifacts: p.includeArtifacts === true })),
+  );
+  return {
+    tasks: v === '1.0' ? tasks.map(taskToV10) : tasks,
+    nextPageToken: page.nextCursor ? Buffer.from(JSON.stringify(page.nextCursor)).toString('base64url') : '',
+    pageSize: p.pageSize,
+    totalSize,
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * Runs one JSON-RPC operation against the engine and renders the result in the caller's
+ * protocol version. Streaming operations return an async iterable of wire results.
+ */
+import type { ServedAgent } from '../engine/agent';
+import { cancelTask, getTask, resubscribe, sendMessage, streamMessage } from '../engine/inbound';
+import { listInboundTasks } from './list-tasks';
+import { A2AError } from '../protocol/errors';
+import type { StreamEvent, Task } from '../protocol/types';
+import { streamEventToV10, taskToV10 } from '../protocol/v10';
+import { describeIssue, ListTasksSchema, PushDeleteSchemas, PushGetSchemas, PushListSchemas, PushSetSchemas, SendSchemas, TaskIdSchema, TaskQuerySchema } from './params';
+import { assertWebhookAllowed, getPushConfig, listTaskPushConfigs, removePushConfig, setPushConfig } from '../push/push-configs';
+import type { SendRequest } from '../engine/inbound';
+import type { SendParams } from './params';
+import { pushConfigToWire } from './push-wire';
+import type { Operation, ProtocolVersion } from './rpc-methods';
+import { isAcceptingWork } from '../engine/lifecycle';
+import type { z } from 'zod';
+
+export interface RpcContext {
+  agent: ServedAgent;
+  version: ProtocolVersion;
+  caller: string;
+  signal: AbortSignal;
+}
+
+export type RpcOutcome = { kind: 'result'; result: unknown } | { kind: 'stream'; events: AsyncGenerator<unknown> };
+
+function parse<T>(schema: z.ZodType<T>, params: unknown): T {
+  const parsed = schema.safeParse(params ?? {});
+  if (!parsed.success) throw new A2AError('invalidParams', describeIssue(parsed.error));
+  return parsed.data;
+}
+
+const renderTask = (task: Task, v: ProtocolVersion) => (v === '1.0' ? taskToV10(task) : task);
+const renderEvent = (event: StreamEvent, v: ProtocolVersion) => (v === '1.0' ? streamEventToV10(event) : event);
+
+async function* render(events: AsyncGenerator<StreamEvent>, v: ProtocolVersion): AsyncGenerator<unknown> {
+  try {
+    for await (const event of events) yield renderEvent(event, v);
+  } finally {
+    await events.return(undefined);
+  }
+}
+
+/** Builds the engine request; an inline push config is checked before any task is created. */
+async function sendRequest(p: SendParams, ctx: RpcContext): Promise<SendRequest> {
+  const push = p.push;
+  if (push) await assertWebhookAllowed(push.url);
+  return {
+    agent: ctx.agent,
+    message: p.message,
+    peer: ctx.caller,
+    historyLength: p.historyLength,
+    metadata: p.metadata,
+    signal: ctx.signal,
+    onTaskCreated: push ? (taskId) => setPushConfig(taskId, push, ctx.version) : undefined,
+  };
+}
+
+function refuseWhenDraining(): void {
+  if (!isAcceptingWork()) throw new A2AError('internal', 'server is shutting down; not accepting new work');
+}
+
+export async function runOperation(op: Operation, params: unknown, ctx: RpcContext): Promise<RpcOutcome> {
+  const v = ctx.version;
+  switch (op) {
+    case 'send': {
+      refuseWhenDraining();
+      const p = parse(SendSchemas[v], params);
+      const task = await sendMessage(await sendRequest(p, ctx), p.blocking ? 'blocking' : 'non-blocking');
+      return { kind: 'result', result: v === '1.0' ? { task: taskToV10(task) } : task };
+    }
+    case 'stream': {
+      refuseWhenDraining();
+      const p = parse(SendSchemas[v], params);
+      const events = streamMessage(await sendRequest(p, ctx));
+      return { kind: 'stream', events: render(events, v) };
+    }
+    case 'get': {
+      const p = parse(TaskQuerySchema, params);
+      return { kind: 'result', result: renderTask(await getTask(p.id, p.historyLength), v) };
+    }
+    case 'list': {
+      const p = parse(ListTasksSchema, params);
+      return { kind: 'result', result: await listInboundTasks(ctx.agent.slug, p, v) };
+    }
+    case 'cancel': {
+      const p = parse(TaskIdSchema, params);
+      return { kind: 'result', result: renderTask(await cancelTask(p.id), v) };
+    }
+    case 'subscribe': {
+      const p = parse(TaskIdSchema, params);
+      return { kind: 'stream', events: render(resubscribe(p.id, v, ctx.signal), v) };
+    }
+    case 'pushSet': {
+      const p = parse(PushSetSchemas[v], params);
+      return { kind: 'result', result: pushConfigToWire(await setPushConfig(p.taskId, p.config, v), v) };
+    }
+    case 'pushGet': {
+      const p = parse(PushGetSchemas[v], params);
+      return { kind: 'result', result: pushConfigToWire(await getPushConfig(p.taskId, p.id), v) };
+    }
+    case 'pushList': {
+      const p = parse(PushListSchemas[v], params);
+      const configs = (await listTaskPushConfigs(p.taskId)).map((c) => pushConfigToWire(c, v));
+      return { kind: 'result', result: v === '1.0' ? { configs, nextPageToken: '' } : configs };
+    }
+    case 'pushDelete': {
+      const p = parse(PushDeleteSchemas[v], params);
+      await removePushConfig(p.taskId, p.id);
+      return { kind: 'result', result: null };
+    }
+    case 'extendedCard':
+      throw new A2AError(v === '1.0' ? 'unsupportedOperation' : 'extendedCardNotConfigured', 'this agent has no extended card');
+  }
+}

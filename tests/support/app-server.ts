@@ -1,0 +1,106 @@
+/**
+ * Starts the built Switchboard app (`next start`) as a real child process on a free loopback
+ * port, with its own SQLite file, for protocol and integration tests.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface AppServer {
+  url: string;
+  port: number;
+  dataDir: string;
+  env: Record<string, string>;
+  logs: () => string;
+  /** SIGTERM and wait for exit (graceful shutdown path). */
+  stop(): Promise<void>;
+  /** SIGKILL the whole process group (crash). */
+  kill(): Promise<void>;
+  /** Start again on the same port and database. */
+  restart(extraEnv?: Record<string, string>): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+export function distDir(): string {
+  return process.env.SWITCHBOARD_DIST_DIR || '.next';
+}
+
+async function waitReady(url: string, child: ChildProcess, logs: () => string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`app exited with ${child.exitCode} before it was ready:\n${logs()}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`app not ready after ${timeoutMs} ms:\n${logs()}`);
+}
+
+export async function startApp(env: Record<string, string> = {}, opts: { dataDir?: string; port?: number } = {}): Promise<AppServer> {
+  const port = opts.port ?? (await freePort());
+  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-test-'));
+  const fullEnv: Record<string, string> = {
+    DATABASE_URL: `file:${path.join(dataDir, 'switchboard.db')}`,
+    SWITCHBOARD_LOG_LEVEL: 'warn',
+    ...env,
+  };
+  let output = '';
+  let child: ChildProcess;
+  const launch = async (extra: Record<string, string> = {}) => {
+    child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-H', '127.0.0.1', '-p', String(port)], {
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_MANUAL_SIG_HANDLE: 'true', SWITCHBOARD_DIST_DIR: distDir(), HOST: '127.0.0.1', PORT: String(port), ...fullEnv, ...extra },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    const append = (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-200_000);
+    };
+    child.stdout!.on('data', append);
+    child.stderr!.on('data', append);
+    await waitReady(`http://127.0.0.1:${port}`, child, () => output);
+  };
+  const exited = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+    });
+  await launch();
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    dataDir,
+    env: fullEnv,
+    logs: () => output,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited();
+    },
+    async kill() {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+      await exited();
+    },
+    async restart(extraEnv = {}) {
+      await launch(extraEnv);
+    },
+  };
+}
