@@ -9,6 +9,7 @@ import { processSingleton } from '../process-singleton';
 import { getSettings } from '../config/settings';
 import { sqliteFilePath } from './sqlite-path';
 import { applyMigrations } from './migrate';
+import { SqliteTaskWriter } from './sqlite-writer';
 
 export type Db = InstanceType<typeof PrismaClient>;
 
@@ -22,4 +23,12 @@ export function createDb(databaseUrl: string): Db {
 /** The process-wide client for the configured DATABASE_URL, migrated on first use. */
 export function db(): Db {
   return processSingleton('db', () => createDb(getSettings().databaseUrl));
+}
+
+/** The process-wide task writer (hot-path writes; see sqlite-writer.ts). */
+export function taskWriter(): SqliteTaskWriter {
+  return processSingleton('task-writer', () => {
+    db(); // migrations first
+    return new SqliteTaskWriter(sqliteFilePath(getSettings().databaseUrl));
+  });
 }

@@ -8,11 +8,11 @@
  *   row: when the guard fails nothing is written and null is returned. claimTerminal in
  *   lib/engine is built on this.
  */
-import { db } from './client';
-import { fromJson, toJson } from './json';
-import type { Artifact, ArtifactChunk, Message, TaskState } from '../protocol/types';
-import { TERMINAL_STATES, textOf } from '../protocol/types';
-import { accumulateArtifacts } from '../protocol/artifacts';
+import { db, taskWriter } from './client';
+import type { RawTaskRow, WriteResult } from './sqlite-writer';
+import { fromJson } from './json';
+import type { Artifact, Message, TaskState } from '../protocol/types';
+import { TERMINAL_STATES } from '../protocol/types';
 import type { NewEvent, NewTask, StoredEvent, TaskPatch, TaskRecord, EventType, Direction } from './task-records';
 
 /** What a write committed: the task row as it now is, and the events it appended. */
@@ -60,22 +60,6 @@ function toStoredEvent(row: EventRow): StoredEvent {
   };
 }
 
-function patchData(patch: TaskPatch) {
-  return {
-    state: patch.state,
-    statusMessage: patch.statusMessage === undefined ? undefined : toJson(patch.statusMessage),
-    detached: patch.detached,
-    detachedAt: patch.detachedAt,
-    endReason: patch.endReason,
-    resultText: patch.resultText,
-    remoteTaskId: patch.remoteTaskId,
-    peerUrl: patch.peerUrl,
-    metadata: patch.metadata === undefined ? undefined : toJson(patch.metadata),
-    follow: patch.follow === undefined ? undefined : toJson(patch.follow),
-    endedAt: patch.endedAt,
-  };
-}
-
 export interface AppendOptions {
   patch?: TaskPatch;
   /** Compare-and-set: only append if the task is in one of these states. */
@@ -93,105 +77,68 @@ export interface AppendOptions {
   materializeArtifacts?: boolean;
 }
 
-const RESULT_TEXT_LIMIT = 8_000;
+
 
 /** Creates a task with its first events and messages, atomically. */
 export async function insertTask(task: NewTask, events: NewEvent[], messages: Message[] = []): Promise<CommittedChange> {
-  const now = new Date();
-  const rows = events.map((e, i) => ({
-    taskId: task.id,
-    seq: i + 1,
-    type: e.type,
-    state: e.state ?? null,
-    payload: JSON.stringify(e.payload ?? null),
-    at: now,
-  }));
-  const [created] = await db().$transaction([
-    db().task.create({
-      data: {
-        id: task.id,
-        contextId: task.contextId,
-        direction: task.direction,
-        agentSlug: task.agentSlug,
-        peerName: task.peerName,
-        peerUrl: task.peerUrl,
-        state: task.state,
-        requestText: task.requestText,
-        metadata: toJson(task.metadata),
-        follow: toJson(task.follow),
-        lastSeq: rows.length,
-        createdAt: now,
-        updatedAt: now,
-      },
-    }),
-    db().taskEvent.createMany({ data: rows }),
-    db().message.createMany({ data: messages.map((m) => messageRow(task.id, m, now)) }),
-  ]);
-  return { task: toTaskRecord(created), events: rows.map(toStoredEvent) };
-}
-
-function messageRow(taskId: string, m: Message, at: Date) {
-  return {
-    taskId,
-    messageId: m.messageId,
-    role: m.role,
-    parts: JSON.stringify(m.parts),
-    metadata: toJson(m.metadata),
-    createdAt: at,
-  };
+  return toChange(task.id, taskWriter().insertTask(task, events, messages));
 }
 
 /**
- * Appends events (and optionally patches the row) in one transaction. Returns the stored events,
- * or null when a guard was given and did not hold (nothing written).
+ * Appends events (and optionally patches the row) in one transaction. Returns the committed
+ * change, or null when a guard was given and did not hold (nothing written).
  */
 export async function appendEvents(taskId: string, events: NewEvent[], opts: AppendOptions = {}): Promise<CommittedChange | null> {
-  const now = new Date();
-  const guard = opts.onlyIfNotTerminal
-    ? { state: { notIn: [...TERMINAL_STATES] as string[] } }
-    : opts.onlyIfStateIn
-      ? { state: { in: [...opts.onlyIfStateIn] as string[] } }
-      : {};
-  const detachGuard = opts.onlyIfNotDetached ? { detached: false } : {};
-  return db().$transaction(async (tx) => {
-    const updated = await tx.task.updateMany({
-      where: { id: taskId, ...guard, ...detachGuard },
-      data: { ...patchData(opts.patch ?? {}), lastSeq: { increment: events.length }, updatedAt: now },
-    });
-    if (updated.count === 0) return null;
-    let row = await tx.task.findUnique({ where: { id: taskId } });
-    const base = row!.lastSeq - events.length;
-    const rows = events.map((e, i) => ({
+  const written = taskWriter().append(
+    taskId,
+    events,
+    opts.patch ?? {},
+    { onlyIfStateIn: opts.onlyIfStateIn, onlyIfNotTerminal: opts.onlyIfNotTerminal, onlyIfNotDetached: opts.onlyIfNotDetached },
+    opts.messages ?? [],
+    opts.materializeArtifacts ?? false,
+  );
+  return written ? toChange(taskId, written) : null;
+}
+
+const isoFromSqlite = (v: unknown): string | null => (typeof v === 'string' ? new Date(v).toISOString() : null);
+
+function rawToTaskRecord(r: RawTaskRow): TaskRecord {
+  return {
+    id: r.id as string,
+    contextId: r.contextId as string,
+    direction: r.direction as Direction,
+    agentSlug: (r.agentSlug as string | null) ?? null,
+    peerName: (r.peerName as string | null) ?? null,
+    peerUrl: (r.peerUrl as string | null) ?? null,
+    remoteTaskId: (r.remoteTaskId as string | null) ?? null,
+    state: r.state as TaskState,
+    statusMessage: fromJson(r.statusMessage as string | null),
+    requestText: r.requestText as string,
+    resultText: r.resultText as string,
+    detached: r.detached === 1 || r.detached === true,
+    detachedAt: isoFromSqlite(r.detachedAt),
+    endReason: (r.endReason as string | null) ?? null,
+    lastSeq: r.lastSeq as number,
+    metadata: fromJson(r.metadata as string | null),
+    follow: fromJson(r.follow as string | null),
+    createdAt: isoFromSqlite(r.createdAt)!,
+    updatedAt: isoFromSqlite(r.updatedAt)!,
+    endedAt: isoFromSqlite(r.endedAt),
+  };
+}
+
+function toChange(taskId: string, written: WriteResult): CommittedChange {
+  return {
+    task: rawToTaskRecord(written.row),
+    events: written.events.map((e) => ({
       taskId,
-      seq: base + i + 1,
-      type: e.type,
-      state: e.state ?? null,
-      payload: JSON.stringify(e.payload ?? null),
-      at: now,
-    }));
-    if (rows.length) await tx.taskEvent.createMany({ data: rows });
-    if (opts.messages?.length) await tx.message.createMany({ data: opts.messages.map((m) => messageRow(taskId, m, now)) });
-    if (opts.materializeArtifacts) {
-      const chunkRows = await tx.taskEvent.findMany({ where: { taskId, type: 'artifact' }, orderBy: { seq: 'asc' } });
-      const artifacts = accumulateArtifacts(chunkRows.map((r) => JSON.parse(r.payload) as ArtifactChunk));
-      const resultText = artifacts.map((a) => textOf(a.parts)).join('\n').slice(0, RESULT_TEXT_LIMIT);
-      if (resultText) await tx.task.update({ where: { id: taskId }, data: { resultText } });
-      await tx.artifact.deleteMany({ where: { taskId } });
-      await tx.artifact.createMany({
-        data: artifacts.map((a, position) => ({
-          taskId,
-          artifactId: a.artifactId,
-          position,
-          name: a.name,
-          description: a.description,
-          parts: JSON.stringify(a.parts),
-          metadata: toJson(a.metadata),
-        })),
-      });
-    }
-    if (opts.materializeArtifacts) row = await tx.task.findUnique({ where: { id: taskId } });
-    return { task: toTaskRecord(row!), events: rows.map(toStoredEvent) };
-  });
+      seq: e.seq,
+      type: e.type as EventType,
+      state: (e.state as TaskState | null) ?? null,
+      payload: JSON.parse(e.payload),
+      at: new Date(e.at).toISOString(),
+    })),
+  };
 }
 
 export async function findTask(taskId: string): Promise<TaskRecord | null> {

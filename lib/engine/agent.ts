@@ -37,7 +37,7 @@ export type TurnOutcome =
   | { state: 'completed'; parts?: Part[]; metadata?: Record<string, unknown> }
   | { state: 'input-required'; parts: Part[]; metadata?: Record<string, unknown> }
   | { state: 'failed'; reason: string; parts?: Part[]; metadata?: Record<string, unknown> }
-  | { state: 'rejected'; reason: string; parts?: Part[] };
+  | { state: 'rejected'; reason: string; parts?: Part[]; metadata?: Record<string, unknown> };
 
 export interface AgentRunner {
   runTurn(turn: AgentTurn): Promise<TurnOutcome>;

@@ -9,6 +9,7 @@ import { distDir } from './app-server';
 
 export default function setup(): void {
   const buildId = path.join(distDir(), 'BUILD_ID');
+  if (process.env.SWITCHBOARD_SKIP_BUILD === '1') return;
   if (fs.existsSync(buildId) && process.env.SWITCHBOARD_TEST_BUILD !== '1') return;
   const result = spawnSync(process.execPath, ['node_modules/next/dist/bin/next', 'build'], {
     stdio: 'inherit',

@@ -1,0 +1,88 @@
+/**
+ * Issue 3 rule 6: exactly-once end. Cancel and completion fired at the same instant, hundreds
+ * of times: every task has exactly one terminal event, and its state matches that event.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useFreshDatabase } from '../support/in-process';
+
+type Engine = typeof import('../../lib/engine/inbound');
+type Repo = typeof import('../../lib/db/task-repo');
+type Writer = typeof import('../../lib/engine/task-writer');
+let engine: Engine;
+let repo: Repo;
+let writer: Writer;
+let agents: typeof import('../../lib/agents/builtin-agents');
+
+beforeAll(async () => {
+  useFreshDatabase({ SWITCHBOARD_RESPONSE_WINDOW: '1', SWITCHBOARD_LATE_RESULT_GRACE: '30' });
+  engine = await import('../../lib/engine/inbound');
+  repo = await import('../../lib/db/task-repo');
+  writer = await import('../../lib/engine/task-writer');
+  agents = await import('../../lib/agents/builtin-agents');
+});
+
+const message = (text: string) => ({ kind: 'message' as const, messageId: crypto.randomUUID(), role: 'user' as const, parts: [{ kind: 'text' as const, text }] });
+
+async function terminalEvents(taskId: string) {
+  const events = await repo.listEvents(taskId);
+  return events.filter((e) => e.type === 'status' && e.state && ['completed', 'failed', 'canceled', 'rejected'].includes(e.state));
+}
+
+describe('the terminal claim', () => {
+  it('lets exactly one of many simultaneous claims win', async () => {
+    const slow = agents.builtinAgents().find((a) => a.slug === 'slow')!;
+    const task = await engine.sendMessage({ agent: slow, message: message('work 60s'), peer: 'test' }, 'non-blocking');
+    const claims = await Promise.all(
+      (['completed', 'failed', 'canceled', 'completed', 'failed'] as const).map((state) => writer.claimTerminal(task.id, { state, reason: state === 'completed' ? undefined : `racer ${state}` })),
+    );
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    const record = await repo.findTask(task.id);
+    const ends = await terminalEvents(task.id);
+    expect(ends).toHaveLength(1);
+    expect(record!.state).toBe(ends[0].state);
+    await engine.cancelTask(task.id).catch(() => undefined);
+  });
+
+  it('cancel racing completion, 300 times: one terminal event per task, matching the task state', async () => {
+    const slow = agents.builtinAgents().find((a) => a.slug === 'slow')!;
+    const ids: string[] = [];
+    const outcomes = { canceledWins: 0, completedWins: 0, cancelRefused: 0 };
+    await Promise.all(
+      Array.from({ length: 300 }, async (_, i) => {
+        const task = await engine.sendMessage({ agent: slow, message: message(`work ${i % 7}ms chunks 1`), peer: 'race' }, 'non-blocking');
+        ids.push(task.id);
+        await new Promise((r) => setTimeout(r, i % 5));
+        try {
+          const after = await engine.cancelTask(task.id);
+          if (after.status.state === 'canceled') outcomes.canceledWins++;
+          else outcomes.completedWins++;
+        } catch {
+          outcomes.cancelRefused++;
+        }
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    for (const id of ids) {
+      const ends = await terminalEvents(id);
+      const record = await repo.findTask(id);
+      expect(ends, `task ${id}`).toHaveLength(1);
+      expect(record!.state).toBe(ends[0].state);
+      expect(record!.endedAt).not.toBeNull();
+    }
+    // Both orders happened, so the race was real.
+    expect(outcomes.canceledWins).toBeGreaterThan(0);
+    expect(outcomes.completedWins + outcomes.cancelRefused).toBeGreaterThan(0);
+  });
+
+  it('a loser changes nothing: no event, no state change', async () => {
+    const echo = agents.builtinAgents().find((a) => a.slug === 'echo')!;
+    const task = await engine.sendMessage({ agent: echo, message: message('hi'), peer: 'test' }, 'blocking');
+    expect(task.status.state).toBe('completed');
+    const before = await repo.findTask(task.id);
+    const lost = await writer.claimTerminal(task.id, { state: 'failed', reason: 'too late' });
+    expect(lost).toBeNull();
+    const after = await repo.findTask(task.id);
+    expect(after).toEqual(before);
+    await expect(engine.cancelTask(task.id)).rejects.toMatchObject({ code: -32002 });
+  });
+});
