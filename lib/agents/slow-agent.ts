@@ -24,7 +24,7 @@ export const slowRunner: AgentRunner = {
     let nextProgress = 0.25;
     await turn.emit.progress(`working for ${total / 1000} s in ${chunks} chunks`);
     for (let i = 0; i < chunks; i++) {
-      if (stepMs > 0 && !(await abortableSleep(stepMs, turn.signal))) break;
+      if (stepMs >= 1 && !(await abortableSleep(stepMs, turn.signal))) break;
       if (turn.signal.aborted) break;
       await turn.emit.artifact({
         artifact: { artifactId: 'result', name: 'result', parts: [{ kind: 'text', text: chunkText(i, size) }] },

@@ -38,8 +38,8 @@ describe('late-result grace', () => {
 
 describe('shutdown', () => {
   it('on SIGTERM, running tasks get the drain time, then end FAILED "interrupted: shutdown"', async () => {
-    app = await startApp({ SWITCHBOARD_RESPONSE_WINDOW: '0.3', SWITCHBOARD_DRAIN: '0.5' });
-    const quick = await rpc(`${app.url}/a2a/slow`, 'message/send', send('work 0.6s chunks 2', false));
+    app = await startApp({ SWITCHBOARD_RESPONSE_WINDOW: '0.3', SWITCHBOARD_DRAIN: '2' });
+    const quick = await rpc(`${app.url}/a2a/slow`, 'message/send', send('work 0.5s chunks 2', false));
     const long = await rpc(`${app.url}/a2a/slow`, 'message/send', send('work 30s', false));
     await app.stop();
     await app.restart();

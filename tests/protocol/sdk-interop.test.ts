@@ -34,6 +34,17 @@ describe.each<SdkVersion>(['1.0', '0.3'])('@a2a-js/sdk client over v%s', (versio
     expect(artifactText(stored, 'result')).toBe(streamed);
   });
 
+  it('a 2,000-chunk stream arrives whole, in order, and tasks/get agrees', async () => {
+    const client = await sdkClient(app.url, 'slow', version);
+    const events = await collect(client.sendMessageStream(sendParams('work 0s chunks 2000 size 500')));
+    expect(lastState(events)).toBe(TaskState.TASK_STATE_COMPLETED);
+    const streamed = streamedArtifactText(events);
+    expect(streamed.length).toBe(1_000_000);
+    const id = (events[0].payload!.value as { id: string }).id;
+    const stored = await client.getTask({ id, historyLength: 0, tenant: '' });
+    expect(artifactText(stored, 'result')).toBe(streamed);
+  });
+
   it('tasks/get honours historyLength', async () => {
     const client = await sdkClient(app.url, 'echo', version);
     const task = asTask(await client.sendMessage(sendParams('history please')));

@@ -102,18 +102,22 @@ describe('callers that go away', () => {
 });
 
 describe('the whole stream is the result', () => {
-  it('a 1 MB result streamed in 2,000 chunks comes back whole through the stream and tasks/get', async () => {
+  it('a 1 MB result in 2,000 chunks: the stream until the window is a prefix, and tasks/get holds it whole', async () => {
     const client = await sdkClient(app.url, 'slow', '1.0');
-    const events = await collect(client.sendMessageStream(sendParams('work 0.5s chunks 2000 size 500')));
+    const events = await collect(client.sendMessageStream(sendParams('work 4s chunks 2000 size 500')));
     const streamed = streamedArtifactTextFrom(events);
-    expect(streamed.length).toBe(1_000_000);
-    expect(streamed.split("\n").filter(Boolean)).toHaveLength(2000);
     const id = (events[0].payload!.value as { id: string }).id;
     const done = await waitFor(async () => {
       const t = await client.getTask({ id, historyLength: undefined, tenant: '' });
       return t.status?.state === TaskState.TASK_STATE_COMPLETED ? t : null;
     });
-    expect(artifactText(done, 'result')).toBe(streamed);
+    const whole = artifactText(done, 'result');
+    expect(whole.length).toBe(1_000_000);
+    const lines = whole.split('\n').filter(Boolean);
+    expect(lines).toHaveLength(2000);
+    expect(lines[0]).toMatch(/^chunk 00001 /);
+    expect(lines[1999]).toMatch(/^chunk 02000 /);
+    expect(whole.startsWith(streamed)).toBe(true);
   });
 });
 
