@@ -1,0 +1,31 @@
+// npm test: build the app as it is now, then run the unit/integration suite (Vitest, real
+// servers and databases) and the end-to-end suite (Playwright in Debian's Chromium).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+
+function step(name, cmd, args, env = {}) {
+  console.log(`\n=== ${name} ===`);
+  const result = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env } });
+  return result.status === 0;
+}
+
+// The e2e suite drives Debian's Chromium; install it when we can (root on Debian), else say how.
+function ensureChromium() {
+  if (fs.existsSync('/usr/bin/chromium')) return true;
+  if (process.getuid?.() === 0 && fs.existsSync('/usr/bin/apt-get')) {
+    return step('install chromium', 'bash', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium']);
+  }
+  console.error('Chromium is missing: install Debian\'s package (sudo apt-get install -y chromium) for the e2e tests.');
+  return false;
+}
+
+const node = process.execPath;
+const ok =
+  step('prisma generate', node, ['scripts/prisma-generate.mjs']) &&
+  step('build', node, ['node_modules/next/dist/bin/next', 'build']);
+if (!ok) process.exit(1);
+
+const unit = step('vitest', node, ['node_modules/vitest/vitest.mjs', 'run'], { SWITCHBOARD_SKIP_BUILD: '1' });
+const e2e = ensureChromium() && step('playwright', node, ['node_modules/@playwright/test/cli.js', 'test']);
+console.log(`\nvitest: ${unit ? 'passed' : 'FAILED'}; playwright: ${e2e ? 'passed' : 'FAILED'}`);
+process.exit(unit && e2e ? 0 : 1);
