@@ -7,6 +7,7 @@ import { processSingleton } from '../process-singleton';
 
 export interface Execution {
   taskId: string;
+  contextId: string;
   controller: AbortController;
   done: Promise<void>;
   graceTimer?: NodeJS.Timeout;

@@ -45,7 +45,7 @@ export async function drainAndStop(drainMs: number): Promise<void> {
     const won = await claimTerminal(execution.taskId, {
       state: 'failed',
       reason: INTERRUPTED_SHUTDOWN,
-      message: agentText(execution.taskId, '', `Task failed: ${INTERRUPTED_SHUTDOWN} (not finished within the ${drainMs / 1000} s drain time).`),
+      message: agentText(execution.taskId, execution.contextId, `Task failed: ${INTERRUPTED_SHUTDOWN} (not finished within the ${drainMs / 1000} s drain time).`),
     });
     if (won) execution.controller.abort(INTERRUPTED_SHUTDOWN);
   }

@@ -44,7 +44,7 @@ export function startTurn(start: TurnStart): void {
     },
   };
   const done = runAndRecord(start, turn);
-  executions().add({ taskId: start.taskId, controller, done });
+  executions().add({ taskId: start.taskId, contextId: start.contextId, controller, done });
 }
 
 async function runAndRecord(start: TurnStart, turn: AgentTurn): Promise<void> {
