@@ -37,7 +37,7 @@ function buildRegistry(): AgentRegistry {
     try {
       agents.set(agent.slug, fromConfig(agent, config.baseDir));
     } catch (err) {
-      const error = `${config.file}: agents "${agent.slug}": launcher: ${(err as Error).message}`;
+      const error = `${config.file}: agents "${agent.slug}": launcher.${(err as Error).message}`;
       config.errors.push(error);
       log.error('config error; entry not served', { error });
     }

@@ -1,0 +1,22 @@
+import { stat } from 'node:fs/promises';
+import type { LauncherLog } from './log';
+
+/** What every runner needs besides its spec: who it serves, where it runs, where it logs. */
+export interface LauncherContext {
+  slug: string;
+  /** Absolute working directory for the child. */
+  cwd: string;
+  log: LauncherLog;
+}
+
+/**
+ * Checked before each spawn: a missing cwd makes spawn() fail with ENOENT, which would read as
+ * a missing executable; the directory may also vanish after the config was loaded.
+ */
+export async function directoryProblem(dir: string): Promise<string | null> {
+  try {
+    return (await stat(dir)).isDirectory() ? null : `working directory is not a directory: ${dir}`;
+  } catch {
+    return `working directory not found: ${dir}`;
+  }
+}

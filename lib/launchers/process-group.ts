@@ -1,0 +1,171 @@
+/**
+ * A child started as the leader of its own process group and session (`detached: true`), and
+ * the reaping that ends the whole tree: SIGTERM to the group, a grace period, SIGKILL, then a
+ * check through /proc that no live process of the group (or of its session) is left.
+ *
+ * Limits: a descendant that calls setsid() leaves both the group and the session and escapes,
+ * as with any pgid-based reaping; an agent that must be contained against that needs a cgroup
+ * (systemd-run --scope) around the launcher command.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { LauncherLog } from './log';
+import { isLive, readProcTable, type ProcEntry } from './proc-table';
+import { spawnErrorReason } from './reasons';
+
+/** How long to poll for the group to empty after SIGKILL before logging survivors. */
+export const REAP_VERIFY_MS = 3000;
+const POLL_MS = 20;
+
+export interface GroupSpawnOptions {
+  cwd: string;
+  env: Record<string, string>;
+  /** 'pipe' when we write to the child; 'ignore' gives it /dev/null. */
+  stdin: 'pipe' | 'ignore';
+}
+
+export type GroupExit =
+  | { kind: 'exited'; code: number | null; signal: NodeJS.Signals | null }
+  | { kind: 'spawn-error'; reason: string };
+
+export interface GroupStreams {
+  stdin: Writable | null;
+  stdout: Readable;
+  stderr: Readable;
+}
+
+export class ProcessGroup {
+  /** Settles once: when the leader has exited and been waited for, or spawning failed. */
+  readonly exited: Promise<GroupExit>;
+  private exit?: GroupExit;
+  private terminating?: Promise<void>;
+
+  private constructor(
+    private readonly child: ChildProcess | null,
+    private readonly log: LauncherLog,
+    spawnFailure?: string,
+  ) {
+    this.exited = new Promise<GroupExit>((resolve) => {
+      const settle = (exit: GroupExit) => {
+        this.exit ??= exit;
+        resolve(this.exit);
+      };
+      if (!child) return settle({ kind: 'spawn-error', reason: spawnFailure ?? 'could not start' });
+      child.once('exit', (code, signal) => settle({ kind: 'exited', code, signal }));
+      // Node reports a failed spawn as 'error' with no pid; later 'error's must not crash us.
+      child.on('error', (error) => {
+        if (child.pid === undefined) settle({ kind: 'spawn-error', reason: spawnErrorReason(child.spawnfile, error) });
+        else log('warn', `child ${child.pid}: ${error.message}`);
+      });
+    });
+  }
+
+  /** Never throws: a synchronous spawn failure (E2BIG, bad argument) becomes a spawn-error exit. */
+  static spawn(argv: readonly string[], options: GroupSpawnOptions, log: LauncherLog): ProcessGroup {
+    try {
+      const child = spawn(argv[0], argv.slice(1), {
+        cwd: options.cwd,
+        // Next augments ProcessEnv with a required NODE_ENV; a child's env is deliberately minimal.
+        env: options.env as NodeJS.ProcessEnv,
+        detached: true, // setsid(): the child leads a new session and process group (pgid = sid = pid)
+        shell: false,
+        stdio: [options.stdin, 'pipe', 'pipe'],
+        windowsHide: true,
+      });
+      return new ProcessGroup(child, log);
+    } catch (error) {
+      return new ProcessGroup(null, log, spawnErrorReason(argv[0], error));
+    }
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  get hasExited(): boolean {
+    return this.exit !== undefined;
+  }
+
+  /** The child's pipes; null when spawning failed synchronously. */
+  get streams(): GroupStreams | null {
+    const child = this.child;
+    if (!child?.stdout || !child.stderr) return null;
+    return { stdin: child.stdin, stdout: child.stdout, stderr: child.stderr };
+  }
+
+  /**
+   * Ends every process of the group and session: TERM, up to `graceMs` for them to go, KILL,
+   * then verification. Idempotent; call it on every path, including a normal exit, because a
+   * leader's exit says nothing about the grandchildren it left behind.
+   */
+  terminate(graceMs: number): Promise<void> {
+    this.terminating ??= this.reap(graceMs);
+    return this.terminating;
+  }
+
+  private async reap(graceMs: number): Promise<void> {
+    const pgid = this.child?.pid;
+    if (pgid === undefined) return;
+    if (!(await groupIsEmpty(pgid))) {
+      await signalTree(pgid, 'SIGTERM');
+      await signalTree(pgid, 'SIGCONT'); // A stopped process only sees SIGTERM once continued.
+      if (!(await waitUntilEmpty(pgid, graceMs))) {
+        await signalTree(pgid, 'SIGKILL');
+        if (!(await waitUntilEmpty(pgid, REAP_VERIFY_MS))) await this.reportSurvivors(pgid);
+      }
+    }
+    // The leader is waited for by Node; give that a bounded moment so no zombie outlives the turn.
+    await Promise.race([this.exited, sleep(REAP_VERIFY_MS)]);
+  }
+
+  private async reportSurvivors(pgid: number): Promise<void> {
+    const left = (await treeMembers(pgid)) ?? [];
+    const list = left.map((p) => `${p.pid}(${p.state})`).join(', ') || 'unknown (no /proc)';
+    this.log('error', `process group ${pgid} still has live processes after SIGKILL: ${list}`);
+  }
+}
+
+/** Live processes in the group or the session that `pgid` leads; null without /proc. */
+async function treeMembers(pgid: number): Promise<ProcEntry[] | null> {
+  const table = await readProcTable();
+  if (!table) return null;
+  return table.filter((p) => isLive(p) && (p.pgrp === pgid || p.session === pgid));
+}
+
+async function groupIsEmpty(pgid: number): Promise<boolean> {
+  const members = await treeMembers(pgid);
+  if (members) return members.length === 0;
+  try {
+    process.kill(-pgid, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+async function waitUntilEmpty(pgid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (await groupIsEmpty(pgid)) return true;
+    if (Date.now() >= deadline) return false;
+    await sleep(POLL_MS);
+  }
+}
+
+/**
+ * Signals the leader's group and any other group inside its session (a descendant that ran
+ * setpgid() but not setsid()). A process group never spans sessions, so these are all ours.
+ */
+async function signalTree(pgid: number, signal: NodeJS.Signals): Promise<void> {
+  const members = await treeMembers(pgid);
+  const groups = new Set<number>([pgid, ...(members ?? []).map((p) => p.pgrp)]);
+  for (const group of groups) {
+    if (group <= 1) continue;
+    try {
+      process.kill(-group, signal);
+    } catch {
+      // ESRCH: the group is already gone, which is what we want.
+    }
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * The `process` launcher: one child process per turn (docs/launchers.md).
+ */
+import type { AgentRunner, AgentTurn, TurnOutcome } from '../engine/agent';
+import { textOf } from '../protocol/types';
+import { linkSignals } from './abort-link';
+import { buildChildEnv } from './child-env';
+import { EmitQueue } from './emit-queue';
+import { KeyedLock } from './keyed-lock';
+import { directoryProblem, type LauncherContext } from './launcher-context';
+import { argvUses, substituteArgv, type PlaceholderValues } from './placeholders';
+import { abortReason, exitReason, withTail } from './reasons';
+import { extractReply } from './reply';
+import { runChild, STDERR_TAIL_BYTES, type ChildRunResult } from './run-child';
+import { SessionStore, type StoredSession } from './session-store';
+import type { ProcessLauncherSpec } from './spec';
+import { StdoutArtifact } from './stdout-artifact';
+
+export class ProcessLauncherRunner implements AgentRunner {
+  private readonly sessions = new SessionStore();
+  private readonly locks = new KeyedLock();
+  private readonly closing = new AbortController();
+  private readonly active = new Set<Promise<TurnOutcome>>();
+  private readonly resumeNeedsId: boolean;
+
+  constructor(
+    private readonly spec: ProcessLauncherSpec,
+    private readonly ctx: LauncherContext,
+  ) {
+    this.resumeNeedsId = spec.resume !== undefined && argvUses(spec.resume, 'session_id');
+  }
+
+  runTurn(turn: AgentTurn): Promise<TurnOutcome> {
+    if (this.closing.signal.aborted) return Promise.resolve({ state: 'failed', reason: 'launcher is closed' });
+    const running = this.guardedTurn(turn);
+    this.active.add(running);
+    void running.finally(() => this.active.delete(running));
+    return running;
+  }
+
+  /** Kills every running turn's process tree and waits for those turns to return. */
+  async close(): Promise<void> {
+    this.closing.abort('launcher closed');
+    await Promise.allSettled([...this.active]);
+  }
+
+  private async guardedTurn(turn: AgentTurn): Promise<TurnOutcome> {
+    const link = linkSignals(turn.signal, this.closing.signal);
+    try {
+      // Turns of one context share an agent session only when resuming, so only then do they queue.
+      if (!this.spec.resume) return await this.runOnce(turn, link.signal);
+      const release = await this.locks.acquire(turn.contextId, link.signal);
+      if (!release) return { state: 'failed', reason: abortReason(link.signal) };
+      try {
+        return await this.runOnce(turn, link.signal);
+      } finally {
+        release();
+      }
+    } finally {
+      link.dispose();
+    }
+  }
+
+  private async runOnce(turn: AgentTurn, signal: AbortSignal): Promise<TurnOutcome> {
+    const cwdProblem = await directoryProblem(this.ctx.cwd);
+    if (cwdProblem) return { state: 'failed', reason: cwdProblem };
+    const resume = this.spec.resume;
+    const session = resume ? this.sessions.get(turn.contextId) : undefined;
+    const prompt = textOf(turn.message.parts);
+    const argv = substituteArgv(resume && session ? resume : this.spec.command, this.placeholders(turn, prompt, session));
+    const queue = new EmitQueue();
+    const stream = this.spec.streamStdout ? new StdoutArtifact(turn.emit, queue) : undefined;
+    const result = await runChild({
+      argv,
+      cwd: this.ctx.cwd,
+      env: buildChildEnv(this.spec),
+      stdinText: this.spec.stdin === 'prompt' ? prompt : undefined,
+      maxOutputBytes: this.spec.maxOutputBytes,
+      timeoutSeconds: this.spec.timeoutSeconds,
+      killGraceMs: this.spec.killGraceMs,
+      signal,
+      onStdout: stream && ((chunk) => stream.push(chunk)),
+      log: this.ctx.log,
+    });
+    const outcome = this.toOutcome(result, turn.contextId, stream);
+    const emitFailure = await queue.drained();
+    return emitFailure && outcome.state === 'completed' ? { state: 'failed', reason: emitFailure } : outcome;
+  }
+
+  private placeholders(turn: AgentTurn, prompt: string, session: StoredSession | undefined): PlaceholderValues {
+    return {
+      prompt,
+      context_id: turn.contextId,
+      task_id: turn.taskId,
+      peer: turn.peer,
+      agent: this.ctx.slug,
+      session_id: session?.sessionId,
+    };
+  }
+
+  private toOutcome(result: ChildRunResult, contextId: string, stream: StdoutArtifact | undefined): TurnOutcome {
+    if (result.kind === 'spawn-error') return { state: 'failed', reason: result.reason };
+    if (result.kind === 'stopped') return { state: 'failed', reason: result.reason };
+    if (result.code !== 0 || result.signal) {
+      // A program that reports errors on stdout still gets its words into the reason.
+      const tail = result.stderrTail.trim() ? result.stderrTail : result.stdout.subarray(-STDERR_TAIL_BYTES).toString('utf8');
+      return { state: 'failed', reason: withTail(exitReason(result.code, result.signal), tail) };
+    }
+    // Streamed chunks go out even if the reply is then rejected: they are what the child said.
+    stream?.finish();
+    const reply = extractReply(result.stdout, this.spec.output, this.spec.maxReplyBytes);
+    if (!reply.ok) return { state: 'failed', reason: reply.reason };
+    this.rememberSession(contextId, reply.sessionId);
+    if (stream) return { state: 'completed', metadata: { launcher: { replyArtifactId: stream.artifactId } } };
+    return { state: 'completed', parts: [{ kind: 'text', text: reply.text }] };
+  }
+
+  /**
+   * After a completed turn, later turns of the context use `resume`. An agent that printed no
+   * session id this time keeps the one it had: a missing id is not a reason to lose context.
+   */
+  private rememberSession(contextId: string, sessionId: string | undefined): void {
+    if (!this.spec.resume) return;
+    if (!this.resumeNeedsId) return this.sessions.set(contextId, {});
+    if (sessionId) this.sessions.set(contextId, { sessionId });
+    else this.ctx.log('warn', `context ${contextId}: no session id found in the output; the next turn ${this.sessions.get(contextId) ? 'reuses the previous one' : 'starts a new session'}`);
+  }
+}

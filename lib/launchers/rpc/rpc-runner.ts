@@ -1,0 +1,113 @@
+/**
+ * The `rpc` launcher: a pool of long-lived workers, one per (agent, contextId), each serving
+ * that context's turns one at a time (docs/launchers.md, docs/worker-protocol.md).
+ */
+import type { AgentRunner, AgentTurn, TurnOutcome } from '../../engine/agent';
+import { linkSignals } from '../abort-link';
+import { KeyedLock } from '../keyed-lock';
+import { directoryProblem, type LauncherContext } from '../launcher-context';
+import { abortReason } from '../reasons';
+import type { RpcLauncherSpec } from '../spec';
+import { RpcWorker } from './rpc-worker';
+
+export class RpcLauncherRunner implements AgentRunner {
+  /** The live worker of each context. */
+  private readonly workers = new Map<string, RpcWorker>();
+  /** Every worker whose tree is not reaped yet, including those already closing. */
+  private readonly unreaped = new Set<RpcWorker>();
+  private readonly locks = new KeyedLock();
+  /** Contexts with a turn in hand: their workers are never picked to make room. */
+  private readonly held = new Set<string>();
+  private readonly closing = new AbortController();
+  private readonly active = new Set<Promise<TurnOutcome>>();
+
+  constructor(
+    private readonly spec: RpcLauncherSpec,
+    private readonly ctx: LauncherContext,
+  ) {}
+
+  runTurn(turn: AgentTurn): Promise<TurnOutcome> {
+    if (this.closing.signal.aborted) return Promise.resolve({ state: 'failed', reason: 'launcher is closed' });
+    const running = this.guardedTurn(turn);
+    this.active.add(running);
+    void running.finally(() => this.active.delete(running));
+    return running;
+  }
+
+  /** Aborts running turns, ends every worker (tree reaped) and waits for all of it. */
+  async close(): Promise<void> {
+    this.closing.abort('launcher closed');
+    await Promise.allSettled([...this.unreaped].map((w) => w.shutdown('launcher closed')));
+    await Promise.allSettled([...this.active]);
+  }
+
+  private async guardedTurn(turn: AgentTurn): Promise<TurnOutcome> {
+    const link = linkSignals(turn.signal, this.closing.signal);
+    const release = await this.locks.acquire(turn.contextId, link.signal);
+    if (!release) {
+      link.dispose();
+      return { state: 'failed', reason: abortReason(link.signal) };
+    }
+    this.held.add(turn.contextId);
+    try {
+      return await this.runOnWorker(turn, link.signal);
+    } finally {
+      this.held.delete(turn.contextId);
+      release();
+      link.dispose();
+    }
+  }
+
+  private async runOnWorker(turn: AgentTurn, signal: AbortSignal): Promise<TurnOutcome> {
+    const worker = await this.workerFor(turn.contextId);
+    if (typeof worker === 'string') return { state: 'failed', reason: worker };
+    const problem = await untilReadyOrAborted(worker, signal);
+    if (signal.aborted) {
+      await worker.shutdown(abortReason(signal));
+      return { state: 'failed', reason: abortReason(signal) };
+    }
+    if (problem) return { state: 'failed', reason: problem };
+    return worker.runTurn(turn, signal);
+  }
+
+  /** The context's live worker, a new one, or why none can be had. */
+  private async workerFor(contextId: string): Promise<RpcWorker | string> {
+    const existing = this.workers.get(contextId);
+    if (existing && !existing.isClosed) return existing;
+    const cwdProblem = await directoryProblem(this.ctx.cwd);
+    if (cwdProblem) return cwdProblem;
+    if (this.workers.size >= this.spec.maxWorkers && !(await this.makeRoom())) {
+      return `worker limit reached: all ${this.spec.maxWorkers} workers are busy`;
+    }
+    const worker = new RpcWorker(this.spec, this.ctx, contextId, (closed) => this.forget(closed));
+    this.workers.set(contextId, worker);
+    this.unreaped.add(worker);
+    void worker.reaped.then(() => this.unreaped.delete(worker));
+    return worker;
+  }
+
+  /** Closes the least recently used idle worker; false if every worker is in use. */
+  private async makeRoom(): Promise<boolean> {
+    const idle = [...this.workers.values()].filter((w) => w.isIdle && !this.held.has(w.contextId));
+    if (idle.length === 0) return false;
+    const oldest = idle.reduce((a, b) => (b.lastUsed < a.lastUsed ? b : a));
+    await oldest.shutdown(`making room: at most ${this.spec.maxWorkers} workers`);
+    return true;
+  }
+
+  private forget(worker: RpcWorker): void {
+    if (this.workers.get(worker.contextId) === worker) this.workers.delete(worker.contextId);
+  }
+}
+
+function untilReadyOrAborted(worker: RpcWorker, signal: AbortSignal): Promise<string | null> {
+  if (signal.aborted) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    const onAbort = () => resolve(null);
+    signal.addEventListener('abort', onAbort, { once: true });
+    void worker.ready.then((problem) => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(problem);
+    });
+  });
+}

@@ -1,0 +1,233 @@
+/**
+ * The `launcher` key of a served agent (docs/launchers.md). Parsed once at config load into an
+ * immutable, fully-defaulted spec; every issue names its key so the loader can report
+ * `launcher.<path>: <message>` and keep serving the other agents (design §5).
+ */
+import { z } from 'zod';
+import {
+  argvUses,
+  placeholderProblems,
+  PROCESS_COMMAND_PLACEHOLDERS,
+  PROCESS_RESUME_PLACEHOLDERS,
+  RPC_COMMAND_PLACEHOLDERS,
+  type PlaceholderName,
+} from './placeholders';
+
+const MIB = 1024 * 1024;
+/** setTimeout fires at once past 2^31-1 ms (~24.8 days); stay well below it. */
+const MAX_SECONDS = 1_000_000;
+const MAX_BYTES = 1024 * MIB;
+
+export const LAUNCHER_DEFAULTS = {
+  timeoutSeconds: 300,
+  killGraceMs: 2000,
+  maxOutputBytes: 4 * MIB,
+  maxReplyBytes: MIB,
+  startupTimeoutSeconds: 30,
+  idleTimeoutSeconds: 900,
+  maxFrameBytes: MIB,
+  maxWorkers: 8,
+} as const;
+
+const noNul = (s: string) => !s.includes('\0');
+
+const argvSchema = z
+  .array(z.string({ error: 'expected a string' }).refine(noNul, 'must not contain a NUL character'), {
+    error: 'expected an argv array of strings, e.g. ["my-agent", "--prompt", "{prompt}"] (no shell is used)',
+  })
+  .min(1, 'must list at least the executable')
+  .refine((argv) => argv[0] !== '', { message: 'the executable (element 0) must not be empty', path: [0] });
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const envNameSchema = z.string().regex(ENV_NAME, 'expected an environment variable name ([A-Za-z_][A-Za-z0-9_]*)');
+
+const passEnvSchema = z
+  .array(envNameSchema, { error: 'expected an array of environment variable names' })
+  .refine((names) => new Set(names).size === names.length, 'names must not repeat');
+
+const envSchema = z.record(
+  envNameSchema,
+  z.string({ error: 'expected a string value' }).refine(noNul, 'must not contain a NUL character'),
+  {
+    error: (issue) => {
+      if (issue.code === 'invalid_key') return 'expected an environment variable name ([A-Za-z_][A-Za-z0-9_]*)';
+      return issue.code === 'invalid_type' ? 'expected an object of NAME: "value" strings' : undefined;
+    },
+  },
+);
+
+const seconds = (fallback: number) =>
+  z
+    .number({ error: 'expected a number of seconds' })
+    .positive('must be greater than 0 seconds')
+    .max(MAX_SECONDS, `must be at most ${MAX_SECONDS} seconds`)
+    .default(fallback);
+
+const integer = (what: string, min: number, max: number, fallback: number) =>
+  z
+    .number({ error: `expected a number of ${what}` })
+    .int(`expected a whole number of ${what}`)
+    .min(min, `must be at least ${min} ${what}`)
+    .max(max, `must be at most ${max} ${what}`)
+    .default(fallback);
+
+const DOT_PATH = /^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/;
+const dotPathSchema = z.string().regex(DOT_PATH, 'expected a dot path such as "result.text" (numbers index arrays)');
+
+const sessionRegexSchema = z.string().superRefine((source, ctx) => {
+  const groups = captureGroupCount(source);
+  if (groups === null) ctx.addIssue({ code: 'custom', message: 'is not a valid regular expression' });
+  else if (groups < 1) ctx.addIssue({ code: 'custom', message: 'needs a capture group around the session id, e.g. "session: (\\\\S+)"' });
+});
+
+/** Number of capture groups, or null if the pattern does not compile. */
+function captureGroupCount(source: string): number | null {
+  try {
+    // An empty alternative always matches, so exec() reports every group slot.
+    return (new RegExp(`${source}|`, 'm').exec('') ?? []).length - 1;
+  } catch {
+    return null;
+  }
+}
+
+const unknownKeys = (allowed: string) => (issue: { code?: string; keys?: string[] }) =>
+  issue.code === 'unrecognized_keys' && issue.keys
+    ? `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}; allowed keys: ${allowed}`
+    : undefined;
+
+const textOutputSchema = z.strictObject(
+  {
+    format: z.literal('text'),
+    sessionIdRegex: sessionRegexSchema.optional(),
+    stripSessionMatch: z.boolean({ error: 'expected true or false' }).default(false),
+  },
+  { error: unknownKeys('format, sessionIdRegex, stripSessionMatch') },
+);
+
+const jsonOutputSchema = z.strictObject(
+  {
+    format: z.literal('json'),
+    replyField: dotPathSchema,
+    sessionIdField: dotPathSchema.optional(),
+  },
+  { error: unknownKeys('format, replyField, sessionIdField') },
+);
+
+const outputSchema = z
+  .discriminatedUnion('format', [textOutputSchema, jsonOutputSchema], {
+    error: (issue) => (issue.code === 'invalid_union' ? 'expected "text" or "json"' : undefined),
+  })
+  .default({ format: 'text', stripSessionMatch: false });
+
+/** Keys both launcher types share: where and how the child runs, and its limits. */
+const commonShape = {
+  command: argvSchema,
+  cwd: z.string({ error: 'expected a directory path' }).min(1, 'must not be empty').optional(),
+  passEnv: passEnvSchema.default([]),
+  env: envSchema.default({}),
+  timeoutSeconds: seconds(LAUNCHER_DEFAULTS.timeoutSeconds),
+  killGraceMs: integer('milliseconds', 0, 60_000, LAUNCHER_DEFAULTS.killGraceMs),
+  maxOutputBytes: integer('bytes', 1024, MAX_BYTES, LAUNCHER_DEFAULTS.maxOutputBytes),
+  maxReplyBytes: integer('bytes', 1, MAX_BYTES, LAUNCHER_DEFAULTS.maxReplyBytes),
+};
+
+const PROCESS_KEYS = 'type, command, resume, cwd, passEnv, env, stdin, timeoutSeconds, killGraceMs, maxOutputBytes, maxReplyBytes, streamStdout, output';
+
+export const ProcessLauncherSpecSchema = z
+  .strictObject(
+    {
+      type: z.literal('process'),
+      ...commonShape,
+      resume: argvSchema.optional(),
+      stdin: z.enum(['none', 'prompt'], { error: 'expected "none" or "prompt"' }).default('none'),
+      streamStdout: z.boolean({ error: 'expected true or false' }).default(false),
+      output: outputSchema,
+    },
+    { error: unknownKeys(PROCESS_KEYS) },
+  )
+  .superRefine((spec, ctx) => {
+    addPlaceholderIssues(ctx, spec.command, 'command', PROCESS_COMMAND_PLACEHOLDERS);
+    if (spec.resume) addPlaceholderIssues(ctx, spec.resume, 'resume', PROCESS_RESUME_PLACEHOLDERS);
+    addProcessConsistencyIssues(ctx, spec);
+  });
+
+const RPC_KEYS = 'type, command, cwd, passEnv, env, timeoutSeconds, startupTimeoutSeconds, idleTimeoutSeconds, killGraceMs, maxFrameBytes, maxOutputBytes, maxReplyBytes, maxWorkers';
+
+export const RpcLauncherSpecSchema = z
+  .strictObject(
+    {
+      type: z.literal('rpc'),
+      ...commonShape,
+      startupTimeoutSeconds: seconds(LAUNCHER_DEFAULTS.startupTimeoutSeconds),
+      idleTimeoutSeconds: seconds(LAUNCHER_DEFAULTS.idleTimeoutSeconds),
+      maxFrameBytes: integer('bytes', 1024, 64 * MIB, LAUNCHER_DEFAULTS.maxFrameBytes),
+      maxWorkers: integer('workers', 1, 1024, LAUNCHER_DEFAULTS.maxWorkers),
+    },
+    { error: unknownKeys(RPC_KEYS) },
+  )
+  .superRefine((spec, ctx) => addPlaceholderIssues(ctx, spec.command, 'command', RPC_COMMAND_PLACEHOLDERS));
+
+export const LauncherSpecSchema = z.discriminatedUnion('type', [ProcessLauncherSpecSchema, RpcLauncherSpecSchema], {
+  error: (issue) => {
+    if (issue.code !== 'invalid_union') return undefined;
+    const type = (issue.input as { type?: unknown } | undefined)?.type;
+    return type === undefined ? 'is required: "process" or "rpc"' : 'expected "process" or "rpc"';
+  },
+});
+
+/** A validated spec with every default filled in. */
+export type LauncherSpec = z.output<typeof LauncherSpecSchema>;
+/** What a config file may contain (defaults optional). */
+export type LauncherSpecInput = z.input<typeof LauncherSpecSchema>;
+export type ProcessLauncherSpec = z.output<typeof ProcessLauncherSpecSchema>;
+export type RpcLauncherSpec = z.output<typeof RpcLauncherSpecSchema>;
+export type OutputSpec = ProcessLauncherSpec['output'];
+
+type RefineContext = z.RefinementCtx;
+
+function addPlaceholderIssues(ctx: RefineContext, argv: string[], key: string, allowed: readonly PlaceholderName[]): void {
+  for (const [index, message] of placeholderProblems(argv, allowed)) {
+    ctx.addIssue({ code: 'custom', path: [key, index], message });
+  }
+}
+
+/** Cross-key rules: session continuity must be wired end to end, streaming only for text. */
+function addProcessConsistencyIssues(ctx: RefineContext, spec: ProcessLauncherSpec): void {
+  const output = spec.output;
+  const capturesSession = output.format === 'text' ? output.sessionIdRegex !== undefined : output.sessionIdField !== undefined;
+  const captureKey = output.format === 'text' ? 'sessionIdRegex' : 'sessionIdField';
+  const resumeUsesId = spec.resume !== undefined && argvUses(spec.resume, 'session_id');
+  if (resumeUsesId && !capturesSession) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['resume'],
+      message: `uses {session_id}, so output.${captureKey} must say where the session id is printed`,
+    });
+  }
+  if (capturesSession && !resumeUsesId) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['output', captureKey],
+      message: 'a captured session id is only used by a "resume" argv containing {session_id}; add one or remove this key',
+    });
+  }
+  if (output.format === 'text' && output.stripSessionMatch && output.sessionIdRegex === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['output', 'stripSessionMatch'], message: 'needs output.sessionIdRegex' });
+  }
+  if (spec.streamStdout && output.format !== 'text') {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['streamStdout'],
+      message: 'needs output.format "text": a streamed stdout is the reply itself, a JSON document is not',
+    });
+  }
+}
+
+/**
+ * Issues as `launcher.<path>: <message>` lines; the loader prefixes `file: agent "<slug>": `.
+ * An issue about the object itself (an unknown key) has an empty path and a message that
+ * names the key, giving `launcher: unknown key "x"; allowed keys: …`.
+ */
+export function formatLauncherIssues(error: z.ZodError, prefix = 'launcher'): string[] {
+  return error.issues.map((issue) => `${[prefix, ...issue.path.map(String)].join('.')}: ${issue.message}`);
+}
