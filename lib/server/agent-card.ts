@@ -7,7 +7,7 @@ import type { ServedAgent } from '../engine/agent';
 import { timingFor } from '../engine/inbound';
 
 export const SWITCHBOARD_VERSION = '0.1.0';
-export const TIMING_EXTENSION_URI = 'https://switchboard.dev/extensions/timing/v1';
+import { TIMING_EXTENSION_URI } from '../protocol/extensions';
 
 export function agentEndpoint(baseUrl: string, agent: ServedAgent, isDefault: boolean): string {
   return isDefault ? `${baseUrl}/a2a` : `${baseUrl}/a2a/${agent.slug}`;

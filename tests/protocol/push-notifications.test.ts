@@ -70,7 +70,7 @@ describe('push notifications', () => {
       Promise.resolve(
         deliveries.find((d) => {
           const update = (d.body as { statusUpdate?: { taskId: string; status: { state: string } } }).statusUpdate;
-          return update?.taskId === id && update.status.state === 'TASK_STATE_COMPLETED';
+          return update !== undefined && update.taskId === id && update.status.state === 'TASK_STATE_COMPLETED';
         }),
       ),
     );

@@ -1,0 +1,75 @@
+/**
+ * A2A operations on a peer, in internal (v0.3-shaped) form whatever the wire version: the
+ * method names and shapes of v0.3 and v1.0 (design §2 table) are chosen here and converted
+ * with lib/protocol's converters.
+ */
+import { rpcCall, rpcStream, type CallOptions, type RpcTarget } from './json-rpc';
+import { TransportError } from './http-transport';
+import type { Message, StreamEvent, Task } from '../protocol/types';
+import { messageToV10, streamEventFromV10, taskFromV10 } from '../protocol/v10';
+import { streamEventFromV03, taskFromV03 } from '../protocol/v03';
+
+type Json = Record<string, unknown>;
+
+const METHODS = {
+  '0.3': { send: 'message/send', stream: 'message/stream', get: 'tasks/get', cancel: 'tasks/cancel', subscribe: 'tasks/resubscribe', list: 'tasks/list' },
+  '1.0': { send: 'SendMessage', stream: 'SendStreamingMessage', get: 'GetTask', cancel: 'CancelTask', subscribe: 'SubscribeToTask', list: 'ListTasks' },
+} as const;
+
+function asJson(value: unknown, what: string): Json {
+  if (value && typeof value === 'object' && !Array.isArray(value)) return value as Json;
+  throw new TransportError(`invalid ${what} from the peer: ${JSON.stringify(value)?.slice(0, 200)}`);
+}
+
+function toEvent(target: RpcTarget, result: unknown): StreamEvent {
+  const json = asJson(result, 'event');
+  const event = target.version === '1.0' ? streamEventFromV10(json) : streamEventFromV03(json);
+  if (!event) throw new TransportError(`unrecognised event from the peer: ${JSON.stringify(result).slice(0, 200)}`);
+  return event;
+}
+
+function toTask(target: RpcTarget, result: unknown): Task {
+  const json = asJson(result, 'task');
+  if (typeof json.id !== 'string') throw new TransportError(`task without an id from the peer: ${JSON.stringify(result).slice(0, 200)}`);
+  return target.version === '1.0' ? taskFromV10(json) : taskFromV03(json);
+}
+
+function sendParams(target: RpcTarget, message: Message, blocking?: boolean): Json {
+  if (target.version === '1.0') {
+    return { message: messageToV10(message), ...(blocking === undefined ? {} : { configuration: { returnImmediately: !blocking } }) };
+  }
+  return { message, ...(blocking === undefined ? {} : { configuration: { blocking } }) };
+}
+
+/** message/send | SendMessage. Blocking waits for the peer's turn end or its response window. */
+export async function sendMessage(target: RpcTarget, message: Message, blocking: boolean, opts: CallOptions): Promise<Task | Message> {
+  const result = await rpcCall(target, METHODS[target.version].send, sendParams(target, message, blocking), opts);
+  const event = toEvent(target, result);
+  if (event.kind !== 'task' && event.kind !== 'message') throw new TransportError(`unexpected ${event.kind} in answer to a send`);
+  return event;
+}
+
+/** message/stream | SendStreamingMessage; opts.timeoutMs is an idle timeout. */
+export async function* streamMessage(target: RpcTarget, message: Message, opts: CallOptions): AsyncGenerator<StreamEvent> {
+  for await (const result of rpcStream(target, METHODS[target.version].stream, sendParams(target, message), opts)) yield toEvent(target, result);
+}
+
+/** tasks/resubscribe | SubscribeToTask; opts.timeoutMs is an idle timeout. */
+export async function* subscribeTask(target: RpcTarget, taskId: string, opts: CallOptions): AsyncGenerator<StreamEvent> {
+  for await (const result of rpcStream(target, METHODS[target.version].subscribe, { id: taskId }, opts)) yield toEvent(target, result);
+}
+
+export async function getTask(target: RpcTarget, taskId: string, opts: CallOptions): Promise<Task> {
+  return toTask(target, await rpcCall(target, METHODS[target.version].get, { id: taskId }, opts));
+}
+
+export async function cancelTask(target: RpcTarget, taskId: string, opts: CallOptions): Promise<Task> {
+  return toTask(target, await rpcCall(target, METHODS[target.version].cancel, { id: taskId }, opts));
+}
+
+/** tasks/list | ListTasks for one context, with a little history to recognise our message. */
+export async function listContextTasks(target: RpcTarget, contextId: string, opts: CallOptions): Promise<Task[]> {
+  const result = asJson(await rpcCall(target, METHODS[target.version].list, { contextId, historyLength: 20, pageSize: 20 }, opts), 'task list');
+  const tasks = Array.isArray(result.tasks) ? result.tasks : [];
+  return tasks.map((t) => toTask(target, t));
+}

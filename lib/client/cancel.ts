@@ -1,0 +1,71 @@
+/**
+ * Cancelling an outbound task: stop following, tell the peer (tasks/cancel | CancelTask), record
+ * its answer, and end the local task through the terminal claim: canceled, or whatever the peer
+ * says the task really ended as (it may have completed a moment before).
+ */
+import { findTask } from '../db/task-repo';
+import type { TaskRecord } from '../db/task-records';
+import { claimTerminal } from '../engine/task-writer';
+import { agentText } from '../engine/messages';
+import { loadTask } from '../engine/snapshot';
+import { isTerminalState, type Task } from '../protocol/types';
+import { errorMessage } from '../log';
+import { cancelTask, getTask } from './a2a-client';
+import { reconnect } from './connect';
+import { claimPeerEnd } from './endings';
+import { A2AError } from '../protocol/errors';
+import { outboundFollowers } from './follow-registry';
+import { readFollowState } from './follow-state';
+import { RpcError } from './json-rpc';
+import { openRecorder, resolveForTask } from './outbound-runner';
+
+const TASK_NOT_CANCELABLE = -32002;
+
+async function claimCanceled(record: TaskRecord, reason: string, detail?: string): Promise<void> {
+  const text = `Task canceled: ${reason}${detail ? ` (${detail})` : ''}.`;
+  await claimTerminal(record.id, { state: 'canceled', reason, message: agentText(record.id, record.contextId, text), ...(detail ? { metadata: { cancel: detail } } : {}) });
+}
+
+/** Asks the peer to cancel; returns the peer's view of the task afterwards. */
+async function cancelAtPeer(record: TaskRecord): Promise<Task> {
+  const follow = readFollowState(record)!;
+  const conn = reconnect(await resolveForTask(follow, record), { version: follow.version!, endpoint: follow.endpoint!, streaming: follow.streaming ?? false });
+  const opts = { timeoutMs: conn.timeoutMs };
+  try {
+    return await cancelTask(conn, record.remoteTaskId!, opts);
+  } catch (err) {
+    // Already ended at the peer: read how, so we record its real end.
+    if (err instanceof RpcError && err.code === TASK_NOT_CANCELABLE) return getTask(conn, record.remoteTaskId!, opts);
+    throw err;
+  }
+}
+
+/**
+ * Cancels an outbound task (the dashboard's cancel route calls this for direction 'outbound').
+ * Throws A2AError taskNotFound (no such outbound task) or taskNotCancelable (already ended).
+ */
+export async function cancelOutboundTask(taskId: string, reason = 'canceled by request'): Promise<Task> {
+  const before = await findTask(taskId);
+  if (!before || before.direction !== 'outbound') throw new A2AError('taskNotFound', `no outbound task ${taskId}`);
+  if (isTerminalState(before.state)) throw new A2AError('taskNotCancelable', `task ${taskId} is already ${before.state}`);
+  await outboundFollowers().stop(taskId, reason);
+  const record = (await findTask(taskId))!;
+  const follow = readFollowState(record);
+  if (isTerminalState(record.state)) return (await loadTask(taskId))!;
+  if (!record.remoteTaskId || !follow?.version || !follow.endpoint) {
+    await claimCanceled(record, reason, 'before the peer named its task; it may still receive the message');
+    return (await loadTask(taskId))!;
+  }
+  const recorder = await openRecorder(record, follow);
+  try {
+    const remote = await cancelAtPeer(record);
+    await recorder.recordRemote({ event: 'cancel', answer: remote.status.state });
+    await recorder.reconcileArtifacts(remote.artifacts);
+    if (isTerminalState(remote.status.state) && remote.status.state !== 'canceled') await claimPeerEnd(record, remote.status, remote.metadata);
+    else await claimCanceled(record, reason, remote.status.state === 'canceled' ? undefined : `the peer answered ${remote.status.state}`);
+  } catch (err) {
+    await recorder.recordFollowError({ phase: 'cancel', error: errorMessage(err) });
+    await claimCanceled(record, reason, `the peer could not be told: ${errorMessage(err)}`);
+  }
+  return (await loadTask(taskId))!;
+}

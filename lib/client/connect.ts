@@ -1,0 +1,73 @@
+/**
+ * From a resolved target to a connection: read the peer's card (fresh at every dispatch, so a
+ * peer that upgraded is spoken to in its new version), pick the JSON-RPC interface and version,
+ * and cache the card (on the Peer row for configured peers, in memory for direct URLs). When the
+ * card cannot be fetched, the last cached one is used.
+ */
+import { findPeerRecord, savePeerCard } from '../db/peer-repo';
+import { processSingleton } from '../process-singleton';
+import { log, errorMessage } from '../log';
+import { chooseInterface, fetchAgentCard, type CardInfo } from './agent-card';
+import type { ProtocolVersion, RpcTarget } from './json-rpc';
+import { normalizeAgentUrl } from './normalize-url';
+import { checkResponseWindow, type ResolvedTarget } from './resolve-peer';
+
+export interface PeerConnection extends RpcTarget {
+  /** The client timeout T for this dispatch (ms). */
+  timeoutMs: number;
+  /** The card says the peer streams (message/stream, resubscribe). */
+  streaming: boolean;
+  /** Peer name, or the URL for an unknown peer: for logs and reasons. */
+  label: string;
+}
+
+export interface Connected {
+  conn: PeerConnection;
+  card: CardInfo | null;
+  /** A timing warning (peer window ≥ our timeout), to record on the task. */
+  warning: string | null;
+}
+
+interface CachedInterface {
+  version: ProtocolVersion;
+  endpoint: string;
+  streaming: boolean;
+}
+
+const urlCache = () => processSingleton('client-card-cache', () => new Map<string, CachedInterface>());
+
+function toConnection(target: ResolvedTarget, iface: CachedInterface): PeerConnection {
+  return { ...iface, headers: target.headers, timeoutMs: target.timeout.ms, label: target.peerName ?? target.url };
+}
+
+async function cachedInterface(target: ResolvedTarget, prefer?: ProtocolVersion): Promise<CachedInterface | null> {
+  if (target.peerName) {
+    const peer = await findPeerRecord(target.peerName);
+    if (!peer?.endpointUrl || !peer.protocolVersion || (prefer && prefer !== peer.protocolVersion)) return null;
+    return { version: peer.protocolVersion, endpoint: peer.endpointUrl, streaming: peer.card?.capabilities ? (peer.card.capabilities as { streaming?: boolean }).streaming === true : false };
+  }
+  const cached = urlCache().get(normalizeAgentUrl(target.url));
+  return cached && (!prefer || prefer === cached.version) ? cached : null;
+}
+
+export async function connect(target: ResolvedTarget, opts: { prefer?: ProtocolVersion; signal?: AbortSignal } = {}): Promise<Connected> {
+  let card: CardInfo;
+  try {
+    card = await fetchAgentCard(target.url, target.headers, target.timeout.ms, opts.signal);
+  } catch (err) {
+    const cached = await cachedInterface(target, opts.prefer);
+    if (!cached) throw err;
+    log.warn('agent card unavailable; using the cached one', { peer: target.peerName ?? target.url, error: errorMessage(err) });
+    return { conn: toConnection(target, cached), card: null, warning: null };
+  }
+  const chosen = chooseInterface(card, target.url, opts.prefer);
+  const iface: CachedInterface = { version: chosen.version, endpoint: chosen.url, streaming: card.streaming };
+  if (target.peerName) await savePeerCard(target.peerName, { card: card.card, protocolVersion: chosen.version, endpointUrl: chosen.url });
+  else urlCache().set(normalizeAgentUrl(target.url), iface);
+  return { conn: toConnection(target, iface), card, warning: checkResponseWindow(target, card.responseWindowMs) };
+}
+
+/** A connection rebuilt from what a task's follow state recorded (resume, cancel): no card fetch. */
+export function reconnect(target: ResolvedTarget, stored: CachedInterface): PeerConnection {
+  return toConnection(target, stored);
+}

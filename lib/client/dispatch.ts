@@ -1,0 +1,116 @@
+/**
+ * Dispatch: send a message to a peer as an outbound task. The task record exists before the
+ * answer (202 {taskId} at once); sending and following go on in the background whether or not
+ * the HTTP caller stays. `taskId` answers a peer that asked for input, in the same local task.
+ */
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { createTaskRecord, recordEvents } from '../engine/task-writer';
+import { findTask } from '../db/task-repo';
+import type { TaskRecord } from '../db/task-records';
+import type { Message, Part } from '../protocol/types';
+import { ClientError } from './errors';
+import { DISPATCH_MODES, followJson, readFollowState, statusKey, type FollowState } from './follow-state';
+import { startOutbound } from './outbound-runner';
+import { resolveTarget } from './resolve-peer';
+import { TimeoutSecondsSchema } from './timeouts';
+
+export const DispatchRequestSchema = z
+  .strictObject({
+    peer: z.string().min(1).optional(),
+    url: z.url({ protocol: /^https?$/, message: 'expected an absolute http(s) URL' }).optional(),
+    text: z.string().min(1, 'expected the text to send'),
+    mode: z.enum(DISPATCH_MODES).default('blocking'),
+    timeoutSeconds: TimeoutSecondsSchema.optional(),
+    contextId: z.string().min(1).max(256).optional(),
+    taskId: z.string().min(1).optional(),
+    /** Force the A2A version when the peer's card offers both. */
+    protocolVersion: z.enum(['0.3', '1.0']).optional(),
+    /** Passed on as the message's metadata. */
+    metadata: z.record(z.string(), z.unknown()).optional(),
+  })
+  .superRefine((d, ctx) => {
+    if (d.peer && d.url) ctx.addIssue({ code: 'custom', path: ['url'], message: 'give exactly one of peer or url, not both' });
+    if (!d.taskId && !d.peer && !d.url) ctx.addIssue({ code: 'custom', path: ['peer'], message: 'give exactly one of peer or url' });
+  });
+export type DispatchRequest = z.infer<typeof DispatchRequestSchema>;
+
+const REQUEST_TEXT_LIMIT = 2_000;
+
+function userMessage(req: DispatchRequest, ids: { taskId?: string; contextId: string }): Message {
+  const parts: Part[] = [{ kind: 'text', text: req.text }];
+  return { kind: 'message', messageId: randomUUID(), role: 'user', parts, ...ids, ...(req.metadata ? { metadata: req.metadata } : {}) };
+}
+
+async function newDispatch(req: DispatchRequest): Promise<{ taskId: string }> {
+  const target = await resolveTarget({ peer: req.peer, url: req.url, timeoutSeconds: req.timeoutSeconds });
+  const taskId = randomUUID();
+  const contextId = req.contextId ?? randomUUID();
+  const message = userMessage(req, { contextId });
+  const follow: FollowState = {
+    mode: req.mode,
+    phase: 'connect',
+    target: { peer: req.peer, url: req.url, timeoutSeconds: req.timeoutSeconds },
+    timeoutMs: target.timeout.ms,
+    timeoutSource: target.timeout.source,
+    prefer: req.protocolVersion,
+    remoteContextId: contextId,
+    message,
+    startedAt: new Date().toISOString(),
+  };
+  const resolved = { peer: target.peerName, url: target.url, matchedBy: target.matchedBy, timeoutMs: target.timeout.ms, timeoutSource: target.timeout.source };
+  await createTaskRecord(
+    { id: taskId, contextId, direction: 'outbound', peerName: target.peerName ?? undefined, peerUrl: target.url, state: 'submitted', requestText: req.text.slice(0, REQUEST_TEXT_LIMIT), follow: followJson(follow) },
+    [{ type: 'submitted', state: 'submitted', payload: { message, mode: req.mode, target: resolved } }],
+    [{ ...message, taskId }],
+  );
+  startOutbound(taskId);
+  return { taskId };
+}
+
+function assertFollowUpTarget(req: DispatchRequest, record: TaskRecord, follow: FollowState): void {
+  if (req.peer && req.peer !== (record.peerName ?? undefined)) {
+    throw new ClientError(400, 'invalid_request', `peer: task ${record.id} was dispatched to ${record.peerName ?? record.peerUrl}, not "${req.peer}"`, 'peer');
+  }
+  if (req.url && req.url !== follow.target.url) {
+    throw new ClientError(400, 'invalid_request', `url: task ${record.id} was dispatched to ${follow.target.url ?? record.peerName}`, 'url');
+  }
+}
+
+async function followUp(req: DispatchRequest, taskId: string): Promise<{ taskId: string }> {
+  const record = await findTask(taskId);
+  if (!record || record.direction !== 'outbound') throw new ClientError(404, 'unknown_task', `taskId: no outbound task ${taskId}`, 'taskId');
+  const follow = readFollowState(record);
+  if (!['input-required', 'auth-required'].includes(record.state) || !follow || !record.remoteTaskId) {
+    throw new ClientError(409, 'not_waiting', `taskId: task ${taskId} is ${record.state}; a follow-up answers only a task waiting for input (input-required)`, 'taskId');
+  }
+  assertFollowUpTarget(req, record, follow);
+  const overrideSeconds = req.timeoutSeconds ?? follow.target.timeoutSeconds;
+  const target = await resolveTarget({ peer: follow.target.peer, url: follow.target.url, timeoutSeconds: overrideSeconds });
+  const message = userMessage(req, { taskId: record.remoteTaskId, contextId: follow.remoteContextId ?? record.contextId });
+  const next: FollowState = {
+    ...follow,
+    mode: req.mode,
+    phase: 'send',
+    target: { ...follow.target, timeoutSeconds: overrideSeconds },
+    timeoutMs: target.timeout.ms,
+    timeoutSource: target.timeout.source,
+    message,
+    answering: statusKey({ state: record.state, message: record.statusMessage as Message | null }),
+    startedAt: new Date().toISOString(),
+  };
+  const local: Message = { ...message, taskId, contextId: record.contextId };
+  const change = await recordEvents(
+    taskId,
+    [{ type: 'message', payload: { message: local, mode: req.mode } }, { type: 'status', state: 'working', payload: {} }],
+    { onlyIfStateIn: [record.state], messages: [local], patch: { state: 'working', statusMessage: null, follow: followJson(next) } },
+  );
+  if (!change) throw new ClientError(409, 'not_waiting', `taskId: task ${taskId} changed state meanwhile; reload it`, 'taskId');
+  startOutbound(taskId);
+  return { taskId };
+}
+
+/** Creates (or continues) the outbound task and starts working on it; returns at once. */
+export async function dispatchTask(req: DispatchRequest): Promise<{ taskId: string }> {
+  return req.taskId ? followUp(req, req.taskId) : newDispatch(req);
+}

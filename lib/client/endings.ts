@@ -1,0 +1,52 @@
+/**
+ * How outbound tasks end, always through claimTerminal (design §1 rule 3). Two kinds of ending
+ * are kept apart in the reason: what the peer reported (`peer reported failed: <its reason>`),
+ * and what happened on our side (`follow limit exceeded`, `dispatch failed: ...`).
+ */
+import { claimTerminal, type TerminalState } from '../engine/task-writer';
+import { agentText } from '../engine/messages';
+import type { Message, TaskStatus } from '../protocol/types';
+import { textOf } from '../protocol/types';
+
+export const FOLLOW_LIMIT_EXCEEDED = 'follow limit exceeded';
+
+/** The peer's own end reason: Switchboard metadata first, then the status message text. */
+function peerDetail(status: TaskStatus, metadata?: Record<string, unknown>): string {
+  const sb = metadata?.switchboard as { endReason?: unknown } | undefined;
+  if (typeof sb?.endReason === 'string' && sb.endReason) return sb.endReason;
+  const text = textOf(status.message?.parts).trim();
+  return text ? text.slice(0, 500) : 'no reason given';
+}
+
+/** Records the end the peer reported. Returns false when the task had already ended here. */
+export async function claimPeerEnd(task: { id: string; contextId: string }, status: TaskStatus, metadata?: Record<string, unknown>): Promise<boolean> {
+  const state = status.state as TerminalState;
+  const reason = state === 'completed' ? undefined : `peer reported ${state}: ${peerDetail(status, metadata)}`;
+  const message: Message | undefined = status.message ? { ...status.message, taskId: task.id, contextId: task.contextId } : undefined;
+  const won = await claimTerminal(task.id, {
+    state,
+    ...(message ? { message } : {}),
+    ...(reason ? { reason } : {}),
+    metadata: { peer: { state, ...(metadata ? { metadata } : {}) } },
+  });
+  return won !== null;
+}
+
+/** Ends the task FAILED for a reason on our side, with a message saying what happened. */
+export async function claimLocalFailure(task: { id: string; contextId: string }, reason: string, explanation?: string): Promise<boolean> {
+  const text = `Task failed: ${reason}${explanation ? ` (${explanation})` : ''}.`;
+  const won = await claimTerminal(task.id, { state: 'failed', reason, message: agentText(task.id, task.contextId, text) });
+  return won !== null;
+}
+
+/** A peer answered with a message and no task: the turn is complete, the message is the result. */
+export async function claimMessageReply(task: { id: string; contextId: string }, reply: Message): Promise<boolean> {
+  const message = { ...reply, taskId: task.id, contextId: task.contextId };
+  const won = await claimTerminal(task.id, {
+    state: 'completed',
+    message,
+    metadata: { peer: { reply: 'message' } },
+    events: [{ type: 'message', payload: { message, remote: true } }],
+  });
+  return won !== null;
+}

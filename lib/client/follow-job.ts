@@ -1,0 +1,84 @@
+/**
+ * One outbound turn being followed: the recorder writing into our task, the connection to the
+ * peer, the abort signal (cancel/shutdown), and the follow-limit clock. `settle` turns what the
+ * peer said into the end of the turn where it is one.
+ */
+import { errorMessage } from '../log';
+import { getTask } from './a2a-client';
+import type { PeerConnection } from './connect';
+import { claimMessageReply, claimPeerEnd, FOLLOW_LIMIT_EXCEEDED } from './endings';
+import type { RemoteRecorder, Step } from './remote-recorder';
+
+export interface FollowJob {
+  recorder: RemoteRecorder;
+  conn: PeerConnection;
+  /** Aborted by a cancel or at shutdown: stop quietly, write nothing more. */
+  signal: AbortSignal;
+  /** SWITCHBOARD_FOLLOW_LIMIT, counted from the turn's follow.startedAt. */
+  followLimitMs: number;
+}
+
+export const taskOf = (job: FollowJob) => ({ id: job.recorder.taskId, contextId: job.recorder.contextId });
+
+export interface LimitClock {
+  /** Aborts with the job, or when the follow limit is reached. */
+  signal: AbortSignal;
+  expired(): boolean;
+  remaining(): number;
+  clear(): void;
+}
+
+export function followLimitClock(job: FollowJob): LimitClock {
+  const deadline = Date.parse(job.recorder.follow.startedAt) + job.followLimitMs;
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(job.signal.reason);
+  if (job.signal.aborted) controller.abort(job.signal.reason);
+  else job.signal.addEventListener('abort', onAbort, { once: true });
+  const timer = setTimeout(() => controller.abort(new Error(FOLLOW_LIMIT_EXCEEDED)), Math.max(0, deadline - Date.now()));
+  return {
+    signal: controller.signal,
+    expired: () => Date.now() >= deadline,
+    remaining: () => Math.max(0, deadline - Date.now()),
+    clear: () => {
+      clearTimeout(timer);
+      job.signal.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+/**
+ * Before recording a terminal state seen on a stream, read the peer's final snapshot so the
+ * accumulated result equals the peer's even if we missed chunks while reconnecting.
+ */
+async function finalSnapshot(job: FollowJob, step: Extract<Step, { kind: 'terminal' }>): Promise<Extract<Step, { kind: 'terminal' }>> {
+  if (step.fromSnapshot || !job.recorder.remoteTaskId) return step;
+  try {
+    const task = await getTask(job.conn, job.recorder.remoteTaskId, { timeoutMs: job.conn.timeoutMs, signal: job.signal });
+    await job.recorder.reconcileArtifacts(task.artifacts);
+    if (task.status.state === step.status.state) return { ...step, metadata: { ...task.metadata, ...step.metadata } };
+  } catch (err) {
+    await job.recorder.recordFollowError({ phase: 'final-snapshot', error: errorMessage(err) });
+  }
+  return step;
+}
+
+/** True when the turn is over (ended, interrupted, or the task ended locally). */
+export async function settle(job: FollowJob, step: Step): Promise<boolean> {
+  switch (step.kind) {
+    case 'continue':
+      return false;
+    case 'ended-locally':
+      return true;
+    case 'interrupted':
+      await job.recorder.saveFollow({ phase: 'input', answering: undefined });
+      return true;
+    case 'message':
+      await claimMessageReply(taskOf(job), step.message);
+      return true;
+    case 'terminal': {
+      const final = await finalSnapshot(job, step);
+      await claimPeerEnd(taskOf(job), final.status, final.metadata);
+      return true;
+    }
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * Following a peer's task to its true end (design §4 "resubscribe-backed"):
+ * - tasks/resubscribe | SubscribeToTask, reconnecting with exponential backoff when the stream
+ *   drops or the peer closes it (its window) before the end;
+ * - tasks/get polling with backoff when the peer cannot subscribe (-32004, -32601, an HTTP
+ *   error on subscribe, or a card without streaming);
+ * - transient errors are recorded as 'follow-error' events and never fail the task;
+ * - SWITCHBOARD_FOLLOW_LIMIT bounds it all: then FAILED `follow limit exceeded`.
+ */
+import { errorMessage } from '../log';
+import { getTask, listContextTasks, subscribeTask } from './a2a-client';
+import { Backoff, pause, worthRecording } from './backoff';
+import { claimLocalFailure, FOLLOW_LIMIT_EXCEEDED } from './endings';
+import { followLimitClock, settle, taskOf, type FollowJob } from './follow-job';
+import { ClientTimeoutError, TransportError } from './http-transport';
+import { RpcError } from './json-rpc';
+
+type Attempt = 'done' | 'progress' | 'pending';
+
+const TASK_NOT_FOUND = -32001;
+
+/** The peer cannot serve a subscription: poll instead. */
+function cannotSubscribe(err: unknown): boolean {
+  if (err instanceof RpcError) return err.code === -32004 || err.code === -32601;
+  return err instanceof TransportError && err.status !== undefined;
+}
+
+async function subscribeOnce(job: FollowJob, signal: AbortSignal): Promise<Attempt> {
+  let events = 0;
+  for await (const event of subscribeTask(job.conn, job.recorder.remoteTaskId!, { timeoutMs: job.conn.timeoutMs, signal })) {
+    events++;
+    if (await settle(job, await job.recorder.apply(event))) return 'done';
+  }
+  return events ? 'progress' : 'pending';
+}
+
+async function pollOnce(job: FollowJob, signal: AbortSignal): Promise<Attempt> {
+  const task = await getTask(job.conn, job.recorder.remoteTaskId!, { timeoutMs: job.conn.timeoutMs, signal });
+  return (await settle(job, await job.recorder.applySnapshot(task))) ? 'done' : 'pending';
+}
+
+async function endAtLimit(job: FollowJob): Promise<void> {
+  const seconds = job.followLimitMs / 1000;
+  await claimLocalFailure(taskOf(job), FOLLOW_LIMIT_EXCEEDED, `followed the peer's task ${job.recorder.remoteTaskId ?? '(unknown)'} for ${seconds} s without an end; it may still be running at the peer`);
+}
+
+class ErrorLog {
+  private previous: string | undefined;
+  private count = 0;
+  constructor(private readonly job: FollowJob) {}
+
+  /** Records a 'follow-error'; a repeated error only on its 1st, 2nd, 4th, 8th... time. */
+  async record(phase: string, err: unknown, retryInMs: number): Promise<void> {
+    const message = errorMessage(err);
+    this.count = message === this.previous ? this.count + 1 : 1;
+    if (worthRecording(this.count, message, this.previous)) {
+      await this.job.recorder.recordFollowError({ phase, error: message, attempt: this.count, retryInMs });
+    }
+    this.previous = message;
+  }
+}
+
+export interface FollowOptions {
+  /** Read the task once with tasks/get before subscribing (a restart may have missed its end). */
+  getFirst?: boolean;
+}
+
+/** Follows the peer's task (recorder.remoteTaskId) until its turn ends or the follow limit. */
+export async function followRemoteTask(job: FollowJob, opts: FollowOptions = {}): Promise<void> {
+  const clock = followLimitClock(job);
+  const backoff = new Backoff();
+  const errors = new ErrorLog(job);
+  let polling = !job.conn.streaming || opts.getFirst === true;
+  let switchBack = opts.getFirst === true && job.conn.streaming;
+  try {
+    for (;;) {
+      if (job.signal.aborted) return;
+      if (clock.expired()) return endAtLimit(job);
+      let outcome: Attempt = 'pending';
+      let failure: unknown = null;
+      try {
+        outcome = polling ? await pollOnce(job, clock.signal) : await subscribeOnce(job, clock.signal);
+      } catch (err) {
+        if (job.signal.aborted || clock.expired()) continue;
+        if (err instanceof RpcError && err.code === TASK_NOT_FOUND) {
+          await claimLocalFailure(taskOf(job), `peer lost the task: ${err.message}`, `the peer no longer knows task ${job.recorder.remoteTaskId}`);
+          return;
+        }
+        if (!polling && cannotSubscribe(err)) {
+          polling = true;
+          await job.recorder.recordRemote({ event: 'polling', reason: errorMessage(err) });
+          backoff.reset();
+          continue;
+        }
+        // An idle stream that hit our clock is reconnected, not reported: it is not an error.
+        failure = err instanceof ClientTimeoutError && !polling ? null : err;
+      }
+      if (outcome === 'done') return;
+      if (switchBack) {
+        // The read-first after a restart is done: from now on, subscribe.
+        [polling, switchBack] = [false, false];
+        continue;
+      }
+      if (outcome === 'progress') backoff.reset();
+      const wait = Math.min(backoff.next(), clock.remaining());
+      if (failure) await errors.record(polling ? 'poll' : 'subscribe', failure, wait);
+      await pause(wait, clock.signal);
+    }
+  } finally {
+    clock.clear();
+  }
+}
+
+/**
+ * After a send that ended without naming the peer's task (our timeout, a dropped connection),
+ * find that task by its context, recognising our message in its history.
+ * Returns true when there is a task to follow.
+ */
+export async function locateRemoteTask(job: FollowJob, why: string): Promise<boolean> {
+  const clock = followLimitClock(job);
+  const backoff = new Backoff();
+  const errors = new ErrorLog(job);
+  const { message, remoteContextId } = job.recorder.follow;
+  const contextId = remoteContextId ?? job.recorder.contextId;
+  try {
+    for (;;) {
+      if (job.signal.aborted) return false;
+      if (clock.expired()) return endAtLimit(job).then(() => false);
+      try {
+        const tasks = await listContextTasks(job.conn, contextId, { timeoutMs: job.conn.timeoutMs, signal: clock.signal });
+        const mine = tasks.find((t) => t.history?.some((m) => m.messageId === message.messageId)) ?? (tasks.length === 1 ? tasks[0] : undefined);
+        if (!mine) {
+          await claimLocalFailure(taskOf(job), 'dispatch failed: the peer has no task for this message', `${why}; context ${contextId} holds ${tasks.length} task(s), none with message ${message.messageId}`);
+          return false;
+        }
+        return !(await settle(job, await job.recorder.applySnapshot(mine)));
+      } catch (err) {
+        if (job.signal.aborted || clock.expired()) continue;
+        if ((err instanceof RpcError && err.code !== -32603) || (err instanceof TransportError && err.status !== undefined)) {
+          await claimLocalFailure(taskOf(job), "dispatch failed: the peer's task cannot be found", `${why}; listing tasks failed: ${errorMessage(err)}`);
+          return false;
+        }
+        const wait = Math.min(backoff.next(), clock.remaining());
+        await errors.record('locate', err, wait);
+        await pause(wait, clock.signal);
+      }
+    }
+  } finally {
+    clock.clear();
+  }
+}
+

@@ -1,0 +1,155 @@
+/**
+ * A small JSON-RPC 2.0 client for A2A, both versions: unary calls bounded by a total timeout,
+ * and SSE streams bounded by an idle timeout (reset by every byte, keepalives included), so a
+ * long but live stream is never cut while a dead one is noticed.
+ */
+import { randomUUID } from 'node:crypto';
+import { bodyError, ClientTimeoutError, httpRequest, TransportError } from './http-transport';
+import { parseSse } from './sse';
+
+export type ProtocolVersion = '0.3' | '1.0';
+
+/** Where and how to call a peer. Headers already hold auth and the peer's extra headers. */
+export interface RpcTarget {
+  endpoint: string;
+  version: ProtocolVersion;
+  headers: Record<string, string>;
+}
+
+/** A JSON-RPC error object answered by the peer. */
+export class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+export interface CallOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+interface Clock {
+  signal: AbortSignal;
+  touch(): void;
+  /** Stops the clock; `closeStream` also aborts, closing a stream the consumer left. */
+  clear(closeStream?: boolean): void;
+}
+
+/** An AbortSignal that fires after `timeoutMs` (re-armed by touch) or when `parent` aborts. */
+function clock(timeoutMs: number, what: string, parent?: AbortSignal): Clock {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const arm = () => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => controller.abort(new ClientTimeoutError(timeoutMs, what)), timeoutMs);
+  };
+  const onParent = () => controller.abort(parent?.reason);
+  if (parent?.aborted) controller.abort(parent.reason);
+  else parent?.addEventListener('abort', onParent, { once: true });
+  arm();
+  return {
+    signal: controller.signal,
+    touch: () => !controller.signal.aborted && arm(),
+    clear: (closeStream = false) => {
+      if (timer) clearTimeout(timer);
+      parent?.removeEventListener('abort', onParent);
+      if (closeStream && !controller.signal.aborted) controller.abort(new Error('closed by the client'));
+    },
+  };
+}
+
+function headersFor(target: RpcTarget, accept: string): Record<string, string> {
+  return {
+    ...target.headers,
+    'Content-Type': 'application/json',
+    Accept: accept,
+    ...(target.version === '1.0' ? { 'A2A-Version': '1.0' } : {}),
+  };
+}
+
+function asRecord(value: unknown): Record<string, unknown> | null {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+}
+
+function rpcErrorOf(body: Record<string, unknown>): RpcError | null {
+  const error = asRecord(body.error);
+  if (!error) return null;
+  return new RpcError(Number(error.code ?? -32603), String(error.message ?? 'error without a message'), error.data);
+}
+
+/** Interprets a unary JSON-RPC answer: the result, or RpcError / TransportError. */
+export function parseRpcBody(status: number, text: string, wwwAuthenticate?: string): unknown {
+  if (status === 401 || status === 403) {
+    throw new TransportError(`HTTP ${status} from the peer: credentials refused${wwwAuthenticate ? ` (WWW-Authenticate: ${wwwAuthenticate})` : ''}`, status);
+  }
+  let body: Record<string, unknown> | null = null;
+  try {
+    body = asRecord(JSON.parse(text));
+  } catch {
+    // not JSON; reported below
+  }
+  const error = body && rpcErrorOf(body);
+  if (error) throw error;
+  if (body && 'result' in body && status >= 200 && status < 300) return body.result;
+  throw new TransportError(`HTTP ${status} from the peer without a JSON-RPC result: ${text.slice(0, 200)}`, status);
+}
+
+function envelope(method: string, params: unknown): string {
+  return JSON.stringify({ jsonrpc: '2.0', id: randomUUID(), method, params });
+}
+
+export async function rpcCall(target: RpcTarget, method: string, params: unknown, opts: CallOptions): Promise<unknown> {
+  const t = clock(opts.timeoutMs, method, opts.signal);
+  try {
+    const res = await httpRequest({ url: target.endpoint, method: 'POST', headers: headersFor(target, 'application/json'), body: envelope(method, params), signal: t.signal });
+    const text = await res.text().catch((err) => Promise.reject(bodyError(err, t.signal)));
+    return parseRpcBody(res.status, text, res.header('www-authenticate'));
+  } finally {
+    t.clear();
+  }
+}
+
+async function* touching(chunks: AsyncIterable<Buffer>, touch: () => void): AsyncGenerator<Buffer> {
+  for await (const chunk of chunks) {
+    touch();
+    yield chunk;
+  }
+}
+
+/**
+ * A streaming call: yields each JSON-RPC `result` carried by the SSE stream. A peer answering
+ * with plain JSON (an early error, or no streaming) is handled too. Ends when the peer closes.
+ */
+export async function* rpcStream(target: RpcTarget, method: string, params: unknown, opts: CallOptions): AsyncGenerator<unknown> {
+  const t = clock(opts.timeoutMs, `${method} stream`, opts.signal);
+  try {
+    const res = await httpRequest({ url: target.endpoint, method: 'POST', headers: headersFor(target, 'text/event-stream, application/json'), body: envelope(method, params), signal: t.signal });
+    if (!res.contentType.toLowerCase().startsWith('text/event-stream')) {
+      const text = await res.text();
+      yield parseRpcBody(res.status, text, res.header('www-authenticate'));
+      return;
+    }
+    if (res.status !== 200) throw new TransportError(`HTTP ${res.status} on an event stream`, res.status);
+    for await (const event of parseSse(touching(res.chunks, t.touch))) {
+      let body: Record<string, unknown> | null;
+      try {
+        body = asRecord(JSON.parse(event.data));
+      } catch {
+        throw new TransportError(`malformed event from the peer: ${event.data.slice(0, 200)}`);
+      }
+      const error = body && rpcErrorOf(body);
+      if (error) throw error;
+      if (body && 'result' in body) yield body.result;
+      else if (event.event === 'error') throw new TransportError(`stream error from the peer: ${event.data.slice(0, 200)}`);
+    }
+  } catch (err) {
+    if (err instanceof RpcError) throw err;
+    throw bodyError(err, t.signal);
+  } finally {
+    t.clear(true);
+  }
+}

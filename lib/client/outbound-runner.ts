@@ -1,0 +1,109 @@
+/**
+ * Runs an outbound task from wherever it stands (Task.follow.phase): read the card, send the
+ * turn, find the peer's task if the send ended without naming it, follow it to the end. New
+ * dispatches, follow-up messages and restarts all go through here, so there is one path.
+ */
+import { findTask } from '../db/task-repo';
+import type { TaskRecord } from '../db/task-records';
+import { loadTask } from '../engine/snapshot';
+import { getSettings } from '../config/settings';
+import { isTerminalState } from '../protocol/types';
+import { log, errorMessage } from '../log';
+import { connect, reconnect, type PeerConnection } from './connect';
+import { claimLocalFailure } from './endings';
+import { ClientError } from './errors';
+import { outboundFollowers } from './follow-registry';
+import type { FollowJob } from './follow-job';
+import { followRemoteTask, locateRemoteTask } from './follow-remote-task';
+import { readFollowState, type FollowState } from './follow-state';
+import { RemoteRecorder } from './remote-recorder';
+import { resolveTarget, type ResolvedTarget } from './resolve-peer';
+import { sendTurn, type AfterSend } from './send-turn';
+
+export interface RunOptions {
+  /** Started by resumeOutboundFollowing after a restart. */
+  resumed?: boolean;
+}
+
+/** Auth and timeout come from the peer as it is now; a deleted peer leaves its URL, no auth. */
+export async function resolveForTask(follow: FollowState, record: TaskRecord): Promise<ResolvedTarget> {
+  try {
+    return await resolveTarget(follow.target);
+  } catch (err) {
+    const url = follow.endpoint ?? record.peerUrl;
+    if (!(err instanceof ClientError && err.code === 'unknown_peer' && url)) throw err;
+    log.warn('peer of an outbound task is gone; following it by URL without credentials', { taskId: record.id, peer: follow.target.peer, url });
+    return resolveTarget({ url, timeoutSeconds: follow.target.timeoutSeconds });
+  }
+}
+
+export async function openRecorder(record: TaskRecord, follow: FollowState): Promise<RemoteRecorder> {
+  const snapshot = await loadTask(record.id, { historyLength: 0 });
+  return new RemoteRecorder(record.id, record.contextId, record.remoteTaskId, follow, snapshot?.artifacts ?? []);
+}
+
+async function openConnection(recorder: RemoteRecorder, target: ResolvedTarget, signal: AbortSignal): Promise<PeerConnection | null> {
+  const follow = recorder.follow;
+  if (follow.phase !== 'connect' && follow.version && follow.endpoint) {
+    return reconnect(target, { version: follow.version, endpoint: follow.endpoint, streaming: follow.streaming ?? false });
+  }
+  try {
+    const { conn, warning } = await connect(target, { prefer: follow.prefer, signal });
+    const events = [
+      { type: 'status' as const, state: 'working' as const, payload: { connected: { version: conn.version, endpoint: conn.endpoint, streaming: conn.streaming } } },
+      ...(warning ? [{ type: 'remote' as const, payload: { event: 'timing-warning', warning } }] : []),
+    ];
+    const phase = follow.phase === 'connect' ? 'send' : follow.phase;
+    const ok = await recorder.saveFollow({ phase, version: conn.version, endpoint: conn.endpoint, streaming: conn.streaming }, events, { state: 'working', peerUrl: conn.endpoint });
+    return ok ? conn : null;
+  } catch (err) {
+    if (!signal.aborted) await claimLocalFailure({ id: recorder.taskId, contextId: recorder.contextId }, `dispatch failed: ${errorMessage(err)}`);
+    return null;
+  }
+}
+
+async function runOutbound(taskId: string, signal: AbortSignal, opts: RunOptions): Promise<void> {
+  const record = await findTask(taskId);
+  if (!record || record.direction !== 'outbound' || isTerminalState(record.state)) return;
+  const follow = readFollowState(record);
+  if (!follow) {
+    await claimLocalFailure(record, 'dispatch failed: the task has no follow state', 'it cannot be resumed');
+    return;
+  }
+  if (follow.phase === 'input') return;
+  const recorder = await openRecorder(record, follow);
+  if (opts.resumed) await recorder.recordRemote({ event: 'resumed', phase: follow.phase });
+  const conn = await openConnection(recorder, await resolveForTask(follow, record), signal);
+  if (!conn) return;
+  const job: FollowJob = { recorder, conn, signal, followLimitMs: getSettings().followLimitMs };
+  let next: AfterSend;
+  if (follow.phase === 'connect' || follow.phase === 'send') next = await sendTurn(job);
+  else next = recorder.remoteTaskId ? 'follow' : 'locate';
+  if (next === 'locate') next = (await locateRemoteTask(job, opts.resumed ? 'restarted after sending, before the peer answered' : 'the send ended before the peer named its task')) ? 'follow' : 'done';
+  if (next === 'follow') await followRemoteTask(job, { getFirst: opts.resumed === true });
+}
+
+/**
+ * Starts (in the background) the work on an outbound task unless it is already running. It goes
+ * on whether or not the HTTP caller stays. An unexpected error ends the task FAILED with the
+ * reason, rather than leaving it silently stuck.
+ */
+export function startOutbound(taskId: string, opts: RunOptions = {}): boolean {
+  const followers = outboundFollowers();
+  if (followers.has(taskId)) {
+    // The previous turn's follower is finishing (e.g. it just recorded input-required and a
+    // follow-up came at once): start right after it, never alongside.
+    void followers.settled(taskId).then(() => startOutbound(taskId, opts));
+    return false;
+  }
+  return followers.start(taskId, async (signal) => {
+    try {
+      await runOutbound(taskId, signal, opts);
+    } catch (err) {
+      if (signal.aborted) return;
+      log.error('outbound task failed unexpectedly', { taskId, error: errorMessage(err) });
+      const record = await findTask(taskId).catch(() => null);
+      if (record) await claimLocalFailure(record, `internal error while following: ${errorMessage(err)}`).catch(() => false);
+    }
+  });
+}

@@ -1,0 +1,122 @@
+/**
+ * Peers that do not come from the API: those declared in SWITCHBOARD_CONFIG (source 'config',
+ * re-synced at start-up: added, updated, and removed when gone from the file) and the built-in
+ * `self` (source 'builtin': this Switchboard's own agents over HTTP, at its own URL).
+ */
+import {
+  deletePeersOfSourceExcept,
+  findPeerByNormalizedUrl,
+  findPeerRecord,
+  insertPeerRecord,
+  updatePeerRecord,
+  type PeerInput,
+} from '../db/peer-repo';
+import { loadFileConfig, type PeerConfig } from '../config/file-config';
+import { getSettings } from '../config/settings';
+import { processSingleton } from '../process-singleton';
+import { log, errorMessage } from '../log';
+import { normalizeAgentUrl } from './normalize-url';
+
+export const SELF_PEER = 'self';
+
+/** This server's own base URL: SWITCHBOARD_PUBLIC_URL, else http://HOST:PORT. */
+export function selfBaseUrl(): string {
+  const s = getSettings();
+  if (s.publicUrl) return s.publicUrl;
+  const wildcard = s.host === '0.0.0.0' || s.host === '::';
+  const host = wildcard ? '127.0.0.1' : s.host.includes(':') && !s.host.startsWith('[') ? `[${s.host}]` : s.host;
+  return `http://${host}:${s.port}`;
+}
+
+function configAuth(peer: PeerConfig): Pick<PeerInput, 'authType' | 'authSecret' | 'authHeader'> {
+  const auth = peer.auth;
+  if (auth.type === 'none') return { authType: 'none', authSecret: null, authHeader: null };
+  const fromEnv = auth.type === 'bearer' ? auth.tokenEnv : auth.keyEnv;
+  const secret = (auth.type === 'bearer' ? auth.token : auth.key) ?? (fromEnv ? process.env[fromEnv] : undefined) ?? null;
+  if (!secret) log.warn('peer secret missing; calls will go without credentials', { peer: peer.name, authType: auth.type, env: fromEnv });
+  return { authType: auth.type, authSecret: secret, authHeader: auth.type === 'apiKey' ? auth.header : null };
+}
+
+/** Upserts one non-API peer; a name or URL held by another peer is reported and skipped. */
+async function upsertManagedPeer(input: PeerInput): Promise<boolean> {
+  const urlOwner = await findPeerByNormalizedUrl(input.normalizedUrl);
+  if (urlOwner && urlOwner.name !== input.name) {
+    log.error('peer not synced: its URL belongs to another peer', { peer: input.name, url: input.normalizedUrl, owner: urlOwner.name });
+    return false;
+  }
+  const existing = await findPeerRecord(input.name);
+  if (!existing) {
+    await insertPeerRecord(input);
+    return true;
+  }
+  if (existing.source === 'api') log.warn('peer declared in the config file replaces the one created over the API', { peer: input.name });
+  if (existing.source === 'builtin' && input.source !== 'builtin') {
+    log.error('peer not synced: the name is reserved for the built-in peer', { peer: input.name });
+    return false;
+  }
+  // Only a changed URL is passed on, so the cached card survives an unchanged one.
+  const { normalizedUrl, ...rest } = input;
+  await updatePeerRecord(input.name, existing.normalizedUrl === normalizedUrl ? rest : input);
+  return true;
+}
+
+export async function syncConfiguredPeers(): Promise<number> {
+  const config = loadFileConfig(getSettings().configPath);
+  for (const error of config.errors.filter((e) => e.includes(': peers'))) log.error('config error; peer not synced', { error });
+  // Stale entries go first, so a peer renamed in the file can take over its old URL.
+  const removed = await deletePeersOfSourceExcept('config', config.peers.map((p) => p.name));
+  const synced: string[] = [];
+  for (const peer of config.peers) {
+    if (peer.name === SELF_PEER) {
+      log.error('peer not synced: the name is reserved for the built-in peer', { peer: peer.name });
+      continue;
+    }
+    const ok = await upsertManagedPeer({
+      name: peer.name,
+      url: peer.url,
+      normalizedUrl: normalizeAgentUrl(peer.url),
+      ...configAuth(peer),
+      headers: peer.headers,
+      timeoutSeconds: peer.timeoutSeconds ?? null,
+      notes: peer.notes ?? null,
+      source: 'config',
+    });
+    if (ok) synced.push(peer.name);
+  }
+  if (synced.length || removed) log.info('config peers synced', { synced: synced.length, removed });
+  return synced.length;
+}
+
+export async function ensureSelfPeer(): Promise<void> {
+  const url = selfBaseUrl();
+  await upsertManagedPeer({
+    name: SELF_PEER,
+    url,
+    normalizedUrl: normalizeAgentUrl(url),
+    authType: 'none',
+    authSecret: null,
+    authHeader: null,
+    headers: {},
+    timeoutSeconds: null,
+    notes: "This Switchboard's own agents, over HTTP (built in).",
+    source: 'builtin',
+  });
+}
+
+async function syncAll(): Promise<void> {
+  await ensureSelfPeer();
+  await syncConfiguredPeers();
+}
+
+/**
+ * Runs the sync once per process (at boot, or lazily on first use if boot did not). A failure
+ * is logged and retried on the next call rather than cached.
+ */
+export function ensurePeersReady(): Promise<void> {
+  const holder = processSingleton<{ ready?: Promise<void> }>('peers-ready', () => ({}));
+  holder.ready ??= syncAll().catch((err) => {
+    holder.ready = undefined;
+    log.error('peer sync failed', { error: errorMessage(err) });
+  });
+  return holder.ready;
+}

@@ -1,0 +1,56 @@
+/**
+ * "Test" a peer from the dashboard: fetch its card with the peer's own auth and timeout, and
+ * report reachability, latency, the protocol version and endpoint we would use, its skills, and
+ * any timing warning. A reachable card is cached on the peer.
+ */
+import { savePeerCard } from '../db/peer-repo';
+import { errorMessage } from '../log';
+import { chooseInterface, fetchAgentCard } from './agent-card';
+import { resolveTarget, checkResponseWindow } from './resolve-peer';
+
+export interface PeerTestResult {
+  peer: string;
+  reachable: boolean;
+  latencyMs: number;
+  cardUrl?: string;
+  name?: string;
+  protocolVersion?: '0.3' | '1.0';
+  versions?: ('0.3' | '1.0')[];
+  endpointUrl?: string;
+  streaming?: boolean;
+  skills?: { id: string; name: string; description?: string }[];
+  timeoutSeconds: number;
+  timeoutSource: string;
+  responseWindowSeconds?: number;
+  warnings: string[];
+  error?: string;
+}
+
+export async function testPeer(name: string): Promise<PeerTestResult> {
+  const target = await resolveTarget({ peer: name });
+  const base = { peer: name, timeoutSeconds: target.timeout.ms / 1000, timeoutSource: target.timeout.source, warnings: [] as string[] };
+  const started = performance.now();
+  try {
+    const card = await fetchAgentCard(target.url, target.headers, target.timeout.ms);
+    const latencyMs = Math.round(performance.now() - started);
+    const chosen = chooseInterface(card, target.url);
+    await savePeerCard(name, { card: card.card, protocolVersion: chosen.version, endpointUrl: chosen.url });
+    const warning = checkResponseWindow(target, card.responseWindowMs);
+    return {
+      ...base,
+      reachable: true,
+      latencyMs,
+      cardUrl: card.cardUrl,
+      ...(card.name ? { name: card.name } : {}),
+      protocolVersion: chosen.version,
+      versions: [...new Set(card.interfaces.map((i) => i.version))],
+      endpointUrl: chosen.url,
+      streaming: card.streaming,
+      skills: card.skills,
+      ...(card.responseWindowMs !== undefined ? { responseWindowSeconds: card.responseWindowMs / 1000 } : {}),
+      warnings: warning ? [warning] : [],
+    };
+  } catch (err) {
+    return { ...base, reachable: false, latencyMs: Math.round(performance.now() - started), error: errorMessage(err) };
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * Peers: the A2A agents we dispatch to. CRUD for the API (secrets stay server-side; callers get
+ * PublicPeer). Peers declared in the config file and the built-in `self` are managed by
+ * peer-sync.ts and are read-only here.
+ */
+import {
+  deletePeerRecord,
+  findPeerByNormalizedUrl,
+  findPeerRecord,
+  insertPeerRecord,
+  listPeerRecords,
+  updatePeerRecord,
+  type PeerInput,
+  type PeerRecord,
+} from '../db/peer-repo';
+import { ClientError } from './errors';
+import { normalizeAgentUrl } from './normalize-url';
+import { ensurePeersReady } from './peer-sync';
+import { toPublicPeer, type PeerAuthInput, type PeerAuthPatch, type PeerCreateInput, type PeerPatchInput, type PublicPeer } from './peer-schemas';
+
+export function authFields(auth: PeerAuthInput): Pick<PeerInput, 'authType' | 'authSecret' | 'authHeader'> {
+  switch (auth.type) {
+    case 'none':
+      return { authType: 'none', authSecret: null, authHeader: null };
+    case 'bearer':
+      return { authType: 'bearer', authSecret: auth.token, authHeader: null };
+    case 'apiKey':
+      return { authType: 'apiKey', authSecret: auth.key, authHeader: auth.header };
+  }
+}
+
+/** A patch without a secret keeps the stored one, if the auth type stays the same. */
+function patchedAuth(peer: PeerRecord, auth: PeerAuthPatch): Pick<PeerInput, 'authType' | 'authSecret' | 'authHeader'> {
+  if (auth.type === 'none') return authFields(auth);
+  const given = auth.type === 'bearer' ? auth.token : auth.key;
+  const secret = given || (peer.authType === auth.type ? peer.authSecret : null);
+  if (!secret) throw new ClientError(400, 'invalid_request', `auth.${auth.type === 'bearer' ? 'token' : 'key'}: expected the secret (none is stored yet)`, 'auth');
+  return auth.type === 'bearer' ? authFields({ type: 'bearer', token: secret }) : authFields({ type: 'apiKey', header: auth.header, key: secret });
+}
+
+async function requirePeer(name: string): Promise<PeerRecord> {
+  await ensurePeersReady();
+  const peer = await findPeerRecord(name);
+  if (!peer) throw new ClientError(404, 'unknown_peer', `no peer named "${name}"`, 'peer');
+  return peer;
+}
+
+async function assertUrlFree(normalizedUrl: string, except?: string): Promise<void> {
+  const owner = await findPeerByNormalizedUrl(normalizedUrl);
+  if (owner && owner.name !== except) {
+    throw new ClientError(409, 'duplicate_url', `url: peer "${owner.name}" already has this URL (${normalizedUrl})`, 'url');
+  }
+}
+
+function assertEditable(peer: PeerRecord): void {
+  if (peer.source === 'config') throw new ClientError(409, 'read_only', `peer "${peer.name}" is declared in the config file (SWITCHBOARD_CONFIG); edit it there`);
+  if (peer.source === 'builtin') throw new ClientError(409, 'read_only', `peer "${peer.name}" is built in (this Switchboard's own agents)`);
+}
+
+export async function listPeers(): Promise<PublicPeer[]> {
+  await ensurePeersReady();
+  return (await listPeerRecords()).map(toPublicPeer);
+}
+
+export async function getPeer(name: string): Promise<PublicPeer> {
+  return toPublicPeer(await requirePeer(name));
+}
+
+export async function createPeer(input: PeerCreateInput): Promise<PublicPeer> {
+  await ensurePeersReady();
+  if (await findPeerRecord(input.name)) throw new ClientError(409, 'duplicate_name', `name: a peer named "${input.name}" exists`, 'name');
+  const normalizedUrl = normalizeAgentUrl(input.url);
+  await assertUrlFree(normalizedUrl);
+  const record = await insertPeerRecord({
+    name: input.name,
+    url: input.url,
+    normalizedUrl,
+    ...authFields(input.auth),
+    headers: input.headers,
+    timeoutSeconds: input.timeoutSeconds ?? null,
+    notes: input.notes ?? null,
+    source: 'api',
+  });
+  return toPublicPeer(record);
+}
+
+export async function updatePeer(name: string, patch: PeerPatchInput): Promise<PublicPeer> {
+  const peer = await requirePeer(name);
+  assertEditable(peer);
+  if (patch.name !== undefined && patch.name !== name) throw new ClientError(400, 'invalid_request', 'name: peers are not renamed; create a new peer and delete this one', 'name');
+  const changes: Partial<PeerInput> = {};
+  if (patch.url !== undefined) {
+    changes.url = patch.url;
+    changes.normalizedUrl = normalizeAgentUrl(patch.url);
+    await assertUrlFree(changes.normalizedUrl, name);
+  }
+  if (patch.auth !== undefined) Object.assign(changes, patchedAuth(peer, patch.auth));
+  if (patch.headers !== undefined) changes.headers = patch.headers;
+  if (patch.timeoutSeconds !== undefined) changes.timeoutSeconds = patch.timeoutSeconds;
+  if (patch.notes !== undefined) changes.notes = patch.notes;
+  const updated = await updatePeerRecord(name, changes);
+  if (!updated) throw new ClientError(404, 'unknown_peer', `no peer named "${name}"`, 'peer');
+  return toPublicPeer(updated);
+}
+
+export async function deletePeer(name: string): Promise<void> {
+  assertEditable(await requirePeer(name));
+  await deletePeerRecord(name);
+}

@@ -1,0 +1,141 @@
+/**
+ * Writes what a peer tells us into the outbound task's own event log (design §4), so the
+ * dashboard sees one kind of stream whether a task runs here or at a peer:
+ * status → 'status' events with the state; artifact chunks → 'artifact' events, unchanged, so
+ * accumulateArtifacts gives the whole result; the peer's task id → Task.remoteTaskId.
+ * Non-terminal writes are guarded (onlyIfNotTerminal): once the task ended locally (a cancel,
+ * the follow limit) nothing more is written and the caller learns it and stops.
+ */
+import { recordEvents } from '../engine/task-writer';
+import type { NewEvent, TaskPatch } from '../db/task-records';
+import { accumulateArtifacts } from '../protocol/artifacts';
+import type { Artifact, ArtifactChunk, Message, StreamEvent, Task, TaskStatus } from '../protocol/types';
+import { isTerminalState, isTurnEndState } from '../protocol/types';
+import { followJson, statusKey, type FollowState } from './follow-state';
+
+/** What applying one remote event means for the follower. */
+export type Step =
+  | { kind: 'continue' }
+  | { kind: 'interrupted' }
+  | { kind: 'terminal'; status: TaskStatus; metadata?: Record<string, unknown>; fromSnapshot: boolean }
+  | { kind: 'message'; message: Message }
+  | { kind: 'ended-locally' };
+
+const CONTINUE: Step = { kind: 'continue' };
+const ENDED: Step = { kind: 'ended-locally' };
+
+export class RemoteRecorder {
+  /** The last status recorded, so repeated snapshots (polling, reconnects) add no duplicates. */
+  private lastStatus: string | undefined;
+
+  constructor(
+    readonly taskId: string,
+    readonly contextId: string,
+    public remoteTaskId: string | null,
+    public follow: FollowState,
+    /** The accumulated artifacts we have logged so far (mirror of the event log). */
+    private artifacts: Artifact[],
+  ) {}
+
+  /** Appends events unless the task already ended; false when it had. */
+  async write(events: NewEvent[], patch: TaskPatch = {}, messages: Message[] = []): Promise<boolean> {
+    const change = await recordEvents(this.taskId, events, { onlyIfNotTerminal: true, patch, messages });
+    return change !== null;
+  }
+
+  async saveFollow(changes: Partial<FollowState>, events: NewEvent[] = [], patch: TaskPatch = {}): Promise<boolean> {
+    this.follow = { ...this.follow, ...changes };
+    return this.write(events, { ...patch, follow: followJson(this.follow) });
+  }
+
+  /** Remembers the peer's task id (and context) the first time we see it. */
+  async learnRemote(remote: { id: string; contextId?: string }): Promise<boolean> {
+    if (this.remoteTaskId === remote.id) return true;
+    this.remoteTaskId = remote.id;
+    const remoteContextId = remote.contextId || this.follow.remoteContextId;
+    return this.saveFollow(
+      { phase: 'follow', ...(remoteContextId ? { remoteContextId } : {}) },
+      [{ type: 'remote', payload: { event: 'task', remoteTaskId: remote.id, remoteContextId } }],
+      { remoteTaskId: remote.id },
+    );
+  }
+
+  /** Peer messages are stored under our ids (the peer's stay in the task's remote fields). */
+  private local(message: Message): Message {
+    return { ...message, taskId: this.taskId, contextId: this.contextId };
+  }
+
+  async recordStatus(status: TaskStatus, metadata?: Record<string, unknown>): Promise<boolean> {
+    const message = status.message ? this.local(status.message) : undefined;
+    const payload = { message, metadata, remote: { state: status.state, timestamp: status.timestamp } };
+    this.lastStatus = statusKey(status);
+    // The peer moved on from the question a follow-up answered: any later one is a new question.
+    if (this.follow.answering && this.lastStatus !== this.follow.answering) this.follow = { ...this.follow, answering: undefined };
+    return this.write([{ type: 'status', state: status.state, payload }], { state: status.state, statusMessage: message ?? null });
+  }
+
+  async recordChunk(chunk: ArtifactChunk): Promise<boolean> {
+    const ok = await this.write([{ type: 'artifact', payload: chunk }]);
+    if (ok) this.artifacts = accumulateArtifacts([chunk], this.artifacts);
+    return ok;
+  }
+
+  async recordMessage(message: Message): Promise<boolean> {
+    const stored = this.local(message);
+    return this.write([{ type: 'message', payload: { message: stored, remote: true } }], {}, [stored]);
+  }
+
+  async recordRemote(payload: Record<string, unknown>): Promise<boolean> {
+    return this.write([{ type: 'remote', payload }]);
+  }
+
+  async recordFollowError(payload: Record<string, unknown>): Promise<boolean> {
+    return this.write([{ type: 'follow-error', payload }]);
+  }
+
+  /**
+   * Makes our accumulated artifacts equal the peer's snapshot: any artifact that differs (we
+   * missed chunks while disconnected) is recorded whole as a non-append chunk, which replaces it.
+   */
+  async reconcileArtifacts(snapshot: Artifact[] | undefined): Promise<boolean> {
+    for (const artifact of snapshot ?? []) {
+      const mine = this.artifacts.find((a) => a.artifactId === artifact.artifactId);
+      if (mine && JSON.stringify(mine.parts) === JSON.stringify(artifact.parts)) continue;
+      if (!(await this.recordChunk({ artifact, append: false, lastChunk: true }))) return false;
+    }
+    return true;
+  }
+
+  /** A Task snapshot (send answer, first stream event, tasks/get). */
+  async applySnapshot(task: Task): Promise<Step> {
+    if (!(await this.learnRemote(task))) return ENDED;
+    if (!(await this.reconcileArtifacts(task.artifacts))) return ENDED;
+    if (isTerminalState(task.status.state)) return { kind: 'terminal', status: task.status, metadata: task.metadata, fromSnapshot: true };
+    if (this.follow.answering && statusKey(task.status) === this.follow.answering) return CONTINUE;
+    const changed = task.status.state !== 'unknown' && statusKey(task.status) !== this.lastStatus;
+    if (changed && !(await this.recordStatus(task.status))) return ENDED;
+    return isTurnEndState(task.status.state) ? { kind: 'interrupted' } : CONTINUE;
+  }
+
+  async apply(event: StreamEvent): Promise<Step> {
+    switch (event.kind) {
+      case 'task':
+        return this.applySnapshot(event);
+      case 'message':
+        if (!this.remoteTaskId) return { kind: 'message', message: event };
+        return (await this.recordMessage(event)) ? CONTINUE : ENDED;
+      case 'artifact-update': {
+        if (!this.remoteTaskId && !(await this.learnRemote({ id: event.taskId, contextId: event.contextId }))) return ENDED;
+        const chunk: ArtifactChunk = { artifact: event.artifact, ...(event.append !== undefined ? { append: event.append } : {}), ...(event.lastChunk !== undefined ? { lastChunk: event.lastChunk } : {}) };
+        return (await this.recordChunk(chunk)) ? CONTINUE : ENDED;
+      }
+      case 'status-update': {
+        if (!this.remoteTaskId && !(await this.learnRemote({ id: event.taskId, contextId: event.contextId }))) return ENDED;
+        const state = event.status.state;
+        if (isTerminalState(state)) return { kind: 'terminal', status: event.status, metadata: event.metadata, fromSnapshot: false };
+        if (state !== 'unknown' && !(await this.recordStatus(event.status, event.metadata))) return ENDED;
+        return isTurnEndState(state) ? { kind: 'interrupted' } : CONTINUE;
+      }
+    }
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * The one peer-resolution path (design §1 rule 7). Every outbound call, by peer name or by
+ * direct URL, new dispatch or resumed follow, gets its auth, headers and timeout here:
+ * - a name finds that peer;
+ * - a URL that matches a peer's URL after normalisation (lowercase scheme and host, no default
+ *   port, no trailing slash, no trailing agent-card path), or its card's endpoint, inherits that
+ *   peer's auth, headers and timeout;
+ * - any other URL gets the global defaults and no credentials.
+ * Timeout: per-dispatch override > peer timeout > SWITCHBOARD_CLIENT_TIMEOUT (timeouts.ts).
+ */
+import { findPeerByNormalizedUrl, findPeerRecord, listPeerRecords, type PeerRecord } from '../db/peer-repo';
+import { getSettings } from '../config/settings';
+import { log } from '../log';
+import { ClientError } from './errors';
+import { isHttpUrl, normalizeAgentUrl, normalizeUrl } from './normalize-url';
+import { ensurePeersReady, SELF_PEER } from './peer-sync';
+import { PROTECTED_HEADERS } from './peer-schemas';
+import { pickTimeout, type ResolvedTimeout } from './timeouts';
+
+export interface TargetInput {
+  peer?: string;
+  url?: string;
+  /** Per-dispatch override, seconds; validated (positive, at most 24 h). */
+  timeoutSeconds?: number;
+}
+
+export interface ResolvedTarget {
+  /** The configured peer, or null for an unknown URL. */
+  peerName: string | null;
+  /** Where card discovery starts: the URL given, or the peer's URL. */
+  url: string;
+  matchedBy: 'name' | 'url' | 'endpoint' | 'none';
+  /** Auth plus the peer's extra headers. Secrets: never persist these. */
+  headers: Record<string, string>;
+  timeout: ResolvedTimeout;
+}
+
+/** Auth and extra headers for a peer; extra headers cannot replace protocol headers. */
+export function peerHeaders(peer: PeerRecord | null): Record<string, string> {
+  if (!peer) return {};
+  const headers = Object.fromEntries(Object.entries(peer.headers).filter(([k]) => !PROTECTED_HEADERS.includes(k.toLowerCase())));
+  if (peer.authType === 'bearer' && peer.authSecret) headers.Authorization = `Bearer ${peer.authSecret}`;
+  if (peer.authType === 'apiKey' && peer.authSecret) headers[peer.authHeader || 'X-API-Key'] = peer.authSecret;
+  return headers;
+}
+
+async function peerForUrl(url: string): Promise<{ peer: PeerRecord | null; matchedBy: ResolvedTarget['matchedBy'] }> {
+  const normalized = normalizeAgentUrl(url);
+  const byUrl = await findPeerByNormalizedUrl(normalized);
+  if (byUrl) return { peer: byUrl, matchedBy: 'url' };
+  const byEndpoint = (await listPeerRecords()).find((p) => p.endpointUrl && normalizeUrl(p.endpointUrl) === normalized);
+  return byEndpoint ? { peer: byEndpoint, matchedBy: 'endpoint' } : { peer: null, matchedBy: 'none' };
+}
+
+export async function resolveTarget(input: TargetInput): Promise<ResolvedTarget> {
+  if (Boolean(input.peer) === Boolean(input.url)) {
+    throw new ClientError(400, 'invalid_request', `${input.peer ? 'url' : 'peer'}: give exactly one of peer or url`, input.peer ? 'url' : 'peer');
+  }
+  const defaultMs = getSettings().clientTimeoutMs;
+  pickTimeout({ overrideSeconds: input.timeoutSeconds, defaultMs }); // refuses a bad override before any lookup
+  await ensurePeersReady();
+  let peer: PeerRecord | null;
+  let matchedBy: ResolvedTarget['matchedBy'];
+  if (input.peer) {
+    peer = await findPeerRecord(input.peer);
+    if (!peer) throw new ClientError(404, 'unknown_peer', `peer: no peer named "${input.peer}"`, 'peer');
+    matchedBy = 'name';
+  } else {
+    if (!isHttpUrl(input.url!)) throw new ClientError(400, 'invalid_request', 'url: expected an absolute http(s) URL', 'url');
+    ({ peer, matchedBy } = await peerForUrl(input.url!));
+  }
+  const timeout = pickTimeout({ overrideSeconds: input.timeoutSeconds, peerTimeoutSeconds: peer?.timeoutSeconds, defaultMs });
+  return { peerName: peer?.name ?? null, url: input.url ?? peer!.url, matchedBy, headers: peerHeaders(peer), timeout };
+}
+
+/**
+ * A peer whose response window is not shorter than our timeout makes every long blocking call
+ * end on our clock instead of its detach (harmless, we follow the task, but slower and noisier).
+ * Returns the warning text (also logged) or null.
+ */
+export function checkResponseWindow(target: ResolvedTarget, peerWindowMs: number | undefined): string | null {
+  const windowMs = peerWindowMs ?? (target.peerName === SELF_PEER ? getSettings().responseWindowMs : undefined);
+  if (windowMs === undefined || windowMs < target.timeout.ms) return null;
+  const peer = target.peerName ?? target.url;
+  const text = `peer ${peer}: its response window (${windowMs / 1000} s) is not shorter than our client timeout (${target.timeout.ms / 1000} s, from ${target.timeout.source}); raise the timeout above the window`;
+  log.warn('peer response window is not shorter than the client timeout', { peer, responseWindowMs: windowMs, clientTimeoutMs: target.timeout.ms, timeoutSource: target.timeout.source });
+  return text;
+}

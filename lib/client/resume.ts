@@ -1,0 +1,37 @@
+/**
+ * Start-up: outbound tasks still submitted or working were being followed when the process
+ * stopped. Their peers kept working, so each is followed again: read first with tasks/get (a
+ * result that arrived meanwhile is not lost), then subscribed to. Input-required tasks wait for
+ * a follow-up dispatch and are left alone.
+ */
+import { findTasksInStates } from '../db/task-repo';
+import { log, errorMessage } from '../log';
+import { outboundFollowers } from './follow-registry';
+import { startOutbound } from './outbound-runner';
+import { ensurePeersReady } from './peer-sync';
+
+export async function resumeOutboundFollowing(): Promise<number> {
+  const tasks = await findTasksInStates(['submitted', 'working'], 'outbound');
+  let started = 0;
+  for (const task of tasks) if (startOutbound(task.id, { resumed: true })) started++;
+  if (started) log.info('resumed following outbound tasks', { count: started });
+  return started;
+}
+
+/**
+ * The one boot call for outbound work (instrumentation register(), Node runtime): sync the
+ * config and built-in peers, then resume following. Never throws: a failure is logged.
+ */
+export async function startOutboundClient(): Promise<void> {
+  try {
+    await ensurePeersReady();
+    await resumeOutboundFollowing();
+  } catch (err) {
+    log.error('outbound client start-up failed', { error: errorMessage(err) });
+  }
+}
+
+/** Shutdown: stop following without writing anything; the next start resumes every task. */
+export async function stopOutboundFollowing(): Promise<void> {
+  await outboundFollowers().stopAll('shutdown');
+}

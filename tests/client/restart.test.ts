@@ -1,0 +1,84 @@
+/**
+ * Issue 4: restarts on either side while A follows a task at B.
+ * - B dies (SIGKILL) mid-task and comes back on the same port: B's restart recovery ends the task
+ *   FAILED `interrupted: restart`; A, which kept retrying (follow-error events, never FAILED on
+ *   its own), records exactly that as a peer-reported failure.
+ * - A dies mid-follow and comes back: it resumes following (tasks/get first) and records the
+ *   COMPLETED result with every chunk.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type AppServer } from '../support/app-server';
+import { artifactText, dispatch, readTask, waitForTask, type TaskView } from '../support/dispatch-api';
+
+let a: AppServer;
+let b: AppServer;
+
+beforeAll(async () => {
+  [a, b] = await Promise.all([
+    startApp({ SWITCHBOARD_CLIENT_TIMEOUT: '1.5' }),
+    startApp({ SWITCHBOARD_RESPONSE_WINDOW: '1', SWITCHBOARD_LATE_RESULT_GRACE: '60' }),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all([a?.stop(), b?.stop()]);
+});
+
+/** Waits until A follows the task at B and has logged at least one chunk. */
+async function followingWithChunks(taskId: string): Promise<TaskView> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const view = await readTask(a.url, taskId);
+    if (view.task.remoteTaskId && view.events.some((e) => e.type === 'artifact')) return view;
+    if (Date.now() > deadline) throw new Error(`task ${taskId} never started at B: ${JSON.stringify(view.task)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('B restarts while A follows', () => {
+  it.each(['0.3', '1.0'])('over v%s A records B\'s real outcome: FAILED "interrupted: restart", reported by the peer', async (version) => {
+    const taskId = await dispatch(a.url, { url: `${b.url}/a2a/slow`, text: 'work 30s chunks 30', mode: 'streaming', protocolVersion: version });
+    const following = await followingWithChunks(taskId);
+    await b.kill();
+    // While B is down A keeps trying: transient errors are recorded, the task stays WORKING.
+    const down = await waitForTask(a.url, taskId, ['working', 'failed']);
+    expect(down.task.state).toBe('working');
+    await b.restart();
+    const mine = await waitForTask(a.url, taskId);
+    expect(mine.task.state).toBe('failed');
+    expect(mine.task.endReason).toBe('peer reported failed: interrupted: restart');
+    expect(mine.events.filter((e) => e.type === 'status' && e.state === 'failed')).toHaveLength(1);
+    const theirs = await readTask(b.url, following.task.remoteTaskId!);
+    expect(theirs.task).toMatchObject({ state: 'failed', endReason: 'interrupted: restart' });
+  });
+
+  it('the transient errors while B was down were recorded as follow-error events', async () => {
+    const taskId = await dispatch(a.url, { url: `${b.url}/a2a/slow`, text: 'work 30s chunks 30', mode: 'background', protocolVersion: '1.0' });
+    await followingWithChunks(taskId);
+    await b.kill();
+    const deadline = Date.now() + 30_000;
+    let view = await readTask(a.url, taskId);
+    while (!view.events.some((e) => e.type === 'follow-error') && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      view = await readTask(a.url, taskId);
+    }
+    expect(view.events.some((e) => e.type === 'follow-error')).toBe(true);
+    expect(view.task.state).toBe('working');
+    await b.restart();
+    expect((await waitForTask(a.url, taskId)).task.endReason).toBe('peer reported failed: interrupted: restart');
+  });
+});
+
+describe('A restarts while following', () => {
+  it.each(['0.3', '1.0'])('over v%s A resumes after its restart and records COMPLETED with every chunk', async (version) => {
+    const taskId = await dispatch(a.url, { url: `${b.url}/a2a/slow`, text: 'work 5s chunks 10', mode: 'streaming', protocolVersion: version });
+    await followingWithChunks(taskId);
+    await a.kill();
+    await a.restart();
+    const mine = await waitForTask(a.url, taskId);
+    expect(mine.task.state).toBe('completed');
+    expect(artifactText(mine, 'result').split('\n').filter(Boolean)).toHaveLength(10);
+    const theirs = await readTask(b.url, mine.task.remoteTaskId!);
+    expect(artifactText(mine, 'result')).toBe(artifactText(theirs, 'result'));
+    expect(mine.events.some((e) => e.type === 'remote' && (e.payload as { event?: string }).event === 'resumed')).toBe(true);
+  });
+});

@@ -1,0 +1,99 @@
+/**
+ * Issue 4 against a peer nobody here wrote: the @a2a-js/sdk 1.3.0 reference server (v1.0, and
+ * v0.3 through its compatibility layer). Switchboard A (client timeout 1.5 s) dispatches in every
+ * mode and version; the SDK holds a blocking send until the end, so a 1.8 s task outlives A's
+ * timeout: A must find the task, follow it and record the whole result.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type AppServer } from '../support/app-server';
+import { startSdkPeer, sdkChunkText, type SdkPeer } from '../support/sdk-peer';
+import { artifactText, dispatch, waitForTask } from '../support/dispatch-api';
+
+let a: AppServer;
+let peer: SdkPeer;
+
+beforeAll(async () => {
+  [a, peer] = await Promise.all([startApp({ SWITCHBOARD_CLIENT_TIMEOUT: '1.5' }), startSdkPeer()]);
+});
+afterAll(async () => {
+  await Promise.all([a?.stop(), peer?.close()]);
+});
+
+const expected = Array.from({ length: 6 }, (_, i) => sdkChunkText(i)).join('');
+
+describe('A → @a2a-js/sdk peer (6 chunks over 1.8 s)', () => {
+  const cases = [
+    { mode: 'blocking', version: '1.0' },
+    { mode: 'streaming', version: '1.0' },
+    { mode: 'streaming', version: '0.3' },
+    { mode: 'background', version: '1.0' },
+    { mode: 'background', version: '0.3' },
+  ];
+
+  it.each(cases)('$mode over v$version ends COMPLETED with every chunk', async ({ mode, version }) => {
+    const taskId = await dispatch(a.url, { url: peer.url, text: 'chunks 6 every 300ms', mode, protocolVersion: version });
+    const view = await waitForTask(a.url, taskId);
+    expect(view.task.state).toBe('completed');
+    expect(artifactText(view, 'sdk-result')).toBe(expected);
+    expect(view.task.peerUrl).toBe(peer.endpoint);
+    // The SDK holds a blocking send to the end (1.8 s), past our 1.5 s: found and followed.
+    const remoteEvents = view.events.filter((e) => e.type === 'remote').map((e) => (e.payload as { event?: string }).event);
+    if (mode === 'blocking') expect(remoteEvents).toContain('client-timeout');
+  });
+
+  it('blocking over v0.3 with a per-dispatch timeout above the task: one call, no following needed', async () => {
+    const taskId = await dispatch(a.url, { url: peer.url, text: 'chunks 6 every 300ms', mode: 'blocking', protocolVersion: '0.3', timeoutSeconds: 20 });
+    const view = await waitForTask(a.url, taskId);
+    expect(view.task.state).toBe('completed');
+    expect(artifactText(view, 'sdk-result')).toBe(expected);
+    expect(view.events.some((e) => e.type === 'remote' && (e.payload as { event?: string }).event === 'client-timeout')).toBe(false);
+  });
+
+  it('v1.0 calls carry A2A-Version: 1.0 and v0.3 calls none', () => {
+    const versions = new Set(peer.requests.map((r) => r.headers['a2a-version'] ?? 'none'));
+    expect(versions).toEqual(new Set(['1.0', 'none']));
+  });
+
+  it("a peer's input-required is answered by a follow-up dispatch in the same task", async () => {
+    const taskId = await dispatch(a.url, { url: peer.url, text: 'ask', mode: 'blocking', protocolVersion: '1.0' });
+    await waitForTask(a.url, taskId, ['input-required']);
+    await dispatch(a.url, { taskId, text: 'chunks 2 every 10ms', mode: 'streaming' });
+    const view = await waitForTask(a.url, taskId);
+    expect(view.task.state).toBe('completed');
+    expect(artifactText(view, 'sdk-result')).toBe(sdkChunkText(0) + sdkChunkText(1));
+  });
+});
+
+describe('a peer that goes away while A follows', () => {
+  it('network errors are recorded, never fail the task; a peer that lost the task ends it with that reason', async () => {
+    const flaky = await startSdkPeer();
+    const taskId = await dispatch(a.url, { url: flaky.url, text: 'chunks 50 every 200ms', mode: 'background', protocolVersion: '1.0' });
+    await waitFor(async () => (await readState(taskId)).remote);
+    await flaky.close();
+    const back = await waitFor(async () => {
+      const view = await waitForTask(a.url, taskId, ['working', 'failed']);
+      return view.events.some((e) => e.type === 'follow-error') ? view : null;
+    });
+    expect(back.task.state).toBe('working');
+    const again = await startSdkPeer({ port: flaky.port });
+    const view = await waitForTask(a.url, taskId);
+    await again.close();
+    expect(view.task.state).toBe('failed');
+    expect(view.task.endReason).toMatch(/^peer lost the task/);
+  });
+});
+
+async function readState(taskId: string): Promise<{ remote: boolean }> {
+  const view = await waitForTask(a.url, taskId, ['working', 'completed', 'failed']);
+  return { remote: Boolean(view.task.remoteTaskId) };
+}
+
+async function waitFor<T>(fn: () => Promise<T | null | false>): Promise<T> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const value = await fn();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error('condition not met');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
