@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
-  { ignores: ['node_modules', '.next', 'lib/db/generated', 'bench/results', 'data', 'next-env.d.ts', 'test-results', 'playwright-report'] },
+  { ignores: ['node_modules', '.next', '.next-*', 'bench/next-floor/.next', 'lib/db/generated', 'bench/results', 'data', 'next-env.d.ts', 'test-results', 'playwright-report'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -23,7 +23,16 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['**/lib/db/**', '@/lib/db/**', '**/lib/engine/**', '@/lib/engine/**', '**/lib/launchers/**', '@/lib/launchers/**', '**/lib/client/**', '@/lib/client/**', '**/lib/server/**', '@/lib/server/**'], message: 'Browser code must not import server-only modules; use lib/query or import type from lib/protocol.', allowTypeImports: true },
+            {
+              group: [
+                '**/lib/db/**', '@/lib/db/**', '**/lib/engine/**', '@/lib/engine/**', '**/lib/launchers/**', '@/lib/launchers/**',
+                '**/lib/client/**', '@/lib/client/**', '**/lib/server/**', '@/lib/server/**', '**/lib/auth/**', '@/lib/auth/**',
+                '**/lib/push/**', '@/lib/push/**', '**/lib/agents/**', '@/lib/agents/**', '**/lib/config/**', '@/lib/config/**',
+                '**/lib/dashboard/**', '@/lib/dashboard/**', '!**/lib/dashboard/wire', '!@/lib/dashboard/wire', '!**/lib/dashboard/peer-wire', '!@/lib/dashboard/peer-wire',
+              ],
+              message: 'Browser code must not import server-only modules; use lib/query, lib/dashboard/wire or import type from lib/protocol.',
+              allowTypeImports: true,
+            },
           ],
         },
       ],

@@ -6,6 +6,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { countApiKeys, deleteApiKey, findApiKeyByHash, insertApiKey, listApiKeys, type ApiKeyRecord } from '../db/key-repo';
 import { processSingleton } from '../process-singleton';
+import { isSelfToken, SELF_TOKEN_HEADER } from './self-token';
 
 const CACHE_MS = 2_000;
 
@@ -73,6 +74,7 @@ export function presentedKey(req: Request): string | null {
 export type InboundAuth = { ok: true; caller: string } | { ok: false; response: Response };
 
 export async function authenticateInbound(req: Request): Promise<InboundAuth> {
+  if (isSelfToken(req.headers.get(SELF_TOKEN_HEADER))) return { ok: true, caller: 'self' };
   if (!(await keysRequired())) return { ok: true, caller: 'anonymous' };
   const key = presentedKey(req);
   const record = key ? await verifyKey(key) : null;

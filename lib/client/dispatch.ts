@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { createTaskRecord, recordEvents } from '../engine/task-writer';
 import { findTask } from '../db/task-repo';
+import { newId } from '../db/ids';
 import type { TaskRecord } from '../db/task-records';
 import type { Message, Part } from '../protocol/types';
 import { ClientError } from './errors';
@@ -44,8 +45,8 @@ function userMessage(req: DispatchRequest, ids: { taskId?: string; contextId: st
 
 async function newDispatch(req: DispatchRequest): Promise<{ taskId: string }> {
   const target = await resolveTarget({ peer: req.peer, url: req.url, timeoutSeconds: req.timeoutSeconds });
-  const taskId = randomUUID();
-  const contextId = req.contextId ?? randomUUID();
+  const taskId = newId();
+  const contextId = req.contextId ?? newId();
   const message = userMessage(req, { contextId });
   const follow: FollowState = {
     mode: req.mode,

@@ -22,6 +22,15 @@ export type Step =
   | { kind: 'ended-locally' };
 
 const CONTINUE: Step = { kind: 'continue' };
+
+/** A Switchboard peer marks a detach in metadata.switchboard (task, event or status message). */
+function peerDetachReason(status: TaskStatus, metadata?: Record<string, unknown>): string | null {
+  for (const source of [metadata, status.message?.metadata]) {
+    const sb = source?.switchboard as { detached?: unknown; reason?: unknown } | undefined;
+    if (status.state === 'working' && sb?.detached === true) return typeof sb.reason === 'string' ? sb.reason : 'detached';
+  }
+  return null;
+}
 const ENDED: Step = { kind: 'ended-locally' };
 
 export class RemoteRecorder {
@@ -65,8 +74,26 @@ export class RemoteRecorder {
     return { ...message, taskId: this.taskId, contextId: this.contextId };
   }
 
+  /**
+   * The peer (or our own client timeout) stopped observing the task while it keeps running:
+   * one `detached` event, so the outbound task shows detached like an inbound one.
+   */
+  async recordDetached(reason: string, message?: Message): Promise<void> {
+    await recordEvents(this.taskId, [{ type: 'detached', state: 'working', payload: { reason, ...(message ? { message } : {}) } }], {
+      onlyIfNotTerminal: true,
+      onlyIfNotDetached: true,
+      patch: { state: 'working', detached: true, detachedAt: new Date(), ...(message ? { statusMessage: message } : {}) },
+    });
+  }
+
   async recordStatus(status: TaskStatus, metadata?: Record<string, unknown>): Promise<boolean> {
     const message = status.message ? this.local(status.message) : undefined;
+    const detach = peerDetachReason(status, metadata);
+    if (detach) {
+      this.lastStatus = statusKey(status);
+      await this.recordDetached(`peer detached: ${detach}`, message);
+      return this.write([]);
+    }
     const payload = { message, metadata, remote: { state: status.state, timestamp: status.timestamp } };
     this.lastStatus = statusKey(status);
     // The peer moved on from the question a follow-up answered: any later one is a new question.
@@ -113,7 +140,7 @@ export class RemoteRecorder {
     if (isTerminalState(task.status.state)) return { kind: 'terminal', status: task.status, metadata: task.metadata, fromSnapshot: true };
     if (this.follow.answering && statusKey(task.status) === this.follow.answering) return CONTINUE;
     const changed = task.status.state !== 'unknown' && statusKey(task.status) !== this.lastStatus;
-    if (changed && !(await this.recordStatus(task.status))) return ENDED;
+    if (changed && !(await this.recordStatus(task.status, task.metadata))) return ENDED;
     return isTurnEndState(task.status.state) ? { kind: 'interrupted' } : CONTINUE;
   }
 

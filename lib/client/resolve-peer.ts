@@ -8,6 +8,7 @@
  * - any other URL gets the global defaults and no credentials.
  * Timeout: per-dispatch override > peer timeout > SWITCHBOARD_CLIENT_TIMEOUT (timeouts.ts).
  */
+import { SELF_TOKEN_HEADER, selfToken } from '../auth/self-token';
 import { findPeerByNormalizedUrl, findPeerRecord, listPeerRecords, type PeerRecord } from '../db/peer-repo';
 import { getSettings } from '../config/settings';
 import { log } from '../log';
@@ -41,6 +42,7 @@ export function peerHeaders(peer: PeerRecord | null): Record<string, string> {
   const headers = Object.fromEntries(Object.entries(peer.headers).filter(([k]) => !PROTECTED_HEADERS.includes(k.toLowerCase())));
   if (peer.authType === 'bearer' && peer.authSecret) headers.Authorization = `Bearer ${peer.authSecret}`;
   if (peer.authType === 'apiKey' && peer.authSecret) headers[peer.authHeader || 'X-API-Key'] = peer.authSecret;
+  if (peer.name === SELF_PEER && peer.source === 'builtin') headers[SELF_TOKEN_HEADER] = selfToken();
   return headers;
 }
 

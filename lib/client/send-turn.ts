@@ -27,6 +27,7 @@ async function sendFailed(job: FollowJob, err: unknown): Promise<AfterSend> {
   const taskKnown = job.recorder.remoteTaskId !== null;
   if (err instanceof ClientTimeoutError) {
     await job.recorder.recordRemote({ event: 'client-timeout', timeoutMs: err.timeoutMs, note: 'not a failure: the task is followed instead' });
+    await job.recorder.recordDetached(`client timeout after ${err.timeoutMs / 1000} s`);
     return taskKnown ? 'follow' : 'locate';
   }
   if (taskKnown) {

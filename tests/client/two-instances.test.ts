@@ -47,6 +47,8 @@ describe('A → B slow agent (4 s task, B window 1 s, A timeout 1.5 s)', () => {
     // Outlived both clocks without a single failure on the way.
     expect(mine.events.some((e) => e.type === 'status' && e.state === 'failed')).toBe(false);
     expect(mine.events.find((e) => e.type === 'status' && e.state === 'working')).toBeTruthy();
+    // B's 1 s window ended (or A's 1.5 s timeout did): A's record shows the detach too.
+    expect(mine.events.filter((e) => e.type === 'detached')).toHaveLength(1);
   });
 
   it.each(VERSIONS)('over v%s our own timeout ending first is not a failure: the task is found, followed and completed', async (version) => {
@@ -56,6 +58,9 @@ describe('A → B slow agent (4 s task, B window 1 s, A timeout 1.5 s)', () => {
     expect(resultLines(mine)).toHaveLength(4);
     const payloads = mine.events.filter((e) => e.type === 'remote').map((e) => e.payload as { event?: string });
     expect(payloads.map((p) => p.event)).toEqual(expect.arrayContaining(['client-timeout', 'timing-warning', 'task']));
+    const detached = mine.events.filter((e) => e.type === 'detached');
+    expect(detached).toHaveLength(1);
+    expect((detached[0].payload as { reason: string }).reason).toBe('client timeout after 0.5 s');
   });
 });
 

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { startApp, freePort, type AppServer } from '../support/app-server';
 import { rpc } from '../support/a2a-clients';
+import { dispatch, waitForTask } from '../support/dispatch-api';
 
 let app: AppServer;
 
@@ -64,6 +65,11 @@ describe('inbound API keys', () => {
     expect(bearer.body.result.status.state).toBe('completed');
     const header = await rpc(`${app.url}/a2a/echo`, 'tasks/get', { id: bearer.body.result.id }, { 'X-API-Key': key });
     expect(header.body.result.id).toBe(bearer.body.result.id);
+
+    // The built-in `self` peer still reaches our own agents without anyone minting it a key.
+    const taskId = await dispatch(app.url, { peer: 'self', text: 'to myself', mode: 'blocking' });
+    const done = await waitForTask(app.url, taskId);
+    expect(done.task.state).toBe('completed');
 
     const card = await (await fetch(`${app.url}/.well-known/agent-card.json`)).json();
     expect(card.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });

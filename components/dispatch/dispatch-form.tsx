@@ -1,0 +1,103 @@
+'use client';
+import { useRouter } from 'next/navigation';
+import { useState, type FormEvent } from 'react';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Card, CardBody } from '@/components/ui/card';
+import { Field } from '@/components/ui/field';
+import { Input, Textarea } from '@/components/ui/input';
+import { ApiRequestError } from '@/lib/query/api-client';
+import { useDispatch } from '@/lib/query/use-dispatch';
+import { usePeers } from '@/lib/query/use-peers';
+import { useSession } from '@/lib/query/use-session';
+import { ModePicker } from './mode-picker';
+import { TargetPicker } from './target-picker';
+import { toDispatchInput, useDispatchDraft, type DispatchDraft } from './use-dispatch-draft';
+
+const FORM_FIELDS = ['peer', 'url', 'text', 'mode', 'timeoutSeconds', 'contextId', 'taskId'];
+
+/** The API's 400 names a field (dotted for nested ones); show it there, or above the form. */
+function fieldErrors(error: unknown): { byField: Record<string, string>; general: string | null } {
+  if (!error) return { byField: {}, general: null };
+  if (error instanceof ApiRequestError && error.field) {
+    const field = error.field.split('.')[0];
+    if (FORM_FIELDS.includes(field)) return { byField: { [field]: error.message }, general: null };
+  }
+  return { byField: {}, general: error instanceof Error ? error.message : 'dispatch failed' };
+}
+
+export function DispatchForm() {
+  const { canOperate } = useSession();
+  const peers = usePeers();
+  const dispatch = useDispatch();
+  const router = useRouter();
+  const [draft, setDraft] = useDispatchDraft();
+  const [shownError, setShownError] = useState<unknown>(null);
+  const { byField, general } = fieldErrors(shownError);
+
+  if (!canOperate) {
+    return <Alert tone="warning" title="Read-only" testId="dispatch-forbidden">Your role is viewer: dispatching needs the operator role.</Alert>;
+  }
+
+  const change = (patch: Partial<DispatchDraft>) => {
+    setDraft((d) => ({ ...d, ...patch }));
+    setShownError(null);
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const built = toDispatchInput(draft);
+    if ('field' in built) return setShownError(new ApiRequestError(400, 'invalid_request', built.message, built.field));
+    setShownError(null);
+    dispatch.mutate(built.input, {
+      onSuccess: ({ taskId }) => router.push(`/tasks/${taskId}`),
+      onError: setShownError,
+    });
+  };
+
+  return (
+    <Card>
+      <CardBody className="py-5">
+        <form onSubmit={submit} noValidate className="space-y-5" aria-label="Dispatch a task">
+          {general ? <Alert tone="error" title="Dispatch failed" testId="dispatch-error">{general}</Alert> : null}
+          <TargetPicker draft={draft} onChange={change} peers={peers.data} errors={byField} />
+          <Field id="text" label="Message" error={byField.text}>
+            <Textarea
+              id="text"
+              rows={6}
+              value={draft.text}
+              invalid={Boolean(byField.text)}
+              aria-describedby={byField.text ? 'text-error' : undefined}
+              placeholder="What should the agent do?"
+              onChange={(e) => change({ text: e.target.value })}
+            />
+          </Field>
+          <ModePicker value={draft.mode} onChange={(mode) => change({ mode })} error={byField.mode} />
+          <div className="grid gap-4 sm:grid-cols-3">
+            <Field id="timeoutSeconds" label="Timeout override (s)" error={byField.timeoutSeconds} hint="Empty: the peer's or the global default.">
+              <Input
+                id="timeoutSeconds"
+                inputMode="decimal"
+                value={draft.timeoutSeconds}
+                invalid={Boolean(byField.timeoutSeconds)}
+                aria-describedby={byField.timeoutSeconds ? 'timeoutSeconds-error' : 'timeoutSeconds-hint'}
+                onChange={(e) => change({ timeoutSeconds: e.target.value })}
+              />
+            </Field>
+            <Field id="contextId" label="Context id (optional)" error={byField.contextId}>
+              <Input id="contextId" value={draft.contextId} invalid={Boolean(byField.contextId)} onChange={(e) => change({ contextId: e.target.value })} />
+            </Field>
+            <Field id="taskId" label="Continue task id (optional)" error={byField.taskId}>
+              <Input id="taskId" value={draft.taskId} invalid={Boolean(byField.taskId)} onChange={(e) => change({ taskId: e.target.value })} />
+            </Field>
+          </div>
+          <div className="flex justify-end">
+            <Button type="submit" variant="primary" disabled={dispatch.isPending} data-testid="dispatch-submit">
+              {dispatch.isPending ? 'Dispatching…' : 'Dispatch'}
+            </Button>
+          </div>
+        </form>
+      </CardBody>
+    </Card>
+  );
+}

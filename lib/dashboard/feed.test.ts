@@ -1,0 +1,47 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { TaskChange } from '../events/hub';
+import type { TaskRecord } from '../db/task-records';
+import { FeedBroadcaster } from './feed';
+
+function record(id: string, state: TaskRecord['state'], lastSeq: number): TaskRecord {
+  const at = '2026-01-01T00:00:00.000Z';
+  return {
+    id, contextId: 'c', direction: 'inbound', agentSlug: 'echo', peerName: null, peerUrl: null, remoteTaskId: null, state,
+    statusMessage: null, requestText: 'hello', resultText: '', detached: false, detachedAt: null, endReason: null, lastSeq,
+    metadata: null, follow: null, createdAt: at, updatedAt: at, endedAt: null,
+  };
+}
+
+describe('FeedBroadcaster (1,000 subscribers stay cheap)', () => {
+  it('holds one hub listener however many subscribe, and drops it with the last one', () => {
+    let listener: ((c: TaskChange) => void) | null = null;
+    const unsubscribe = vi.fn();
+    const subscribe = vi.fn((l: (c: TaskChange) => void) => ((listener = l), unsubscribe));
+    const feed = new FeedBroadcaster(subscribe);
+    const removers = Array.from({ length: 1000 }, () => feed.add(() => undefined));
+    expect(subscribe).toHaveBeenCalledTimes(1);
+    expect(listener).not.toBeNull();
+    removers.forEach((remove) => remove());
+    expect(unsubscribe).toHaveBeenCalledTimes(1);
+    expect(feed.size).toBe(0);
+  });
+
+  it('coalesces changes per task and sends every subscriber the same encoded batch', () => {
+    vi.useFakeTimers();
+    let listener: (c: TaskChange) => void = () => undefined;
+    const feed = new FeedBroadcaster((l) => ((listener = l), () => undefined));
+    const a: string[] = [];
+    const b: string[] = [];
+    feed.add((s) => a.push(s));
+    feed.add((s) => b.push(s));
+    listener({ task: record('t1', 'working', 2), events: [] });
+    listener({ task: record('t1', 'working', 3), events: [] });
+    listener({ task: record('t2', 'completed', 4), events: [] });
+    vi.advanceTimersByTime(200);
+    expect(a).toHaveLength(1);
+    expect(b[0]).toBe(a[0]);
+    const data = JSON.parse(a[0].split('\n').find((l) => l.startsWith('data: '))!.slice(6));
+    expect(data.tasks.map((t: { id: string; lastSeq: number }) => [t.id, t.lastSeq])).toEqual([['t1', 3], ['t2', 4]]);
+    vi.useRealTimers();
+  });
+});

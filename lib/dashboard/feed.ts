@@ -1,0 +1,65 @@
+/**
+ * The global feed behind GET /api/feed: changed task summaries for the live list.
+ *
+ * Cost model (1,000 open dashboards must be fine): ONE hub listener for the whole process, not
+ * one per connection. Changes are coalesced per task for FLUSH_MS (a streaming task's chunks
+ * collapse into one summary), each batch is encoded once, and the same string is written to
+ * every subscriber. No database query happens here: the hub hands us the committed row.
+ * There are no ids to resume from: a client that reconnects refetches its list instead.
+ */
+import type { TaskChange } from '../events/hub';
+import { eventHub } from '../events/hub';
+import { processSingleton } from '../process-singleton';
+import { encodeFrame, type PushSend } from './sse';
+import { toTaskSummary } from './task-summary';
+import { FEED_EVENT, type TaskSummary } from './wire';
+
+const FLUSH_MS = 150;
+
+export class FeedBroadcaster {
+  private readonly subscribers = new Set<PushSend>();
+  private readonly pending = new Map<string, TaskSummary>();
+  private unsubscribeHub: (() => void) | null = null;
+  private flushTimer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(private readonly subscribeHub: (listener: (change: TaskChange) => void) => () => void) {}
+
+  /** Adds a subscriber; returns its removal. The hub listener lives while anyone listens. */
+  add(send: PushSend): () => void {
+    this.subscribers.add(send);
+    this.unsubscribeHub ??= this.subscribeHub((change) => this.onChange(change));
+    return () => {
+      this.subscribers.delete(send);
+      if (this.subscribers.size === 0) this.stop();
+    };
+  }
+
+  get size(): number {
+    return this.subscribers.size;
+  }
+
+  private onChange(change: TaskChange): void {
+    this.pending.set(change.task.id, toTaskSummary(change.task));
+    this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_MS);
+  }
+
+  private flush(): void {
+    this.flushTimer = null;
+    if (this.pending.size === 0) return;
+    const frame = encodeFrame({ event: FEED_EVENT, data: { tasks: [...this.pending.values()] } });
+    this.pending.clear();
+    for (const send of [...this.subscribers]) send(frame);
+  }
+
+  private stop(): void {
+    this.unsubscribeHub?.();
+    this.unsubscribeHub = null;
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    this.pending.clear();
+  }
+}
+
+export function feedBroadcaster(): FeedBroadcaster {
+  return processSingleton('dashboard-feed', () => new FeedBroadcaster((listener) => eventHub().subscribeFeed(listener)));
+}

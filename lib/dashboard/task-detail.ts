@@ -1,0 +1,43 @@
+/**
+ * One task for the task page: its summary, the A2A snapshot and every event up to the
+ * snapshot's seq, read so that the three agree. The page then follows the task from that seq
+ * on (GET /api/tasks/:id/events?after=<seq>), so nothing is shown twice or skipped.
+ */
+import { findTask, listEvents } from '../db/task-repo';
+import type { StoredEvent, TaskRecord } from '../db/task-records';
+import { buildTask } from '../engine/snapshot';
+import { accumulateArtifacts } from '../protocol/artifacts';
+import type { ArtifactChunk } from '../protocol/types';
+import { isTerminalState } from '../protocol/types';
+import { toTaskSummary } from './task-summary';
+import { compactEvent, type TaskDetail, type TimelineEvent } from './wire';
+
+export function toTimelineEvent(event: StoredEvent): TimelineEvent {
+  return { seq: event.seq, type: event.type, state: event.state, at: event.at, payload: event.payload };
+}
+
+/** Events 1..record.lastSeq: the row may be read after more events were appended, never before. */
+async function eventsUpTo(record: TaskRecord, first: StoredEvent[]): Promise<StoredEvent[]> {
+  const last = first.length ? first[first.length - 1].seq : 0;
+  const more = last < record.lastSeq ? await listEvents(record.id, last) : [];
+  return [...first, ...more].filter((e) => e.seq <= record.lastSeq);
+}
+
+export async function loadTaskDetail(taskId: string): Promise<TaskDetail | null> {
+  const first = await listEvents(taskId, 0);
+  const record = await findTask(taskId);
+  if (!record) return null;
+  const events = await eventsUpTo(record, first);
+  const terminal = isTerminalState(record.state);
+  // A running task's artifacts are derived from exactly these events, so the snapshot and the
+  // timeline agree on the seq; an ended task's were materialised by the terminal claim.
+  const snapshot = await buildTask(record, { includeArtifacts: terminal });
+  if (!terminal) {
+    snapshot.artifacts = accumulateArtifacts(events.filter((e) => e.type === 'artifact').map((e) => e.payload as ArtifactChunk));
+  }
+  return {
+    task: { ...toTaskSummary(record), requestText: record.requestText, remoteTaskId: record.remoteTaskId, metadata: record.metadata },
+    snapshot,
+    events: events.map((e) => compactEvent(toTimelineEvent(e))),
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * The task list and its per-state counts, for GET /api/tasks and GET /api/tasks/counts.
+ * Filters map onto lib/db's keyset-paged listTasks, so deep pages cost the same as the first.
+ */
+import { countTasks, countTasksByState, listTasks, type TaskListFilter } from '../db/task-repo';
+import type { TaskState } from '../protocol/types';
+import { processSingleton } from '../process-singleton';
+import { toTaskSummary } from './task-summary';
+import {
+  DISPLAY_STATES,
+  isTerminal,
+  TIME_RANGE_MS,
+  type DisplayState,
+  type TaskCountsResponse,
+  type TaskFilter,
+  type TaskListQuery,
+  type TaskListResponse,
+} from './wire';
+
+const NON_TERMINAL: TaskState[] = ['submitted', 'working', 'input-required', 'auth-required', 'unknown'];
+
+type BaseFilter = Omit<TaskListFilter, 'limit' | 'cursor'>;
+
+/** A display state is one A2A state, split by the detached flag for the non-terminal ones. */
+function stateFilter(state: DisplayState | undefined): Pick<TaskListFilter, 'states' | 'detached'> {
+  if (!state) return {};
+  if (state === 'detached') return { states: NON_TERMINAL, detached: true };
+  if (isTerminal(state)) return { states: [state] };
+  return { states: [state], detached: false };
+}
+
+function baseFilter(f: TaskFilter & { until?: string; after?: string }, now: number): BaseFilter {
+  const bounds: number[] = [];
+  if (f.range) bounds.push(now - TIME_RANGE_MS[f.range]);
+  if (f.after) bounds.push(Date.parse(f.after) + 1); // listTasks' since is inclusive
+  return {
+    direction: f.direction,
+    agentOrPeer: f.agent,
+    search: f.q,
+    since: bounds.length ? new Date(Math.max(...bounds)) : undefined,
+    until: f.until ? new Date(f.until) : undefined,
+  };
+}
+
+export function encodeCursor(cursor: { createdAt: string; id: string }): string {
+  return Buffer.from(JSON.stringify([cursor.createdAt, cursor.id])).toString('base64url');
+}
+
+export function decodeCursor(value: string): { createdAt: string; id: string } | null {
+  try {
+    const [createdAt, id] = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as unknown[];
+    if (typeof createdAt !== 'string' || typeof id !== 'string' || Number.isNaN(Date.parse(createdAt))) return null;
+    return { createdAt, id };
+  } catch {
+    return null;
+  }
+}
+
+export class BadCursorError extends Error {}
+
+export async function listTaskPage(q: TaskListQuery): Promise<TaskListResponse> {
+  const now = Date.now();
+  const cursor = q.cursor ? decodeCursor(q.cursor) : undefined;
+  if (cursor === null) throw new BadCursorError('cursor: not a cursor this server issued');
+  const base = baseFilter(q, now);
+  // Repeating the cursor's time as an upper bound (an AND next to the cursor's OR) lets SQLite
+  // walk the createdAt index in order instead of sorting every older row: a deep page then
+  // costs what the first one does (measured: 30 ms → 0.05 ms per query at 100,000 tasks).
+  const until = cursor && (!base.until || Date.parse(cursor.createdAt) < base.until.getTime()) ? new Date(cursor.createdAt) : base.until;
+  const page = await listTasks({ ...base, until, ...stateFilter(q.state), cursor, limit: q.limit });
+  return {
+    tasks: page.tasks.map(toTaskSummary),
+    nextCursor: page.nextCursor ? encodeCursor(page.nextCursor) : null,
+    asOf: new Date(now).toISOString(),
+  };
+}
+
+async function computeCounts(f: BaseFilter): Promise<TaskCountsResponse> {
+  const raw = await countTasksByState(f);
+  const detachedTotal = raw.detached ?? 0;
+  const counts: Partial<Record<DisplayState, number>> = {};
+  let total = 0;
+  for (const state of DISPLAY_STATES) {
+    if (state === 'detached') continue;
+    const n = raw[state] ?? 0;
+    counts[state] = n;
+    total += n;
+  }
+  counts.detached = detachedTotal;
+  if (detachedTotal > 0) {
+    // A detached task is still "working" (or submitted...) in A2A terms; the list shows it
+    // under "detached" only, so take it out of its A2A state's count.
+    const holders = NON_TERMINAL.filter((s) => (raw[s] ?? 0) > 0);
+    const split = await Promise.all(holders.map((s) => countTasks({ ...f, states: [s], detached: true })));
+    holders.forEach((s, i) => (counts[s] = (counts[s] ?? 0) - split[i]));
+  }
+  return { counts, total };
+}
+
+const COUNTS_TTL_MS = 1_000;
+const COUNTS_CACHE_MAX = 500;
+type CountsCache = Map<string, { expires: number; value: Promise<TaskCountsResponse> }>;
+
+/**
+ * Counts respect every filter but the state one. They are shared between callers for a second:
+ * a thousand open dashboards refreshing counts after a burst of changes cost one query per
+ * distinct filter per second, not one each.
+ */
+export function taskCounts(f: TaskFilter): Promise<TaskCountsResponse> {
+  const cache = processSingleton<CountsCache>('dashboard-counts-cache', () => new Map());
+  const key = JSON.stringify([f.direction, f.agent, f.range, f.q]);
+  const now = Date.now();
+  const hit = cache.get(key);
+  if (hit && hit.expires > now) return hit.value;
+  if (cache.size >= COUNTS_CACHE_MAX) {
+    for (const [k, v] of cache) if (v.expires <= now) cache.delete(k);
+    if (cache.size >= COUNTS_CACHE_MAX) cache.clear();
+  }
+  const value = computeCounts(baseFilter(f, now));
+  cache.set(key, { expires: now + COUNTS_TTL_MS, value });
+  value.catch(() => cache.delete(key));
+  return value;
+}

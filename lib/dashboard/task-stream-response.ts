@@ -1,0 +1,26 @@
+/**
+ * Turns taskStreamFrames into an HTTP answer: everything that can fail (lookup, 404) happens
+ * before the SSE headers go out, by peeking the first frame (the a2a-js adapter pattern).
+ */
+import { apiError } from '../api/responses';
+import { sseFromIterator } from './sse';
+import { TaskNotFoundError, taskStreamFrames } from './task-stream';
+
+async function* prepend(first: string, rest: AsyncGenerator<string>): AsyncGenerator<string> {
+  yield first;
+  yield* rest;
+}
+
+export async function taskStreamResponse(req: Request, taskId: string, afterSeq: number | null): Promise<Response> {
+  const stop = new AbortController();
+  const frames = taskStreamFrames(taskId, afterSeq, stop.signal);
+  let first: IteratorResult<string>;
+  try {
+    first = await frames.next();
+  } catch (err) {
+    if (err instanceof TaskNotFoundError) return apiError(404, 'not_found', `no task ${taskId}`);
+    throw err;
+  }
+  const source = first.done ? frames : prepend(first.value, frames);
+  return sseFromIterator(source, stop, { signal: req.signal });
+}
