@@ -21,7 +21,7 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   timeout: 90_000,
   expect: { timeout: 15_000 },
-  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
+  reporter: [['list'], ['json', { outputFile: 'test-results/playwright.json' }], ...(process.env.CI ? [['html', { open: 'never' }] as const] : [])],
   use: {
     ...devices['Desktop Chrome'],
     viewport: { width: 1280, height: 860 },

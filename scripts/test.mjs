@@ -19,13 +19,24 @@ function ensureChromium() {
   return false;
 }
 
+/** One closing line over both suites: "N passed, N failed" (skipped are a defect here). */
+function summaryLine() {
+  const read = (file) => (fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : null);
+  const v = read('test-results/vitest.json');
+  const p = read('test-results/playwright.json');
+  const passed = (v?.numPassedTests ?? 0) + (p?.stats?.expected ?? 0) + (p?.stats?.flaky ?? 0);
+  const failed = (v?.numFailedTests ?? 0) + (p?.stats?.unexpected ?? 0);
+  return `${passed} passed, ${failed} failed`;
+}
+
 const node = process.execPath;
 const ok =
   step('prisma generate', node, ['scripts/prisma-generate.mjs']) &&
   step('build', node, ['node_modules/next/dist/bin/next', 'build']);
 if (!ok) process.exit(1);
 
-const unit = step('vitest', node, ['node_modules/vitest/vitest.mjs', 'run'], { SWITCHBOARD_SKIP_BUILD: '1' });
+const unit = step('vitest', node, ['node_modules/vitest/vitest.mjs', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=test-results/vitest.json'], { SWITCHBOARD_SKIP_BUILD: '1' });
 const e2e = ensureChromium() && step('playwright', node, ['node_modules/@playwright/test/cli.js', 'test']);
 console.log(`\nvitest: ${unit ? 'passed' : 'FAILED'}; playwright: ${e2e ? 'passed' : 'FAILED'}`);
+console.log(summaryLine());
 process.exit(unit && e2e ? 0 : 1);
