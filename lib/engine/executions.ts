@@ -16,6 +16,8 @@ export interface Execution {
 class ExecutionRegistry {
   private readonly running = new Map<string, Execution>();
   accepting = true;
+  /** Aborted at shutdown: every open call and stream detaches (and answers) at once. */
+  readonly shutdown = new AbortController();
 
   add(execution: Execution): void {
     this.running.set(execution.taskId, execution);

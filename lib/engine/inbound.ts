@@ -4,7 +4,6 @@
  * create or continue, run the turn in the background, observe within the response window,
  * detach at its end, cancel through the terminal claim.
  */
-import { randomUUID } from 'node:crypto';
 import type { ServedAgent } from './agent';
 import { createTaskRecord, claimTerminal, recordEvents } from './task-writer';
 import { startTurn } from './run-turn';
@@ -15,6 +14,7 @@ import { toStreamEvent } from './stream-events';
 import { executions } from './executions';
 import { agentText } from './messages';
 import { findTask, listMessages } from '../db/task-repo';
+import { newId } from '../db/ids';
 import type { TaskRecord } from '../db/task-records';
 import { A2AError } from '../protocol/errors';
 import type { Message, StreamEvent, Task } from '../protocol/types';
@@ -49,8 +49,8 @@ const REQUEST_TEXT_LIMIT = 2_000;
 async function beginTurn(req: SendRequest): Promise<TaskRecord> {
   const { message, agent } = req;
   if (message.taskId) return continueTask(req, message.taskId);
-  const taskId = randomUUID();
-  const contextId = message.contextId ?? randomUUID();
+  const taskId = newId();
+  const contextId = message.contextId ?? newId();
   const stored: Message = { ...message, taskId, contextId };
   const change = await createTaskRecord(
     {
@@ -103,8 +103,12 @@ async function continueTask(req: SendRequest, taskId: string): Promise<TaskRecor
 }
 
 function detachReason(end: ObservationEnd): DetachReason {
+  if (end === 'shutdown') return 'shutdown';
   return end === 'window' ? 'response window ended' : 'caller disconnected';
 }
+
+/** Ends that still owe an open stream the detach status: the window, and shutdown. */
+const ANSWERED_ENDS: readonly ObservationEnd[] = ['window', 'shutdown'];
 
 /** message/send and SendMessage: wait for the turn's end, at most one response window. */
 export async function sendMessage(req: SendRequest, mode: SendMode): Promise<Task> {
@@ -160,8 +164,8 @@ async function* followTurn(record: TaskRecord, opts: FollowOptions): AsyncGenera
       });
     }
   }
-  if (end === 'window') {
-    const guidance = detachGuidance(record.id, 'response window ended', opts.windowMs ?? 0);
+  if (ANSWERED_ENDS.includes(end)) {
+    const guidance = detachGuidance(record.id, detachReason(end), opts.windowMs ?? 0);
     yield {
       kind: 'status-update',
       taskId: record.id,

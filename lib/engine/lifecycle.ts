@@ -38,6 +38,7 @@ export function isAcceptingWork(): boolean {
 export async function drainAndStop(drainMs: number): Promise<void> {
   const registry = executions();
   registry.accepting = false;
+  registry.shutdown.abort('shutdown'); // open calls and streams detach and answer now
   const running = registry.all();
   log.info('shutdown: draining running tasks', { running: running.length, drainMs });
   await Promise.race([Promise.allSettled(running.map((e) => e.done)), new Promise((r) => setTimeout(r, drainMs))]);

@@ -7,8 +7,9 @@ import { eventHub } from '../events/hub';
 import { listEvents } from '../db/task-repo';
 import type { StoredEvent } from '../db/task-records';
 import { isTerminalState, isTurnEndState } from '../protocol/types';
+import { executions } from './executions';
 
-export type ObservationEnd = 'ended' | 'window' | 'aborted';
+export type ObservationEnd = 'ended' | 'window' | 'aborted' | 'shutdown';
 
 export interface ObserveOptions {
   afterSeq: number;
@@ -38,8 +39,12 @@ export async function* observeTask(taskId: string, opts: ObserveOptions): AsyncG
   });
   const timer = opts.windowMs !== undefined ? setTimeout(() => ((stop ??= 'window'), notify()), opts.windowMs) : undefined;
   const onAbort = () => ((stop ??= 'aborted'), notify());
+  const onShutdown = () => ((stop ??= 'shutdown'), notify());
+  const shutdown = executions().shutdown.signal;
   opts.signal?.addEventListener('abort', onAbort, { once: true });
+  shutdown.addEventListener('abort', onShutdown, { once: true });
   if (opts.signal?.aborted) stop = 'aborted';
+  if (shutdown.aborted) stop ??= 'shutdown';
   let lastSeq = opts.afterSeq;
   try {
     for (const event of await listEvents(taskId, opts.afterSeq)) {
@@ -62,5 +67,6 @@ export async function* observeTask(taskId: string, opts: ObserveOptions): AsyncG
     unsubscribe();
     if (timer) clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onAbort);
+    shutdown.removeEventListener('abort', onShutdown);
   }
 }

@@ -51,6 +51,24 @@ describe('shutdown', () => {
   });
 });
 
+describe('shutdown answers open calls', () => {
+  it('a blocking caller waiting when SIGTERM arrives gets the task WORKING with instructions, not a dropped connection', async () => {
+    app = await startApp({ SWITCHBOARD_RESPONSE_WINDOW: '60', SWITCHBOARD_DRAIN: '0.5' });
+    const pending = rpc(`${app.url}/a2a/slow`, 'message/send', send('work 30s'));
+    await new Promise((r) => setTimeout(r, 500));
+    const stopping = app.stop();
+    const answer = await pending;
+    await stopping;
+    expect(answer.body.result.status.state).toBe('working');
+    expect(answer.body.result.metadata.switchboard).toMatchObject({ detached: true });
+    expect(answer.body.result.status.message.parts[0].text).toContain('shutdown');
+    await app.restart();
+    const after = await events(`${app.url}/a2a/slow`, answer.body.result.id);
+    expect(after.status.state).toBe('failed');
+    expect(after.metadata.switchboard.endReason).toBe('interrupted: shutdown');
+  });
+});
+
 describe('crash recovery', () => {
   it('kill -9 during a running task, then start: FAILED "interrupted: restart", history intact', async () => {
     app = await startApp({ SWITCHBOARD_RESPONSE_WINDOW: '0.5' });
