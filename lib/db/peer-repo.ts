@@ -8,25 +8,6 @@ import { fromJson, toJson } from './json';
 export type PeerAuthType = 'none' | 'bearer' | 'apiKey';
 export type PeerSource = 'api' | 'config' | 'builtin';
 
-export interface PeerRecord {
-  name: string;
-  url: string;
-  normalizedUrl: string;
-  authType: PeerAuthType;
-  authSecret: string | null;
-  authHeader: string | null;
-  headers: Record<string, string>;
-  timeoutSeconds: number | null;
-  notes: string | null;
-  source: PeerSource;
-  card: Record<string, unknown> | null;
-  protocolVersion: '0.3' | '1.0' | null;
-  endpointUrl: string | null;
-  cardFetchedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
 /** The fields a caller sets; the card cache is written separately (savePeerCard). */
 export interface PeerInput {
   name: string;
@@ -39,6 +20,15 @@ export interface PeerInput {
   timeoutSeconds: number | null;
   notes: string | null;
   source: PeerSource;
+}
+
+export interface PeerRecord extends PeerInput {
+  card: Record<string, unknown> | null;
+  protocolVersion: '0.3' | '1.0' | null;
+  endpointUrl: string | null;
+  cardFetchedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
 }
 
 type PeerRow = NonNullable<Awaited<ReturnType<ReturnType<typeof db>['peer']['findUnique']>>>;

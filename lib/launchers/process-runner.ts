@@ -1,6 +1,7 @@
 /**
  * The `process` launcher: one child process per turn (docs/launchers.md).
  */
+import { TurnTracker } from './turn-tracker';
 import type { AgentRunner, AgentTurn, TurnOutcome } from '../engine/agent';
 import { textOf } from '../protocol/types';
 import { linkSignals } from './abort-link';
@@ -19,8 +20,7 @@ import { StdoutArtifact } from './stdout-artifact';
 export class ProcessLauncherRunner implements AgentRunner {
   private readonly sessions = new SessionStore();
   private readonly locks = new KeyedLock();
-  private readonly closing = new AbortController();
-  private readonly active = new Set<Promise<TurnOutcome>>();
+  private readonly turns = new TurnTracker();
   private readonly resumeNeedsId: boolean;
 
   constructor(
@@ -31,21 +31,17 @@ export class ProcessLauncherRunner implements AgentRunner {
   }
 
   runTurn(turn: AgentTurn): Promise<TurnOutcome> {
-    if (this.closing.signal.aborted) return Promise.resolve({ state: 'failed', reason: 'launcher is closed' });
-    const running = this.guardedTurn(turn);
-    this.active.add(running);
-    void running.finally(() => this.active.delete(running));
-    return running;
+    return this.turns.run(() => this.guardedTurn(turn));
   }
 
   /** Kills every running turn's process tree and waits for those turns to return. */
   async close(): Promise<void> {
-    this.closing.abort('launcher closed');
-    await Promise.allSettled([...this.active]);
+    this.turns.close();
+    await this.turns.settled();
   }
 
   private async guardedTurn(turn: AgentTurn): Promise<TurnOutcome> {
-    const link = linkSignals(turn.signal, this.closing.signal);
+    const link = linkSignals(turn.signal, this.turns.closing.signal);
     try {
       // Turns of one context share an agent session only when resuming, so only then do they queue.
       if (!this.spec.resume) return await this.runOnce(turn, link.signal);

@@ -2,6 +2,7 @@
  * The `rpc` launcher: a pool of long-lived workers, one per (agent, contextId), each serving
  * that context's turns one at a time (docs/launchers.md, docs/worker-protocol.md).
  */
+import { TurnTracker } from '../turn-tracker';
 import type { AgentRunner, AgentTurn, TurnOutcome } from '../../engine/agent';
 import { linkSignals } from '../abort-link';
 import { KeyedLock } from '../keyed-lock';
@@ -18,8 +19,7 @@ export class RpcLauncherRunner implements AgentRunner {
   private readonly locks = new KeyedLock();
   /** Contexts with a turn in hand: their workers are never picked to make room. */
   private readonly held = new Set<string>();
-  private readonly closing = new AbortController();
-  private readonly active = new Set<Promise<TurnOutcome>>();
+  private readonly turns = new TurnTracker();
 
   constructor(
     private readonly spec: RpcLauncherSpec,
@@ -27,22 +27,18 @@ export class RpcLauncherRunner implements AgentRunner {
   ) {}
 
   runTurn(turn: AgentTurn): Promise<TurnOutcome> {
-    if (this.closing.signal.aborted) return Promise.resolve({ state: 'failed', reason: 'launcher is closed' });
-    const running = this.guardedTurn(turn);
-    this.active.add(running);
-    void running.finally(() => this.active.delete(running));
-    return running;
+    return this.turns.run(() => this.guardedTurn(turn));
   }
 
   /** Aborts running turns, ends every worker (tree reaped) and waits for all of it. */
   async close(): Promise<void> {
-    this.closing.abort('launcher closed');
+    this.turns.close();
     await Promise.allSettled([...this.unreaped].map((w) => w.shutdown('launcher closed')));
-    await Promise.allSettled([...this.active]);
+    await this.turns.settled();
   }
 
   private async guardedTurn(turn: AgentTurn): Promise<TurnOutcome> {
-    const link = linkSignals(turn.signal, this.closing.signal);
+    const link = linkSignals(turn.signal, this.turns.closing.signal);
     const release = await this.locks.acquire(turn.contextId, link.signal);
     if (!release) {
       link.dispose();
