@@ -10,6 +10,8 @@ import { getSettings } from '../config/settings';
 import { sqliteFilePath } from './sqlite-path';
 import { applyMigrations } from './migrate';
 import { SqliteTaskWriter } from './sqlite-writer';
+import { SqliteTaskReader } from './sqlite-reader';
+import { countingAdapterFactory, queryLogEnabled } from './query-counter';
 
 export type Db = InstanceType<typeof PrismaClient>;
 
@@ -17,7 +19,7 @@ export function createDb(databaseUrl: string): Db {
   const file = sqliteFilePath(databaseUrl);
   applyMigrations(file);
   const adapter = new PrismaBetterSqlite3({ url: file, timeout: 10_000 });
-  return new PrismaClient({ adapter });
+  return new PrismaClient({ adapter: queryLogEnabled() ? countingAdapterFactory(adapter) : adapter });
 }
 
 /** The process-wide client for the configured DATABASE_URL, migrated on first use. */
@@ -31,4 +33,9 @@ export function taskWriter(): SqliteTaskWriter {
     db(); // migrations first
     return new SqliteTaskWriter(sqliteFilePath(getSettings().databaseUrl));
   });
+}
+
+/** The engine's hot-path reads, on the writer's connection (see sqlite-reader.ts). */
+export function taskReader(): SqliteTaskReader {
+  return processSingleton('task-reader', () => new SqliteTaskReader(taskWriter().conn));
 }

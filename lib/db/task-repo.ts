@@ -8,7 +8,7 @@
  *   row: when the guard fails nothing is written and null is returned. claimTerminal in
  *   lib/engine is built on this.
  */
-import { db, taskWriter } from './client';
+import { db, taskReader, taskWriter } from './client';
 import type { RawTaskRow, WriteResult } from './sqlite-writer';
 import { fromJson } from './json';
 import type { Artifact, Message, TaskState } from '../protocol/types';
@@ -22,7 +22,6 @@ export interface CommittedChange {
 }
 
 type TaskRow = NonNullable<Awaited<ReturnType<ReturnType<typeof db>['task']['findUnique']>>>;
-type EventRow = { taskId: string; seq: number; type: string; state: string | null; payload: string; at: Date };
 
 function toTaskRecord(row: TaskRow): TaskRecord {
   return {
@@ -49,17 +48,6 @@ function toTaskRecord(row: TaskRow): TaskRecord {
   };
 }
 
-function toStoredEvent(row: EventRow): StoredEvent {
-  return {
-    taskId: row.taskId,
-    seq: row.seq,
-    type: row.type as EventType,
-    state: (row.state as TaskState | null) ?? null,
-    payload: JSON.parse(row.payload),
-    at: row.at.toISOString(),
-  };
-}
-
 export interface AppendOptions {
   patch?: TaskPatch;
   /** Compare-and-set: only append if the task is in one of these states. */
@@ -81,7 +69,7 @@ export interface AppendOptions {
 
 /** Creates a task with its first events and messages, atomically. */
 export async function insertTask(task: NewTask, events: NewEvent[], messages: Message[] = []): Promise<CommittedChange> {
-  return toChange(task.id, taskWriter().insertTask(task, events, messages));
+  return toChange(task.id, await taskWriter().queueInsertTask(task, events, messages));
 }
 
 /**
@@ -89,7 +77,7 @@ export async function insertTask(task: NewTask, events: NewEvent[], messages: Me
  * change, or null when a guard was given and did not hold (nothing written).
  */
 export async function appendEvents(taskId: string, events: NewEvent[], opts: AppendOptions = {}): Promise<CommittedChange | null> {
-  const written = taskWriter().append(
+  const written = await taskWriter().queueAppend(
     taskId,
     events,
     opts.patch ?? {},
@@ -100,7 +88,12 @@ export async function appendEvents(taskId: string, events: NewEvent[], opts: App
   return written ? toChange(taskId, written) : null;
 }
 
-const isoFromSqlite = (v: unknown): string | null => (typeof v === 'string' ? new Date(v).toISOString() : null);
+/** SQLite text time → ISO. The writer's own format (sqliteTime) converts without a Date parse. */
+const WRITER_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/;
+const isoFromSqlite = (v: unknown): string | null => {
+  if (typeof v !== 'string') return null;
+  return WRITER_TIME.test(v) ? `${v.slice(0, 23)}Z` : new Date(v).toISOString();
+};
 
 function rawToTaskRecord(r: RawTaskRow): TaskRecord {
   return {
@@ -127,41 +120,42 @@ function rawToTaskRecord(r: RawTaskRow): TaskRecord {
   };
 }
 
+/** Merged appends (a stream's chunks) share one written row: map it to a record once. */
+const recordsByRow = new WeakMap<RawTaskRow, TaskRecord>();
+
 function toChange(taskId: string, written: WriteResult): CommittedChange {
+  let task = recordsByRow.get(written.row);
+  if (!task) recordsByRow.set(written.row, (task = rawToTaskRecord(written.row)));
   return {
-    task: rawToTaskRecord(written.row),
+    task,
     events: written.events.map((e) => ({
       taskId,
       seq: e.seq,
       type: e.type as EventType,
       state: (e.state as TaskState | null) ?? null,
       payload: JSON.parse(e.payload),
-      at: new Date(e.at).toISOString(),
+      at: isoFromSqlite(e.at)!,
     })),
   };
 }
 
+// The four reads below are on every send, stream and subscription: prepared statements on the
+// writer's connection rather than Prisma (sqlite-reader.ts says why).
+
 export async function findTask(taskId: string): Promise<TaskRecord | null> {
-  const row = await db().task.findUnique({ where: { id: taskId } });
-  return row ? toTaskRecord(row) : null;
+  const row = taskReader().task(taskId);
+  return row ? rawToTaskRecord(row) : null;
 }
 
 export async function listEvents(taskId: string, afterSeq = 0, types?: EventType[]): Promise<StoredEvent[]> {
-  const rows = await db().taskEvent.findMany({
-    where: { taskId, seq: { gt: afterSeq }, ...(types ? { type: { in: types } } : {}) },
-    orderBy: { seq: 'asc' },
-  });
-  return rows.map(toStoredEvent);
+  return taskReader()
+    .events(taskId, afterSeq, types)
+    .map((r) => ({ taskId: r.taskId, seq: r.seq, type: r.type as EventType, state: (r.state as TaskState | null) ?? null, payload: JSON.parse(r.payload), at: isoFromSqlite(r.at)! }));
 }
 
 /** History, oldest first; `limit` keeps only the most recent messages. */
 export async function listMessages(taskId: string, limit?: number): Promise<Message[]> {
-  const rows = await db().message.findMany({
-    where: { taskId },
-    orderBy: { id: limit === undefined ? 'asc' : 'desc' },
-    take: limit,
-  });
-  if (limit !== undefined) rows.reverse();
+  const rows = taskReader().messages(taskId, limit);
   return rows.map((r) => ({
     kind: 'message' as const,
     messageId: r.messageId,
@@ -173,7 +167,7 @@ export async function listMessages(taskId: string, limit?: number): Promise<Mess
 }
 
 export async function listStoredArtifacts(taskId: string): Promise<Artifact[]> {
-  const rows = await db().artifact.findMany({ where: { taskId }, orderBy: { position: 'asc' } });
+  const rows = taskReader().artifacts(taskId);
   return rows.map((r) => ({
     artifactId: r.artifactId,
     parts: JSON.parse(r.parts),

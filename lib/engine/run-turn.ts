@@ -6,6 +6,7 @@ import type { AgentTurn, ServedAgent, TurnOutcome } from './agent';
 import { claimTerminal, recordEvents } from './task-writer';
 import { agentMessage, agentText } from './messages';
 import { executions } from './executions';
+import { EmitPipe } from './emit-pipe';
 import type { ArtifactChunk, Message } from '../protocol/types';
 import { errorMessage, log } from '../log';
 
@@ -23,6 +24,7 @@ const WHILE_WORKING = { onlyIfStateIn: ['working'] as const };
 
 export function startTurn(start: TurnStart): void {
   const controller = new AbortController();
+  const pipe = new EmitPipe();
   const turn: AgentTurn = {
     taskId: start.taskId,
     contextId: start.contextId,
@@ -31,26 +33,27 @@ export function startTurn(start: TurnStart): void {
     peer: start.peer,
     signal: controller.signal,
     emit: {
-      progress: async (text, metadata) => {
-        await recordEvents(
-          start.taskId,
-          [{ type: 'status', state: 'working', payload: { message: agentText(start.taskId, start.contextId, text, metadata) } }],
-          WHILE_WORKING,
-        );
-      },
-      artifact: async (chunk: ArtifactChunk) => {
-        await recordEvents(start.taskId, [{ type: 'artifact', payload: chunk }], WHILE_WORKING);
-      },
+      // Pipelined (emit-pipe.ts): an emit returns once queued; the turn's end waits for all.
+      progress: (text, metadata) =>
+        pipe.push(() =>
+          recordEvents(
+            start.taskId,
+            [{ type: 'status', state: 'working', payload: { message: agentText(start.taskId, start.contextId, text, metadata) } }],
+            WHILE_WORKING,
+          ),
+        ),
+      artifact: (chunk: ArtifactChunk) => pipe.push(() => recordEvents(start.taskId, [{ type: 'artifact', payload: chunk }], WHILE_WORKING)),
     },
   };
-  const done = runAndRecord(start, turn);
+  const done = runAndRecord(start, turn, pipe);
   executions().add({ taskId: start.taskId, contextId: start.contextId, controller, done });
 }
 
-async function runAndRecord(start: TurnStart, turn: AgentTurn): Promise<void> {
+async function runAndRecord(start: TurnStart, turn: AgentTurn, pipe: EmitPipe): Promise<void> {
   let outcome: TurnOutcome;
   try {
     outcome = await start.agent.runner.runTurn(turn);
+    await pipe.drain();
   } catch (err) {
     log.error('agent turn threw', { taskId: start.taskId, agent: start.agent.slug, error: errorMessage(err) });
     outcome = { state: 'failed', reason: `agent error: ${errorMessage(err)}` };

@@ -1,0 +1,69 @@
+/** Command-line options of `npm run bench -- [options]` (documented in bench/README.md). */
+export const SCENARIOS = ['echo', 'stream', 'memory', 'detach', 'history', 'fanout'] as const;
+export type ScenarioId = (typeof SCENARIOS)[number];
+
+export interface BenchOptions {
+  quick: boolean;
+  only: ScenarioId[];
+  runs: number;
+  distDir: string;
+  build: 'always' | 'if-missing' | 'never';
+  cpuProf: boolean;
+  writeDocs: boolean;
+  /** Also write the results JSON here (the smoke test reads it). */
+  out?: string;
+  /** NODE_OPTIONS for the Switchboard server only (e.g. "--max-old-space-size=160"). */
+  switchboardNodeOptions?: string;
+}
+
+const USAGE = `usage: npm run bench -- [--quick] [--only echo,stream,...] [--runs N] [--dist DIR]
+                        [--no-build | --build-if-missing] [--cpu-prof] [--no-docs] [--out FILE]
+                        [--switchboard-node-options "FLAGS"]
+scenarios: ${SCENARIOS.join(', ')}`;
+
+export function parseOptions(argv: string[]): BenchOptions {
+  const opts: BenchOptions = {
+    quick: false,
+    only: [...SCENARIOS],
+    runs: 3,
+    distDir: process.env.SWITCHBOARD_BENCH_DIST_DIR || '.next-bench',
+    build: 'always',
+    cpuProf: false,
+    writeDocs: true,
+  };
+  let runsGiven = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${arg} needs a value\n${USAGE}`);
+      return v;
+    };
+    if (arg === '--quick') opts.quick = true;
+    else if (arg === '--only') {
+      const ids = value().split(',').map((s) => s.trim());
+      const unknown = ids.filter((id) => !(SCENARIOS as readonly string[]).includes(id));
+      if (unknown.length) throw new Error(`unknown scenario ${unknown.join(', ')}\n${USAGE}`);
+      opts.only = ids as ScenarioId[];
+    } else if (arg === '--runs') {
+      opts.runs = Number(value());
+      runsGiven = true;
+      if (!Number.isInteger(opts.runs) || opts.runs < 1) throw new Error(`--runs: expected a positive whole number\n${USAGE}`);
+    } else if (arg === '--dist') opts.distDir = value();
+    else if (arg === '--no-build') opts.build = 'never';
+    else if (arg === '--build-if-missing') opts.build = 'if-missing';
+    else if (arg === '--cpu-prof') opts.cpuProf = true;
+    else if (arg === '--no-docs') opts.writeDocs = false;
+    else if (arg === '--out') opts.out = value();
+    else if (arg === '--switchboard-node-options') opts.switchboardNodeOptions = value();
+    else if (arg === '--help' || arg === '-h') {
+      process.stdout.write(`${USAGE}\n`);
+      process.exit(0);
+    } else throw new Error(`unknown option ${arg}\n${USAGE}`);
+  }
+  if (opts.quick) {
+    if (!runsGiven) opts.runs = 1;
+    opts.writeDocs = false;
+  }
+  return opts;
+}

@@ -1,0 +1,6 @@
+/* global Response */
+export const dynamic = 'force-dynamic';
+
+export function GET() {
+  return Response.json({ ok: true });
+}

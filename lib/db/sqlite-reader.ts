@@ -1,0 +1,79 @@
+/**
+ * The engine's hot-path reads on SQLite, as prepared statements on the task writer's
+ * connection: one task row, its event log after a seq, its messages, its stored artifacts.
+ * Every blocking send, stream and subscription makes several of these; through Prisma each
+ * costs ~80–160 µs of query building and result mapping, here ~5 µs (docs/benchmarks.md).
+ * Rows come back raw; task-repo.ts maps them to the plain records callers see.
+ */
+import type Database from 'better-sqlite3';
+import type { RawTaskRow } from './sqlite-writer';
+import { countQueries } from './query-counter';
+
+export interface RawEventRow {
+  taskId: string;
+  seq: number;
+  type: string;
+  state: string | null;
+  payload: string;
+  at: string;
+}
+
+export interface RawMessageRow {
+  messageId: string;
+  role: string;
+  parts: string;
+  metadata: string | null;
+}
+
+export interface RawArtifactRow {
+  artifactId: string;
+  name: string | null;
+  description: string | null;
+  parts: string;
+  metadata: string | null;
+}
+
+const EVENT_COLUMNS = '"taskId","seq","type","state","payload","at"';
+
+export class SqliteTaskReader {
+  private readonly stmts;
+  private readonly eventsByTypes = new Map<string, Database.Statement>();
+
+  constructor(private readonly conn: Database.Database) {
+    this.stmts = {
+      task: conn.prepare('SELECT * FROM "Task" WHERE "id" = ?'),
+      events: conn.prepare(`SELECT ${EVENT_COLUMNS} FROM "TaskEvent" WHERE "taskId" = ? AND "seq" > ? ORDER BY "seq"`),
+      messages: conn.prepare('SELECT "messageId","role","parts","metadata" FROM "Message" WHERE "taskId" = ? ORDER BY "id"'),
+      lastMessages: conn.prepare('SELECT * FROM (SELECT "id","messageId","role","parts","metadata" FROM "Message" WHERE "taskId" = ? ORDER BY "id" DESC LIMIT ?) ORDER BY "id"'),
+      artifacts: conn.prepare('SELECT "artifactId","name","description","parts","metadata" FROM "Artifact" WHERE "taskId" = ? ORDER BY "position"'),
+    };
+  }
+
+  task(taskId: string): RawTaskRow | undefined {
+    countQueries('reads');
+    return this.stmts.task.get(taskId) as RawTaskRow | undefined;
+  }
+
+  events(taskId: string, afterSeq: number, types?: readonly string[]): RawEventRow[] {
+    countQueries('reads');
+    if (!types) return this.stmts.events.all(taskId, afterSeq) as RawEventRow[];
+    const key = types.join(',');
+    let stmt = this.eventsByTypes.get(key);
+    if (!stmt) {
+      const sql = `SELECT ${EVENT_COLUMNS} FROM "TaskEvent" WHERE "taskId" = ? AND "seq" > ? AND "type" IN (${types.map(() => '?').join(',')}) ORDER BY "seq"`;
+      this.eventsByTypes.set(key, (stmt = this.conn.prepare(sql)));
+    }
+    return stmt.all(taskId, afterSeq, ...types) as RawEventRow[];
+  }
+
+  /** Oldest first; `limit` keeps only the most recent. */
+  messages(taskId: string, limit?: number): RawMessageRow[] {
+    countQueries('reads');
+    return (limit === undefined ? this.stmts.messages.all(taskId) : this.stmts.lastMessages.all(taskId, limit)) as RawMessageRow[];
+  }
+
+  artifacts(taskId: string): RawArtifactRow[] {
+    countQueries('reads');
+    return this.stmts.artifacts.all(taskId) as RawArtifactRow[];
+  }
+}
