@@ -16,6 +16,7 @@ import { memoryScenario } from './scenarios/memory';
 import { detachScenario } from './scenarios/detach';
 import { historyScenario } from './scenarios/history';
 import { fanoutScenario } from './scenarios/fanout';
+import { waitQuiet } from './lib/machine-load';
 
 const opts = parseOptions(process.argv.slice(2));
 const started = Date.now();
@@ -71,14 +72,24 @@ async function main(): Promise<void> {
   log(`${opts.quick ? 'quick' : 'full'} run: ${opts.only.join(', ')}; ${opts.runs} run(s) each; build ${opts.build} (${opts.distDir})`);
   build();
   const scenarios: ScenarioResult[] = [];
+  /** Other processes' load (cores) when each scenario started, after waiting for quiet. */
+  const startLoad: Record<string, number> = {};
+  const quiet = async (id: string) => {
+    if (!opts.quick) startLoad[id] = Math.round((await waitQuiet(log)) * 100) / 100;
+  };
   const shared = opts.only.filter((id) => id === 'echo' || id === 'stream');
-  if (shared.length) scenarios.push(...(await sideBySide(shared)));
-  if (opts.only.includes('memory')) scenarios.push(await memoryScenario(ctx));
-  if (opts.only.includes('detach')) scenarios.push(await detachScenario(ctx));
-  if (opts.only.includes('history')) scenarios.push(await historyScenario(ctx));
-  if (opts.only.includes('fanout')) scenarios.push(await fanoutScenario(ctx));
+  if (shared.length) {
+    await quiet(shared.join('+'));
+    scenarios.push(...(await sideBySide(shared)));
+  }
+  const alone = { memory: memoryScenario, detach: detachScenario, history: historyScenario, fanout: fanoutScenario } as const;
+  for (const id of ['memory', 'detach', 'history', 'fanout'] as const) {
+    if (!opts.only.includes(id)) continue;
+    await quiet(id);
+    scenarios.push(await alone[id](ctx));
+  }
 
-  const report = { ...env, mode: opts.quick ? ('quick' as const) : ('full' as const), args: process.argv.slice(2), scenarios };
+  const report = { ...env, mode: opts.quick ? ('quick' as const) : ('full' as const), args: process.argv.slice(2), startLoad, scenarios };
   const file = writeResults(report);
   if (opts.out) fs.writeFileSync(opts.out, JSON.stringify(report, null, 2));
   process.stdout.write(`\n${renderMarkdown(report)}\n\nresults: ${file}\n`);

@@ -46,7 +46,7 @@ export function environment() {
   };
 }
 
-export type RunReport = ReturnType<typeof environment> & { mode: 'quick' | 'full'; args: string[]; scenarios: ScenarioResult[] };
+export type RunReport = ReturnType<typeof environment> & { mode: 'quick' | 'full'; args: string[]; startLoad: Record<string, number>; scenarios: ScenarioResult[] };
 
 export function writeResults(report: RunReport): string {
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
@@ -69,6 +69,9 @@ export function renderMarkdown(report: RunReport): string {
     `Versions: Node ${v.node}, Next.js ${v.next}, @a2a-js/sdk ${v['@a2a-js/sdk']}, Express ${v.express}, autocannon ${v.autocannon}, better-sqlite3 ${v['better-sqlite3']}, Prisma ${v.prisma}.`,
     '',
     'Figures are medians with the min–max of the runs in brackets.',
+    ...(Object.keys(report.startLoad).length
+      ? ['', `Other processes' load when each scenario started (cores of 2, after waiting up to 3 min for quiet): ${Object.entries(report.startLoad).map(([k, v]) => `${k} ${v}`).join(', ')}.`]
+      : []),
     '',
     '### Targets',
     '',

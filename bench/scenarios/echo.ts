@@ -10,6 +10,7 @@ import { runLoad, type LoadResult } from '../lib/load';
 import { SERVER_KINDS, type RunningServer, type ServerKind } from '../lib/servers';
 import { persistedCounts } from '../lib/sqlite-probe';
 import { round, spread, type Spread } from '../lib/stats';
+import { foreignCores, markLoad } from '../lib/machine-load';
 
 const CONNECTIONS = 50;
 const FIXED_RATE = 300;
@@ -30,6 +31,8 @@ export async function echoScenario(ctx: BenchContext, servers: Servers): Promise
   const fixed: Record<ServerKind, LoadResult[]> = { switchboard: [], 'ref-sdk': [], 'next-floor': [] };
   /** Server CPU per answered send: robust to other load on the machine, unlike sends/s. */
   const cpuMs: Record<ServerKind, number[]> = { switchboard: [], 'ref-sdk': [], 'next-floor': [] };
+  /** Cores other processes on the machine used during each measured run. */
+  const foreign: number[] = [];
 
   for (const kind of SERVER_KINDS) {
     ctx.log(`echo: warm-up ${kind}`);
@@ -38,12 +41,15 @@ export async function echoScenario(ctx: BenchContext, servers: Servers): Promise
   for (let run = 0; run < ctx.runs; run++) {
     for (const kind of SERVER_KINDS) {
       const cpuBefore = servers[kind].cpuSeconds();
+      const mark = markLoad(cpuBefore);
       const r = await load(servers[kind], { duration, connections: CONNECTIONS });
-      const cpu = ((servers[kind].cpuSeconds() - cpuBefore) * 1000) / r.good;
+      const cpuAfter = servers[kind].cpuSeconds();
+      const cpu = ((cpuAfter - cpuBefore) * 1000) / r.good;
+      foreign.push(round(foreignCores(mark, cpuAfter), 2));
       good[kind] += r.good;
       throughput[kind].push(r);
       cpuMs[kind].push(round(cpu, 3));
-      ctx.log(`echo run ${run + 1}/${ctx.runs} ${kind}: ${fmt(r.rps)}/s p99 ${r.latencyMs.p99} ms, ${fmt(cpu, 3)} ms CPU per send (bad ${r.bad}, errors ${r.errors})`);
+      ctx.log(`echo run ${run + 1}/${ctx.runs} ${kind}: ${fmt(r.rps)}/s p99 ${r.latencyMs.p99} ms, ${fmt(cpu, 3)} ms CPU per send (bad ${r.bad}, errors ${r.errors}; other processes ${fmt(foreign[foreign.length - 1], 2)} cores)`);
     }
   }
   for (let run = 0; run < ctx.runs; run++) {
@@ -85,7 +91,7 @@ export async function echoScenario(ctx: BenchContext, servers: Servers): Promise
     id: 'echo',
     title: '1. Echo throughput (blocking SendMessage)',
     params: { connections: CONNECTIONS, durationSec: duration, warmupSec: warmup, runs: ctx.runs, fixedRate: FIXED_RATE, fixedRateDurationSec: rateDuration },
-    data: { rps, cpuMsPerSend: cpu, loadP99, fixedP50: p50, fixedP99: p99, ratioToFloor: toFloor, ratioToRef: toRef, badResponses: bad, goodResponses: good, persisted, raw: { throughput, fixed } },
+    data: { rps, cpuMsPerSend: cpu, foreignCores: foreign, loadP99, fixedP50: p50, fixedP99: p99, ratioToFloor: toFloor, ratioToRef: toRef, badResponses: bad, goodResponses: good, persisted, raw: { throughput, fixed } },
     table,
     targets: [
       { name: 'Switchboard ≥ 0.75× next-floor (same run)', value: `${fmt(toFloor.median, 2)}×`, met: toFloor.median >= 0.75 },
@@ -100,6 +106,7 @@ export async function echoScenario(ctx: BenchContext, servers: Servers): Promise
     ],
     notes: [
       `Bad or failed responses (all runs): ${SERVER_KINDS.map((k) => `${k} ${bad[k]}`).join(', ')}.`,
+      `Other processes on the machine during the throughput runs: ${foreign.map((f) => fmt(f, 2)).join(', ')} cores (of 2). Runs with more than ~0.2 are disturbed; CPU per send is the figure least affected.`,
       `Switchboard's database after the scenario: ${fmt(persisted.tasks)} echo tasks, ${fmt(persisted.events)} events.`,
     ],
   };

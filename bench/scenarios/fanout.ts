@@ -16,6 +16,7 @@
  * subscriber the same frames.
  */
 import http from 'node:http';
+import { setMaxListeners } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { A2A_HEADERS, postJson, sendBody } from '../lib/a2a';
 import { fmt, type BenchContext, type ScenarioResult } from '../lib/context';
@@ -23,6 +24,7 @@ import { runLoad } from '../lib/load';
 import { readSse, type SseOutcome } from '../lib/sse-client';
 import { countRows } from '../lib/sqlite-probe';
 import { Histogram } from '../lib/stats';
+import { foreignCores, markLoad } from '../lib/machine-load';
 import { HEAP_CAP_FLAG } from '../lib/heap-cap';
 
 interface Shape {
@@ -121,6 +123,8 @@ interface FanoutPass {
   feedBytes: number;
   rss: { idle: number; feedsConnected: number; peak: number; end: number; everySecond: number[] };
   watchText: string;
+  /** Cores other processes used during the load. */
+  foreign: number;
 }
 
 /** One measured pass on a fresh server. */
@@ -129,6 +133,7 @@ async function runPass(ctx: BenchContext, shape: Shape, label: string, env?: Rec
   const rssIdle = server.rssMb();
   const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
   const stop = new AbortController();
+  setMaxListeners(0, stop.signal); // one abort listener per subscriber, by design
   const feedLatency = new Histogram();
   const taskLatency = new Histogram();
   let peakRss = rssIdle;
@@ -150,7 +155,9 @@ async function runPass(ctx: BenchContext, shape: Shape, label: string, env?: Rec
     }
     const streams = watched.flatMap((id) => Array.from({ length: shape.perTask }, () => followTask(`${server.url}/api/tasks/${id}/events`, agent, taskLatency, stop.signal)));
     ctx.log(`fanout (${label}): ${feeds.length} feed + ${streams.length} per-task subscribers; ${shape.tasksPerSec} echo tasks/s for ${shape.loadSeconds} s`);
+    const mark = markLoad(server.cpuSeconds());
     const load = await runLoad({ url: `${server.url}/a2a/echo`, body: sendBody('fan-out'), headers: A2A_HEADERS, expect: 'TASK_STATE_COMPLETED', connections: 10, overallRate: shape.tasksPerSec, duration: shape.loadSeconds });
+    const foreign = foreignCores(mark, server.cpuSeconds());
     const checks = await Promise.race([Promise.all(streams), new Promise<null>((r) => setTimeout(() => r(null), (shape.watchedWorkSeconds + 60) * 1000))]);
     await new Promise((r) => setTimeout(r, 1000)); // the feed's last coalesced frame
     const completed = countRows(server.dbFile!, `SELECT COUNT(*) AS n FROM "Task" WHERE "state" = 'completed'`);
@@ -172,6 +179,7 @@ async function runPass(ctx: BenchContext, shape: Shape, label: string, env?: Rec
       feedBytes,
       rss: { idle: rssIdle, feedsConnected: rssFeeds, peak: peakRss, end: server.rssMb(), everySecond: rssSeries },
       watchText,
+      foreign: Math.round(foreign * 100) / 100,
     };
     stop.abort();
     await Promise.allSettled(feeds.map((f) => f.done));
@@ -203,6 +211,7 @@ export async function fanoutScenario(ctx: BenchContext): Promise<ScenarioResult>
     streamProblems: p.streamProblems.slice(0, 5),
     feedSubscribersMissingTasks: p.feedMissing,
     rssMb: p.rss,
+    foreignCores: p.foreign,
   });
   const targetsFor = (p: FanoutPass, suffix: string) => [
     { name: `per-task streams: event-to-client p99 < 100 ms${suffix}`, value: `${fmt(p.taskLatency.percentile(99))} ms`, met: p.taskLatency.percentile(99) < 100 },
@@ -226,6 +235,7 @@ export async function fanoutScenario(ctx: BenchContext): Promise<ScenarioResult>
     notes: [
       `Per-task streams follow ${shape.watchedTasks} \`slow\` tasks ("${shipped.watchText}"); the driver ran ${fmt(shipped.echoRate, 1)} echo tasks/s (${fmt(shipped.echoTasks)} in all) at a fixed rate. ${fmt(shipped.tasks)} tasks in the database at the end.`,
       `Feed: the first ${PARSING_FEEDS} subscribers parse every frame and must have seen every completed task of the run in a \`completed\` summary (the feed coalesces a task's changes; the final state must arrive); every subscriber must have received the same data bytes (${fmt(shipped.feedBytes / 2 ** 20, 1)} MB each).`,
+      `Other processes used ${fmt(shipped.foreign, 2)} cores during the as-shipped load and ${fmt(capped.foreign, 2)} during the capped one (of 2; the bench's own subscribers and driver excluded).`,
       `RSS every second, as shipped: ${shipped.rss.everySecond.join(' ')}; with ${HEAP_CAP_FLAG}: ${capped.rss.everySecond.join(' ')}.`,
     ],
   };

@@ -12,6 +12,7 @@ import { SERVER_KINDS, type RunningServer, type ServerKind } from '../lib/server
 import { readSse } from '../lib/sse-client';
 import { countRows } from '../lib/sqlite-probe';
 import { round, spread, type Spread } from '../lib/stats';
+import { foreignCores, markLoad } from '../lib/machine-load';
 
 const SIZE = 500;
 const STREAMS_PER_RUN = 3;
@@ -90,6 +91,7 @@ export async function streamScenario(ctx: BenchContext, servers: Record<ServerKi
   const streams = ctx.quick ? 1 : STREAMS_PER_RUN;
   const rates: Record<string, number[]> = {};
   const checks = { whole: 0, total: 0, persisted: 0, persistedChecked: 0 };
+  const foreign: number[] = [];
   const key = (kind: ServerKind, chunks: number) => `${kind}/${chunks}`;
 
   for (const kind of SERVER_KINDS) await streamOnce(servers[kind], 200, expectedArtifact(200, SIZE)); // warm-up
@@ -99,6 +101,7 @@ export async function streamScenario(ctx: BenchContext, servers: Record<ServerKi
       for (const kind of SERVER_KINDS) {
         let ms = 0;
         let count = 0;
+        const mark = markLoad(servers[kind].cpuSeconds());
         for (let i = 0; i < streams; i++) {
           const r = await streamOnce(servers[kind], chunks, expected);
           ms += r.ms;
@@ -111,6 +114,7 @@ export async function streamScenario(ctx: BenchContext, servers: Record<ServerKi
           }
         }
         const rate = round((count / ms) * 1000);
+        foreign.push(round(foreignCores(mark, servers[kind].cpuSeconds()), 2));
         (rates[key(kind, chunks)] ??= []).push(rate);
         ctx.log(`stream run ${run + 1}/${ctx.runs} ${kind} ${chunks} chunks: ${fmt(rate)} chunks/s (${fmt(ms / streams, 1)} ms per stream)`);
       }
@@ -130,7 +134,7 @@ export async function streamScenario(ctx: BenchContext, servers: Record<ServerKi
     id: 'stream',
     title: '3. Streaming (SendStreamingMessage, append:true chunks of 500 B)',
     params: { chunkSizes: sizes, chunkBytes: SIZE, streamsPerRun: streams, runs: ctx.runs },
-    data: { chunksPerSec: s, ratioToFloor2000: toFloor, ratioToRef2000: toRef, linearity: Object.fromEntries(SERVER_KINDS.map((k) => [k, linearity(k)])), checks },
+    data: { foreignCores: foreign, chunksPerSec: s, ratioToFloor2000: toFloor, ratioToRef2000: toRef, linearity: Object.fromEntries(SERVER_KINDS.map((k) => [k, linearity(k)])), checks },
     table: [
       ['server', 'chunks/s @200', 'chunks/s @2,000', 'ms per 2,000-chunk stream', '2,000 vs 200', 'vs ref-sdk @2,000', 'vs next-floor @2,000'],
       ...SERVER_KINDS.map((k) => [
@@ -149,6 +153,9 @@ export async function streamScenario(ctx: BenchContext, servers: Record<ServerKi
       { name: 'every Switchboard chunk persisted (GetTask whole + one event row per chunk)', value: `${checks.persisted}/${checks.persistedChecked}`, met: checks.persisted === checks.persistedChecked },
       { name: 'Switchboard linear: chunks/s at 2,000 ≥ 0.8× at 200', value: `${fmt(linearity('switchboard'), 2)}×`, met: linearity('switchboard') >= 0.8 },
     ],
-    notes: ['chunks/s = artifact chunks received ÷ time from the request to the end of the stream (one client, streams one after another).'],
+    notes: [
+      'chunks/s = artifact chunks received ÷ time from the request to the end of the stream (one client, streams one after another).',
+      `Other processes on the machine during the measured streams: up to ${fmt(Math.max(...foreign), 2)} cores (median ${fmt(spread(foreign).median, 2)}).`,
+    ],
   };
 }
