@@ -14,9 +14,13 @@ export interface SnapshotOptions {
   includeArtifacts?: boolean;
 }
 
+/**
+ * The artifacts as of the record's lastSeq: a stream sends this snapshot and then replays every
+ * event after that seq, so a chunk committed meanwhile must not be in both (it would be doubled).
+ */
 export async function loadArtifacts(record: TaskRecord) {
   if (isTerminalState(record.state)) return listStoredArtifacts(record.id);
-  const chunks = await listEvents(record.id, 0, ['artifact']);
+  const chunks = (await listEvents(record.id, 0, ['artifact'])).filter((e) => e.seq <= record.lastSeq);
   return accumulateArtifacts(chunks.map((e) => e.payload as ArtifactChunk));
 }
 
