@@ -125,11 +125,12 @@ async function waitReady(url: string, child: ChildProcess, logs: () => string, t
   throw new Error(`server not ready after ${timeoutMs} ms:\n${logs()}`);
 }
 
-function command(kind: ServerKind, port: number, opts: StartOptions): { args: string[]; env: Record<string, string>; health: string; dbFile?: string } {
+function command(kind: ServerKind, port: number, opts: StartOptions): { args: string[]; env: Record<string, string>; health: string; dbFile?: string; tempDir?: string } {
   const prof = opts.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`, `--cpu-prof-name=${kind}-${Date.now()}.cpuprofile`] : [];
   const host = ['-H', '127.0.0.1', '-p', String(port)];
   if (kind === 'switchboard') {
-    const dbFile = opts.dbFile ?? path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-bench-')), 'switchboard.db');
+    const tempDir = opts.dbFile ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-bench-'));
+    const dbFile = opts.dbFile ?? path.join(tempDir!, 'switchboard.db');
     return {
       args: [...prof, NEXT_BIN, 'start', ...host],
       env: {
@@ -141,6 +142,7 @@ function command(kind: ServerKind, port: number, opts: StartOptions): { args: st
       },
       health: '/api/health',
       dbFile,
+      tempDir,
     };
   }
   if (kind === 'ref-sdk') return { args: [...prof, '--import', 'tsx', 'bench/ref-sdk/server.ts'], env: {}, health: '/health' };
@@ -189,6 +191,8 @@ export async function startServer(kind: ServerKind, opts: StartOptions): Promise
         }
         await exited;
       }
+      // A fresh database is the bench's own: remove it (100k-task runs leave hundreds of MB).
+      if (cmd.tempDir && !process.env.SWITCHBOARD_BENCH_KEEP_DB) fs.rmSync(cmd.tempDir, { recursive: true, force: true });
     },
   };
 }

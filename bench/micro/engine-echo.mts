@@ -62,4 +62,5 @@ await time('taskToV10 + JSON.stringify', N, async () => JSON.stringify(taskToV10
 await time('insertTask', N, (i) => repo.insertTask({ id: `x${i}`, contextId: 'c', direction: 'inbound', agentSlug: 'echo', state: 'working', requestText: 'hello' }, [{ type: 'submitted', state: 'submitted', payload: {} }, { type: 'status', state: 'working', payload: {} }], [{ kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'text', text: 'hello' }] }]));
 await time('appendEvents (artifact, guarded)', N, (i) => repo.appendEvents(`x${i}`, [{ type: 'artifact', payload: { artifact: { artifactId: 'echo', parts: [{ kind: 'text', text: 'hello' }] } } }], { onlyIfStateIn: ['working'] }));
 await time('appendEvents (terminal + materialize)', N, (i) => repo.appendEvents(`x${i}`, [{ type: 'status', state: 'completed', payload: {} }], { onlyIfNotTerminal: true, materializeArtifacts: true, patch: { state: 'completed', endedAt: new Date() } }));
+fs.rmSync(dir, { recursive: true, force: true });
 process.exit(0);

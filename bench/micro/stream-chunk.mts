@@ -57,4 +57,5 @@ await cpu('TextEncoder.encode of the frame', N, () => {
   const e = new TextEncoder();
   for (let i = 0; i < N; i++) e.encode(f);
 });
+fs.rmSync(dir, { recursive: true, force: true });
 process.exit(0);

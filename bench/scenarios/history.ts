@@ -33,7 +33,8 @@ async function timeGet(url: string): Promise<number> {
 export async function historyScenario(ctx: BenchContext): Promise<ScenarioResult> {
   const count = ctx.quick ? 5_000 : 100_000;
   const samples = ctx.quick ? 10 : 100;
-  const dbFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-history-')), 'switchboard.db');
+  const dbDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-history-'));
+  const dbFile = path.join(dbDir, 'switchboard.db');
   const seededAt = Date.now();
   const { ids } = seed(dbFile, count, ctx.log);
   ctx.log(`history: seeded ${fmt(count)} tasks in ${fmt((Date.now() - seededAt) / 1000, 1)} s (${fmt(fs.statSync(dbFile).size / 2 ** 20)} MB)`);
@@ -50,6 +51,7 @@ export async function historyScenario(ctx: BenchContext): Promise<ScenarioResult
     { name: 'per-state counts (no target)', path: () => '/api/tasks/counts' },
   ];
   const results: { probe: Probe; p50: number; p95: number; max: number }[] = [];
+  const dbMb = Math.round(fs.statSync(dbFile).size / 2 ** 20);
   try {
     for (const probe of probes) {
       for (let i = 0; i < 3; i++) await timeGet(server.url + probe.path(i)); // warm-up
@@ -61,11 +63,12 @@ export async function historyScenario(ctx: BenchContext): Promise<ScenarioResult
     }
   } finally {
     await server.stop();
+    if (!process.env.SWITCHBOARD_BENCH_KEEP_DB) fs.rmSync(dbDir, { recursive: true, force: true });
   }
   return {
     id: 'history',
     title: `5. History at scale (${fmt(count)} tasks stored)`,
-    params: { tasks: count, samplesPerProbe: samples, dbMb: Math.round(fs.statSync(dbFile).size / 2 ** 20) },
+    params: { tasks: count, samplesPerProbe: samples, dbMb },
     data: { probes: results.map((r) => ({ name: r.probe.name, limitMs: r.probe.limitMs, p50: r.p50, p95: r.p95, max: r.max })) },
     table: [
       ['request', 'p50 ms', 'p95 ms', 'max ms', 'target p95'],
@@ -74,6 +77,6 @@ export async function historyScenario(ctx: BenchContext): Promise<ScenarioResult
     targets: results
       .filter((r) => r.probe.limitMs)
       .map((r) => ({ name: `${r.probe.name}: p95 < ${r.probe.limitMs} ms`, value: `${fmt(r.p95, 1)} ms`, met: r.p95 < r.probe.limitMs! })),
-    notes: [`One request at a time over loopback HTTP (${samples} per row after 3 warm-up requests); the database is ${fmt(fs.statSync(dbFile).size / 2 ** 20)} MB.`],
+    notes: [`One request at a time over loopback HTTP (${samples} per row after 3 warm-up requests); the database is ${fmt(dbMb)} MB.`],
   };
 }

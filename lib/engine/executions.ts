@@ -3,6 +3,7 @@
  * timers. Execution state is deliberately not in the database: a running child process or
  * promise cannot survive a restart, and restart recovery ends such tasks through the claim.
  */
+import { setMaxListeners } from 'node:events';
 import { processSingleton } from '../process-singleton';
 
 export interface Execution {
@@ -18,6 +19,11 @@ class ExecutionRegistry {
   accepting = true;
   /** Aborted at shutdown: every open call and stream detaches (and answers) at once. */
   readonly shutdown = new AbortController();
+
+  constructor() {
+    // Every open observation listens on this one signal; thousands at once are expected.
+    setMaxListeners(0, this.shutdown.signal);
+  }
 
   add(execution: Execution): void {
     this.running.set(execution.taskId, execution);

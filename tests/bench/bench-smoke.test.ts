@@ -27,6 +27,7 @@ describe('npm run bench -- --quick', () => {
     });
     expect(run.status, `${run.stdout}\n${run.stderr}`.slice(-4000)).toBe(0);
     const results = JSON.parse(fs.readFileSync(out, 'utf8')) as Results;
+    fs.rmSync(path.dirname(out), { recursive: true, force: true });
     expect(results.mode).toBe('quick');
     expect(results.versions.next).toBeTruthy();
     expect(results.scenarios.map((s) => s.id).sort()).toEqual([...SCENARIOS].sort());
