@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type AppServer } from '../support/app-server';
 import { startSdkPeer, sdkChunkText, type SdkPeer } from '../support/sdk-peer';
 import { artifactText, dispatch, waitForTask } from '../support/dispatch-api';
+import { waitFor } from '../support/a2a-clients';
 
 let a: AppServer;
 let peer: SdkPeer;
@@ -68,12 +69,12 @@ describe('a peer that goes away while A follows', () => {
   it('network errors are recorded, never fail the task; a peer that lost the task ends it with that reason', async () => {
     const flaky = await startSdkPeer();
     const taskId = await dispatch(a.url, { url: flaky.url, text: 'chunks 50 every 200ms', mode: 'background', protocolVersion: '1.0' });
-    await waitFor(async () => (await readState(taskId)).remote);
+    await waitFor(async () => (await readState(taskId)).remote, 30_000);
     await flaky.close();
     const back = await waitFor(async () => {
       const view = await waitForTask(a.url, taskId, ['working', 'failed']);
       return view.events.some((e) => e.type === 'follow-error') ? view : null;
-    });
+    }, 30_000);
     expect(back.task.state).toBe('working');
     const again = await startSdkPeer({ port: flaky.port });
     const view = await waitForTask(a.url, taskId);
@@ -88,12 +89,3 @@ async function readState(taskId: string): Promise<{ remote: boolean }> {
   return { remote: Boolean(view.task.remoteTaskId) };
 }
 
-async function waitFor<T>(fn: () => Promise<T | null | false>): Promise<T> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}

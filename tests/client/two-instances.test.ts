@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type AppServer } from '../support/app-server';
 import { artifactText, dispatch, postJson, readTask, waitForTask, type TaskView } from '../support/dispatch-api';
+import { waitFor } from '../support/a2a-clients';
 
 let a: AppServer;
 let b: AppServer;
@@ -103,7 +104,7 @@ describe('multi-turn and cancel through A', () => {
     const running = await waitFor(async () => {
       const view = await readTask(a.url, taskId);
       return view.task.remoteTaskId && view.task.state === 'working' ? view : null;
-    });
+    }, 30_000);
     const res = await postJson(`${a.url}/api/tasks/${taskId}/cancel`, {});
     expect(res.status).toBe(200);
     const mine = await waitForTask(a.url, taskId);
@@ -113,12 +114,3 @@ describe('multi-turn and cancel through A', () => {
   });
 });
 
-async function waitFor<T>(fn: () => Promise<T | null>): Promise<T> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
