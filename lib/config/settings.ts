@@ -20,6 +20,13 @@ const positiveInt = (name: string) =>
     .refine((v) => /^\d+$/.test(v) && Number(v) > 0, { message: `${name} must be a positive whole number` })
     .transform(Number);
 
+const wholeNumber = (name: string, max: number) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => /^\d+$/.test(v) && Number(v) <= max, { message: `${name} must be a whole number from 0 to ${max}` })
+    .transform(Number);
+
 const EnvSchema = z.object({
   HOST: z.string().trim().min(1).default('127.0.0.1'),
   PORT: positiveInt('PORT').default(3000),
@@ -36,6 +43,7 @@ const EnvSchema = z.object({
   SWITCHBOARD_OPERATOR_TOKEN: z.string().min(16, 'SWITCHBOARD_OPERATOR_TOKEN must be at least 16 characters').optional(),
   SWITCHBOARD_VIEWER_TOKEN: z.string().min(16, 'SWITCHBOARD_VIEWER_TOKEN must be at least 16 characters').optional(),
   SWITCHBOARD_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  SWITCHBOARD_HEAP_GROWTH_PERCENT: wholeNumber('SWITCHBOARD_HEAP_GROWTH_PERCENT', 400).default(100),
 });
 
 export interface Settings {
@@ -60,6 +68,8 @@ export interface Settings {
   operatorToken?: string;
   viewerToken?: string;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** How far V8 lets the old generation grow past the live heap before a full GC (0 = V8's own). */
+  heapGrowthPercent: number;
 }
 
 export class SettingsError extends Error {}
@@ -90,6 +100,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     operatorToken: e.SWITCHBOARD_OPERATOR_TOKEN,
     viewerToken: e.SWITCHBOARD_VIEWER_TOKEN,
     logLevel: e.SWITCHBOARD_LOG_LEVEL,
+    heapGrowthPercent: e.SWITCHBOARD_HEAP_GROWTH_PERCENT,
   };
 }
 

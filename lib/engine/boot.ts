@@ -10,6 +10,7 @@ import { agentRegistry } from '../agents/registry';
 import { recoverInterruptedTasks, drainAndStop } from './lifecycle';
 import { ensurePushDelivery } from '../push/push-delivery';
 import { processSingleton } from '../process-singleton';
+import { applyHeapGrowth } from './heap-growth';
 import { errorMessage, log } from '../log';
 
 type BootHook = () => Promise<void>;
@@ -42,6 +43,7 @@ async function boot(): Promise<void> {
     if (err instanceof SettingsError) fatal(err.message);
     throw err;
   }
+  applyHeapGrowth(getSettings().heapGrowthPercent);
   db();
   await checkExposure();
   const registry = agentRegistry();

@@ -1,6 +1,8 @@
-import type { NextConfig } from 'next';
+// Plain JavaScript on purpose: a next.config.ts makes `next start` load the SWC compiler (~60 MB
+// of resident memory in the server process) just to read this file. See docs/decisions.md.
 
-const config: NextConfig = {
+/** @type {import('next').NextConfig} */
+const config = {
   // A separate build directory lets parallel builds (tests, benchmarks) not collide.
   distDir: process.env.SWITCHBOARD_DIST_DIR || '.next',
   serverExternalPackages: ['better-sqlite3', '@prisma/adapter-better-sqlite3', 'yaml'],
