@@ -19,6 +19,8 @@ import { TERMINAL_STATES, textOf } from '../protocol/types';
 import { accumulateArtifacts } from '../protocol/artifacts';
 import type { NewEvent, NewTask, TaskPatch } from './task-records';
 import { WriteQueue } from './write-queue';
+import { RunningArtifacts, type WrittenEvent } from './running-artifacts';
+import { BACKSTOP_PAGES, startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer';
 
 export const RESULT_TEXT_LIMIT = 8_000;
 
@@ -37,7 +39,8 @@ export interface WriteGuard {
 
 export interface WriteResult {
   row: RawTaskRow;
-  events: { seq: number; type: string; state: string | null; payload: string; at: string }[];
+  /** `payload` is the stored JSON; `value` the object it was made from. */
+  events: { seq: number; type: string; state: string | null; payload: string; value: unknown; at: string }[];
 }
 
 const PATCH_COLUMNS: Record<keyof TaskPatch, (v: unknown) => unknown> = {
@@ -57,15 +60,16 @@ const PATCH_COLUMNS: Record<keyof TaskPatch, (v: unknown) => unknown> = {
 /**
  * An event with its payload already serialised. Queued writes serialise when they are queued,
  * not when the batch runs, so a caller that reuses or changes a payload object after queuing it
- * cannot change what gets stored.
+ * cannot change what gets stored. `value` (the object itself) feeds RunningArtifacts: payloads
+ * handed to the writer are not to be changed afterwards.
  */
-interface SerializedEvent {
+interface SerializedEvent extends WrittenEvent {
   type: NewEvent['type'];
   state: string | null;
-  payload: string;
 }
 
-const serialize = (events: NewEvent[]): SerializedEvent[] => events.map((e) => ({ type: e.type, state: e.state ?? null, payload: JSON.stringify(e.payload ?? null) }));
+const serialize = (events: NewEvent[]): SerializedEvent[] =>
+  events.map((e) => ({ type: e.type, state: e.state ?? null, value: e.payload ?? null, payload: JSON.stringify(e.payload ?? null) }));
 
 /** A queued plain append that later plain appends to the same task may join (queueAppend). */
 interface OpenRun {
@@ -85,6 +89,10 @@ export class SqliteTaskWriter {
   private readonly updates = new Map<string, Database.Statement>();
   private readonly queue: WriteQueue;
   private readonly openRuns = new Map<string, OpenRun>();
+  /** Artifacts of running tasks, so the terminal claim need not re-read the chunks. */
+  readonly running = new RunningArtifacts();
+  /** Copies the WAL into the database file on a worker thread (wal-checkpointer.ts). */
+  readonly checkpointer: WalCheckpointer;
   // Built once: better-sqlite3's transaction() prepares its BEGIN/SAVEPOINT statements per
   // call, which cost more than the rows of a streamed chunk (measured: +5 µs per write).
   private readonly insertTx;
@@ -95,6 +103,8 @@ export class SqliteTaskWriter {
     this.conn.pragma('journal_mode = WAL');
     this.conn.pragma('synchronous = NORMAL');
     this.conn.pragma('foreign_keys = ON');
+    this.conn.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
+    this.checkpointer = startWalCheckpointer(file);
     this.stmts = {
       insertEvent: this.conn.prepare('INSERT INTO "TaskEvent" ("taskId","seq","type","state","payload","at") VALUES (?,?,?,?,?,?)'),
       insertMessage: this.conn.prepare('INSERT INTO "Message" ("taskId","messageId","role","parts","metadata","createdAt") VALUES (?,?,?,?,?,?)'),
@@ -107,7 +117,14 @@ export class SqliteTaskWriter {
       ),
     };
     const begin = this.conn.transaction((fn: () => void) => fn());
-    this.queue = new WriteQueue((fn) => begin(fn));
+    this.queue = new WriteQueue((fn) => {
+      try {
+        begin(fn);
+      } catch (err) {
+        this.running.clear(); // rolled back: the cache may hold chunks the database does not
+        throw err;
+      }
+    });
     this.insertTx = this.conn.transaction((task: NewTask, events: SerializedEvent[], messages: Message[]) => this.insertRows(task, events, messages));
     this.appendTx = this.conn.transaction(
       (taskId: string, events: SerializedEvent[], patch: TaskPatch, guard: WriteGuard, messages: Message[], materialize: boolean) =>
@@ -152,7 +169,7 @@ export class SqliteTaskWriter {
 
   private insertEvents(taskId: string, base: number, events: SerializedEvent[], at: string): WriteResult['events'] {
     return events.map((e, i) => {
-      const row = { seq: base + i + 1, type: e.type, state: e.state, payload: e.payload, at };
+      const row = { seq: base + i + 1, type: e.type, state: e.state, payload: e.payload, value: e.value, at };
       this.stmts.insertEvent.run(taskId, row.seq, row.type, row.state, row.payload, at);
       return row;
     });
@@ -183,6 +200,7 @@ export class SqliteTaskWriter {
     ) as RawTaskRow;
     const written = this.insertEvents(task.id, 0, events, at);
     this.insertMessages(task.id, messages, at);
+    this.running.start(task.id, events);
     return { row, events: written };
   }
 
@@ -191,9 +209,12 @@ export class SqliteTaskWriter {
     const { sql, params } = this.updateSql(taskId, events.length, patch, guard, at);
     let row = this.updateStatement(sql).get(...params) as RawTaskRow | undefined;
     if (!row) return null;
-    const written = this.insertEvents(taskId, (row.lastSeq as number) - events.length, events, at);
+    const lastSeq = row.lastSeq as number;
+    const written = this.insertEvents(taskId, lastSeq - events.length, events, at);
     this.insertMessages(taskId, messages, at);
-    if (materialize) row = this.materializeArtifacts(taskId) ?? row;
+    this.running.extend(taskId, lastSeq - events.length, events);
+    if (materialize) row = this.materializeArtifacts(taskId, lastSeq) ?? row;
+    else if (patch.state && patch.state !== 'working') this.running.drop(taskId);
     return { row, events: written };
   }
 
@@ -230,9 +251,8 @@ export class SqliteTaskWriter {
   }
 
   /** Returns the task row when it changed it (a non-empty result text). */
-  private materializeArtifacts(taskId: string): RawTaskRow | undefined {
-    const chunks = (this.stmts.artifactEvents.all(taskId) as { payload: string }[]).map((r) => JSON.parse(r.payload) as ArtifactChunk);
-    const artifacts: Artifact[] = accumulateArtifacts(chunks);
+  private materializeArtifacts(taskId: string, lastSeq: number): RawTaskRow | undefined {
+    const artifacts: Artifact[] = this.running.take(taskId, lastSeq) ?? this.artifactsFromLog(taskId);
     this.stmts.deleteArtifacts.run(taskId);
     artifacts.forEach((a, position) => {
       this.stmts.insertArtifact.run(taskId, a.artifactId, position, a.name ?? null, a.description ?? null, JSON.stringify(a.parts), a.metadata ? JSON.stringify(a.metadata) : null);
@@ -241,7 +261,13 @@ export class SqliteTaskWriter {
     return resultText ? (this.stmts.setResultText.get(resultText, taskId) as RawTaskRow) : undefined;
   }
 
+  private artifactsFromLog(taskId: string): Artifact[] {
+    const chunks = (this.stmts.artifactEvents.all(taskId) as { payload: string }[]).map((r) => JSON.parse(r.payload) as ArtifactChunk);
+    return accumulateArtifacts(chunks);
+  }
+
   close(): void {
+    void this.checkpointer.stop();
     this.conn.close();
   }
 }

@@ -133,10 +133,20 @@ function toChange(taskId: string, written: WriteResult): CommittedChange {
       seq: e.seq,
       type: e.type as EventType,
       state: (e.state as TaskState | null) ?? null,
-      payload: JSON.parse(e.payload),
+      payload: publishedPayload(e),
       at: isoFromSqlite(e.at)!,
     })),
   };
+}
+
+/**
+ * What subscribers get as an event's payload: a copy parsed from the stored JSON, so it is
+ * exactly what a later reader of the log gets. Artifact chunks (protocol data, JSON by
+ * construction, and the bulk of a stream) are passed on as they were written instead: parsing
+ * 2,000 chunks back cost ~2 ms per stream (bench scenario 3).
+ */
+function publishedPayload(e: WriteResult['events'][number]): unknown {
+  return e.type === 'artifact' ? e.value : JSON.parse(e.payload);
 }
 
 // The four reads below are on every send, stream and subscription: prepared statements on the

@@ -7,7 +7,7 @@
 import type { ServedAgent } from './agent';
 import { createTaskRecord, claimTerminal, recordEvents } from './task-writer';
 import { startTurn } from './run-turn';
-import { observeTask, type ObservationEnd } from './observe';
+import { observeTaskBatches, type ObservationEnd } from './observe';
 import { detachTask, detachGuidance, markReattached, type DetachReason } from './detach';
 import { buildTask, loadTask } from './snapshot';
 import { toStreamEvent } from './stream-events';
@@ -117,7 +117,7 @@ export async function sendMessage(req: SendRequest, mode: SendMode): Promise<Tas
   if (mode === 'non-blocking') {
     await detachTask(record.id, record.contextId, { reason: 'non-blocking request', windowMs, graceMs });
   } else {
-    const events = observeTask(record.id, { afterSeq: record.lastSeq, until: 'turn', windowMs, signal: req.signal });
+    const events = observeTaskBatches(record.id, { afterSeq: record.lastSeq, until: 'turn', windowMs, signal: req.signal });
     let step = await events.next();
     while (!step.done) step = await events.next();
     if (step.value !== 'ended') await detachTask(record.id, record.contextId, { reason: detachReason(step.value), windowMs, graceMs });
@@ -125,11 +125,17 @@ export async function sendMessage(req: SendRequest, mode: SendMode): Promise<Tas
   return (await loadTask(record.id, { historyLength: req.historyLength }))!;
 }
 
+/**
+ * What a stream hands over in one step: the events that committed together (a stream's chunks
+ * arrive hundreds per group commit), so the SSE layer writes them with one write.
+ */
+export type StreamBatch = StreamEvent[];
+
 /** message/stream and SendStreamingMessage: the task, then its events, within the window. */
-export async function* streamMessage(req: SendRequest): AsyncGenerator<StreamEvent> {
+export async function* streamMessage(req: SendRequest): AsyncGenerator<StreamBatch> {
   const record = await beginTurn(req);
   const { windowMs, graceMs } = timingFor(req.agent);
-  yield await buildTask(record, { historyLength: req.historyLength });
+  yield [await buildTask(record, { historyLength: req.historyLength })];
   yield* followTurn(record, { windowMs, graceMs, signal: req.signal, detachOnLeave: true });
 }
 
@@ -140,8 +146,8 @@ interface FollowOptions {
   detachOnLeave: boolean;
 }
 
-async function* followTurn(record: TaskRecord, opts: FollowOptions): AsyncGenerator<StreamEvent> {
-  const events = observeTask(record.id, { afterSeq: record.lastSeq, until: 'turn', windowMs: opts.windowMs, signal: opts.signal });
+async function* followTurn(record: TaskRecord, opts: FollowOptions): AsyncGenerator<StreamBatch> {
+  const events = observeTaskBatches(record.id, { afterSeq: record.lastSeq, until: 'turn', windowMs: opts.windowMs, signal: opts.signal });
   let end: ObservationEnd = 'aborted';
   try {
     for (;;) {
@@ -150,8 +156,12 @@ async function* followTurn(record: TaskRecord, opts: FollowOptions): AsyncGenera
         end = step.value;
         break;
       }
-      const out = toStreamEvent(step.value, record.contextId);
-      if (out) yield out;
+      const out: StreamBatch = [];
+      for (const event of step.value) {
+        const streamed = toStreamEvent(event, record.contextId);
+        if (streamed) out.push(streamed);
+      }
+      if (out.length) yield out;
     }
   } finally {
     // Reached on a normal end and when the consumer stops early (client disconnected).
@@ -166,14 +176,16 @@ async function* followTurn(record: TaskRecord, opts: FollowOptions): AsyncGenera
   }
   if (ANSWERED_ENDS.includes(end)) {
     const guidance = detachGuidance(record.id, detachReason(end), opts.windowMs ?? 0);
-    yield {
-      kind: 'status-update',
-      taskId: record.id,
-      contextId: record.contextId,
-      status: { state: 'working', timestamp: new Date().toISOString(), message: agentText(record.id, record.contextId, guidance.text, guidance.metadata) },
-      final: false,
-      metadata: guidance.metadata,
-    };
+    yield [
+      {
+        kind: 'status-update',
+        taskId: record.id,
+        contextId: record.contextId,
+        status: { state: 'working', timestamp: new Date().toISOString(), message: agentText(record.id, record.contextId, guidance.text, guidance.metadata) },
+        final: false,
+        metadata: guidance.metadata,
+      },
+    ];
   }
 }
 
@@ -189,19 +201,18 @@ export async function getTask(taskId: string, historyLength?: number): Promise<T
  * result; the late-result grace bounds the task itself. On a terminal task v0.3 gets the final
  * snapshot (and a final status) and v1.0 gets -32004, as its spec requires.
  */
-export async function* resubscribe(taskId: string, version: '0.3' | '1.0', signal?: AbortSignal): AsyncGenerator<StreamEvent> {
+export async function* resubscribe(taskId: string, version: '0.3' | '1.0', signal?: AbortSignal): AsyncGenerator<StreamBatch> {
   const record = await findTask(taskId);
   if (!record) throw new A2AError('taskNotFound', `no task ${taskId}`);
   if (isTerminalState(record.state)) {
     if (version === '1.0') throw new A2AError('unsupportedOperation', `task ${taskId} is already ${record.state}`);
     const task = await buildTask(record);
-    yield task;
-    yield { kind: 'status-update', taskId, contextId: record.contextId, status: task.status, final: true };
+    yield [task, { kind: 'status-update', taskId, contextId: record.contextId, status: task.status, final: true }];
     return;
   }
   if (record.detached) await markReattached(taskId, version === '1.0' ? 'SubscribeToTask' : 'tasks/resubscribe');
   const fresh = (await findTask(taskId))!;
-  yield await buildTask(fresh);
+  yield [await buildTask(fresh)];
   yield* followTurn(fresh, { graceMs: 0, signal, detachOnLeave: false });
 }
 

@@ -25,7 +25,12 @@ export function endsObservation(event: StoredEvent, until: 'turn' | 'terminal'):
   return until === 'turn' ? isTurnEndState(event.state) : isTerminalState(event.state);
 }
 
-export async function* observeTask(taskId: string, opts: ObserveOptions): AsyncGenerator<StoredEvent, ObservationEnd> {
+/**
+ * The events of a task as they commit, in batches: whatever arrived together (one group commit
+ * holds up to hundreds of a stream's chunks) is handed over in one step, so a consumer pays its
+ * per-step costs (promises, SSE writes) per batch rather than per event.
+ */
+export async function* observeTaskBatches(taskId: string, opts: ObserveOptions): AsyncGenerator<StoredEvent[], ObservationEnd> {
   const queue: StoredEvent[] = [];
   let wake: (() => void) | null = null;
   let stop: ObservationEnd | null = null;
@@ -46,27 +51,52 @@ export async function* observeTask(taskId: string, opts: ObserveOptions): AsyncG
   if (opts.signal?.aborted) stop = 'aborted';
   if (shutdown.aborted) stop ??= 'shutdown';
   let lastSeq = opts.afterSeq;
-  try {
-    for (const event of await listEvents(taskId, opts.afterSeq)) {
+  let ended = false;
+  // The unseen events of `events`, in order, up to and including the one that ends the observation.
+  const take = (events: StoredEvent[]): StoredEvent[] => {
+    const batch: StoredEvent[] = [];
+    for (const event of events) {
+      if (event.seq <= lastSeq) continue;
       lastSeq = event.seq;
-      yield event;
-      if (endsObservation(event, opts.until)) return 'ended';
+      batch.push(event);
+      if (endsObservation(event, opts.until)) {
+        ended = true;
+        break;
+      }
     }
-    for (;;) {
-      while (queue.length) {
-        const event = queue.shift()!;
-        if (event.seq <= lastSeq) continue;
-        lastSeq = event.seq;
-        yield event;
-        if (endsObservation(event, opts.until)) return 'ended';
+    return batch;
+  };
+  try {
+    const caughtUp = take(await listEvents(taskId, opts.afterSeq));
+    if (caughtUp.length) yield caughtUp;
+    while (!ended) {
+      if (queue.length) {
+        const batch = take(queue.splice(0));
+        if (batch.length) yield batch;
+        continue;
       }
       if (stop) return stop;
       await new Promise<void>((resolve) => (wake = resolve));
     }
+    return 'ended';
   } finally {
     unsubscribe();
     if (timer) clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onAbort);
     shutdown.removeEventListener('abort', onShutdown);
+  }
+}
+
+/** observeTaskBatches one event at a time, for consumers that handle each on its own. */
+export async function* observeTask(taskId: string, opts: ObserveOptions): AsyncGenerator<StoredEvent, ObservationEnd> {
+  const batches = observeTaskBatches(taskId, opts);
+  try {
+    for (;;) {
+      const step = await batches.next();
+      if (step.done) return step.value;
+      yield* step.value;
+    }
+  } finally {
+    await batches.return('aborted');
   }
 }

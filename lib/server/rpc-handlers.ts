@@ -3,7 +3,7 @@
  * protocol version. Streaming operations return an async iterable of wire results.
  */
 import type { ServedAgent } from '../engine/agent';
-import { cancelTask, getTask, resubscribe, sendMessage, streamMessage } from '../engine/inbound';
+import { cancelTask, getTask, resubscribe, sendMessage, streamMessage, type StreamBatch } from '../engine/inbound';
 import { listInboundTasks } from './list-tasks';
 import { A2AError } from '../protocol/errors';
 import type { StreamEvent, Task } from '../protocol/types';
@@ -24,7 +24,8 @@ export interface RpcContext {
   signal: AbortSignal;
 }
 
-export type RpcOutcome = { kind: 'result'; result: unknown } | { kind: 'stream'; events: AsyncGenerator<unknown> };
+/** A stream's results come in batches: the events that committed together (see StreamBatch). */
+export type RpcOutcome = { kind: 'result'; result: unknown } | { kind: 'stream'; events: AsyncGenerator<unknown[]> };
 
 function parse<T>(schema: z.ZodType<T>, params: unknown): T {
   const parsed = schema.safeParse(params ?? {});
@@ -35,11 +36,11 @@ function parse<T>(schema: z.ZodType<T>, params: unknown): T {
 const renderTask = (task: Task, v: ProtocolVersion) => (v === '1.0' ? taskToV10(task) : task);
 const renderEvent = (event: StreamEvent, v: ProtocolVersion) => (v === '1.0' ? streamEventToV10(event) : event);
 
-async function* render(events: AsyncGenerator<StreamEvent>, v: ProtocolVersion): AsyncGenerator<unknown> {
+async function* render(batches: AsyncGenerator<StreamBatch>, v: ProtocolVersion): AsyncGenerator<unknown[]> {
   try {
-    for await (const event of events) yield renderEvent(event, v);
+    for await (const batch of batches) yield batch.map((event) => renderEvent(event, v));
   } finally {
-    await events.return(undefined);
+    await batches.return(undefined);
   }
 }
 

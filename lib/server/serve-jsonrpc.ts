@@ -82,20 +82,26 @@ export async function serveJsonRpc(req: Request, agent: ServedAgent): Promise<Re
   }
 }
 
-/** Pulls the first event before committing to SSE, so early errors are plain JSON-RPC errors. */
-async function streamResponse(id: RpcId, events: AsyncGenerator<unknown>, version: ProtocolVersion, logContext: Record<string, unknown>): Promise<Response> {
-  const first = await events.next();
+/**
+ * Pulls the first batch before committing to SSE, so early errors are plain JSON-RPC errors.
+ * Each batch (the events that committed together) goes out as one write of its frames.
+ */
+async function streamResponse(id: RpcId, batches: AsyncGenerator<unknown[]>, version: ProtocolVersion, logContext: Record<string, unknown>): Promise<Response> {
+  const first = await batches.next();
   const encoder = new TextEncoder();
   let keepalive: NodeJS.Timeout | undefined;
+  const frames = (results: unknown[]) => {
+    let text = '';
+    for (const result of results) text += sseData({ jsonrpc: '2.0', id, result });
+    return text;
+  };
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
       const send = (chunk: string) => controller.enqueue(encoder.encode(chunk));
       keepalive = setInterval(() => send(SSE_KEEPALIVE), KEEPALIVE_MS);
       try {
-        if (!first.done) send(sseData({ jsonrpc: '2.0', id, result: first.value }));
-        for (let step = await events.next(); !step.done; step = await events.next()) {
-          send(sseData({ jsonrpc: '2.0', id, result: step.value }));
-        }
+        if (!first.done) send(frames(first.value));
+        for (let step = await batches.next(); !step.done; step = await batches.next()) send(frames(step.value));
       } catch (err) {
         send(sseErrorEvent({ jsonrpc: '2.0', id, error: toJsonRpcError(asA2AError(err, logContext), version) }));
       } finally {
@@ -111,7 +117,7 @@ async function streamResponse(id: RpcId, events: AsyncGenerator<unknown>, versio
       // The client went away. The request signal already stops the observation (and detaches
       // the task); this only releases the generator once its pending step settles.
       clearInterval(keepalive);
-      void events.return(undefined);
+      void batches.return(undefined);
     },
   });
   return new Response(stream, { headers: SSE_HEADERS });
