@@ -8,7 +8,6 @@ export const askRunner: AgentRunner = {
       return { state: 'input-required', parts: [{ kind: 'text', text: `You asked: "${textOf(turn.message.parts)}". What is your name?` }] };
     }
     const answer = textOf(turn.message.parts);
-    await turn.emit.artifact({ artifact: { artifactId: 'answer', name: 'answer', parts: [{ kind: 'text', text: `Hello, ${answer}!` }] } });
-    return { state: 'completed' };
+    return { state: 'completed', artifacts: [{ artifact: { artifactId: 'answer', name: 'answer', parts: [{ kind: 'text', text: `Hello, ${answer}!` }] } }] };
   },
 };

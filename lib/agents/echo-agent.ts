@@ -4,7 +4,6 @@ import type { AgentRunner } from '../engine/agent';
 export const echoRunner: AgentRunner = {
   async runTurn(turn) {
     const parts = turn.message.parts.filter((p) => p.kind === 'text');
-    await turn.emit.artifact({ artifact: { artifactId: 'echo', name: 'echo', parts }, lastChunk: true });
-    return { state: 'completed' };
+    return { state: 'completed', artifacts: [{ artifact: { artifactId: 'echo', name: 'echo', parts }, lastChunk: true }] };
   },
 };

@@ -25,7 +25,7 @@ export interface AgentTurn {
   /** Caller identity as far as we know it (API key name, or "anonymous"). */
   peer: string;
   /** Aborted when the task is cancelled, its grace runs out, or the server shuts down. */
-  signal: AbortSignal;
+  readonly signal: AbortSignal;
   emit: TurnEmitter;
 }
 
@@ -34,7 +34,16 @@ export interface AgentTurn {
  * time, output cap) is `failed`, never `completed` (design §1 rule 5).
  */
 export type TurnOutcome =
-  | { state: 'completed'; parts?: Part[]; metadata?: Record<string, unknown> }
+  | {
+      state: 'completed';
+      parts?: Part[];
+      metadata?: Record<string, unknown>;
+      /**
+       * Chunks recorded with the completion, in the same transaction: for a result that is
+       * ready only at the end, one write instead of an emit and then the end (bench scenario 1).
+       */
+      artifacts?: ArtifactChunk[];
+    }
   | { state: 'input-required'; parts: Part[]; metadata?: Record<string, unknown> }
   | { state: 'failed'; reason: string; parts?: Part[]; metadata?: Record<string, unknown> }
   | { state: 'rejected'; reason: string; parts?: Part[]; metadata?: Record<string, unknown> };

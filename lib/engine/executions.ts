@@ -6,10 +6,15 @@
 import { setMaxListeners } from 'node:events';
 import { processSingleton } from '../process-singleton';
 
+/** What stops a running turn (an AbortController, or run-turn.ts's lazy one). */
+export interface TurnAbort {
+  abort(reason?: unknown): void;
+}
+
 export interface Execution {
   taskId: string;
   contextId: string;
-  controller: AbortController;
+  controller: TurnAbort;
   done: Promise<void>;
   graceTimer?: NodeJS.Timeout;
 }

@@ -5,7 +5,7 @@
 import type { AgentTurn, ServedAgent, TurnOutcome } from './agent';
 import { claimTerminal, recordEvents } from './task-writer';
 import { agentMessage, agentText } from './messages';
-import { executions } from './executions';
+import { executions, type TurnAbort } from './executions';
 import { EmitPipe } from './emit-pipe';
 import type { ArtifactChunk, Message } from '../protocol/types';
 import { errorMessage, log } from '../log';
@@ -22,8 +22,34 @@ export interface TurnStart {
 /** Appends made by a running turn are refused once the task is no longer working. */
 const WHILE_WORKING = { onlyIfStateIn: ['working'] as const };
 
+/**
+ * An AbortController made on first use: most turns (echo) never look at their signal, and in
+ * Node 20 each AbortSignal costs ~10 µs to create (it is made transferable); measured per send.
+ */
+class LazyAbort implements TurnAbort {
+  private controller?: AbortController;
+  private early?: { reason: unknown };
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.early) this.controller.abort(this.early.reason);
+    }
+    return this.controller.signal;
+  }
+
+  get aborted(): boolean {
+    return this.controller ? this.controller.signal.aborted : this.early !== undefined;
+  }
+
+  abort(reason?: unknown): void {
+    if (this.controller) this.controller.abort(reason);
+    else this.early ??= { reason };
+  }
+}
+
 export function startTurn(start: TurnStart): void {
-  const controller = new AbortController();
+  const controller = new LazyAbort();
   const pipe = new EmitPipe();
   const turn: AgentTurn = {
     taskId: start.taskId,
@@ -31,7 +57,9 @@ export function startTurn(start: TurnStart): void {
     message: start.message,
     history: start.history,
     peer: start.peer,
-    signal: controller.signal,
+    get signal() {
+      return controller.signal;
+    },
     emit: {
       // Pipelined (emit-pipe.ts): an emit returns once queued; the turn's end waits for all.
       progress: (text, metadata) =>
@@ -45,11 +73,11 @@ export function startTurn(start: TurnStart): void {
       artifact: (chunk: ArtifactChunk) => pipe.push(() => recordEvents(start.taskId, [{ type: 'artifact', payload: chunk }], WHILE_WORKING)),
     },
   };
-  const done = runAndRecord(start, turn, pipe);
+  const done = runAndRecord(start, turn, pipe, controller);
   executions().add({ taskId: start.taskId, contextId: start.contextId, controller, done });
 }
 
-async function runAndRecord(start: TurnStart, turn: AgentTurn, pipe: EmitPipe): Promise<void> {
+async function runAndRecord(start: TurnStart, turn: AgentTurn, pipe: EmitPipe, controller: LazyAbort): Promise<void> {
   let outcome: TurnOutcome;
   try {
     outcome = await start.agent.runner.runTurn(turn);
@@ -58,7 +86,7 @@ async function runAndRecord(start: TurnStart, turn: AgentTurn, pipe: EmitPipe): 
     log.error('agent turn threw', { taskId: start.taskId, agent: start.agent.slug, error: errorMessage(err) });
     outcome = { state: 'failed', reason: `agent error: ${errorMessage(err)}` };
   }
-  if (turn.signal.aborted) return; // whoever aborted already claimed the end
+  if (controller.aborted) return; // whoever aborted already claimed the end
   await recordOutcome(start, outcome);
 }
 
@@ -76,8 +104,10 @@ async function recordOutcome(start: TurnStart, outcome: TurnOutcome): Promise<vo
   const reason = outcome.state === 'failed' || outcome.state === 'rejected' ? outcome.reason : undefined;
   const parts = outcome.parts ?? (reason ? [{ kind: 'text' as const, text: reason }] : undefined);
   const metadata = 'metadata' in outcome ? outcome.metadata : undefined;
+  const artifacts = outcome.state === 'completed' ? (outcome.artifacts ?? []) : [];
   await claimTerminal(taskId, {
     state: outcome.state,
+    events: artifacts.map((chunk) => ({ type: 'artifact' as const, payload: chunk })),
     reason,
     metadata,
     message: parts ? agentMessage(taskId, contextId, parts, reason ? { ...metadata, reason } : metadata) : undefined,
