@@ -10,7 +10,8 @@
 import type { TaskChange } from '../events/hub';
 import { eventHub } from '../events/hub';
 import { processSingleton } from '../process-singleton';
-import { encodeFrame, type PushSend } from './sse';
+import { type PushSend } from './sse';
+import { encodeFrame } from '../server/sse';
 import { toTaskSummary } from './task-summary';
 import { FEED_EVENT, type TaskSummary } from './wire';
 

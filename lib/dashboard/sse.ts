@@ -5,34 +5,12 @@
  * Both the request's abort and the stream's cancel end the source, whichever comes first.
  */
 import { errorMessage, log } from '../log';
+import { encodeFrame, KEEPALIVE_MS, SSE_HEADERS, SSE_KEEPALIVE } from '../server/sse';
 
-export const KEEPALIVE_MS = 15_000;
 /** Tells EventSource how soon to reconnect after a drop. */
 export const RETRY_MS = 1_500;
 /** A feed subscriber this far behind is dropped; it reconnects and refetches instead. */
 const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
-
-export const SSE_HEADERS: Record<string, string> = {
-  'Content-Type': 'text/event-stream; charset=utf-8',
-  'Cache-Control': 'no-cache, no-transform',
-  Connection: 'keep-alive',
-  'X-Accel-Buffering': 'no',
-};
-
-export interface SseFrame {
-  event?: string;
-  id?: number | string;
-  data: unknown;
-}
-
-/** One SSE frame. JSON.stringify never emits a raw newline, so `data:` stays one line. */
-export function encodeFrame(frame: SseFrame): string {
-  const id = frame.id !== undefined ? `id: ${frame.id}\n` : '';
-  const event = frame.event ? `event: ${frame.event}\n` : '';
-  return `${id}${event}data: ${JSON.stringify(frame.data)}\n\n`;
-}
-
-const KEEPALIVE = ': keepalive\n\n';
 
 interface StreamOptions {
   signal: AbortSignal;
@@ -56,7 +34,7 @@ export function sseFromIterator(source: AsyncIterator<string>, stop: AbortContro
     start(controller) {
       controller.enqueue(encoder.encode(`retry: ${RETRY_MS}\n\n`));
       timer = setInterval(() => {
-        if (!closed) controller.enqueue(encoder.encode(KEEPALIVE));
+        if (!closed) controller.enqueue(encoder.encode(SSE_KEEPALIVE));
       }, opts.keepaliveMs ?? KEEPALIVE_MS);
     },
     async pull(controller) {
@@ -135,7 +113,7 @@ export function sseFromPush(attach: (send: PushSend) => () => void, opts: Stream
         controller.enqueue(encodeShared(chunk));
       };
       send(`retry: ${RETRY_MS}\n\n`);
-      timer = setInterval(() => send(KEEPALIVE), opts.keepaliveMs ?? KEEPALIVE_MS);
+      timer = setInterval(() => send(SSE_KEEPALIVE), opts.keepaliveMs ?? KEEPALIVE_MS);
       detach = attach(send);
       if (opts.signal.aborted) finish();
       else opts.signal.addEventListener('abort', finish, { once: true });

@@ -1,19 +1,33 @@
-/** SSE framing for A2A streams: each `data:` line is one JSON-RPC response (a2a-protocol.md §5). */
-export const SSE_HEADERS = {
+/**
+ * Server-sent events framing: the one module for it, used by the A2A streams (each `data:` line
+ * is one JSON-RPC response, a2a-protocol.md §5) and by the dashboard's streams.
+ */
+export const SSE_HEADERS: Record<string, string> = {
   'Content-Type': 'text/event-stream',
   'Cache-Control': 'no-cache, no-transform',
   Connection: 'keep-alive',
   'X-Accel-Buffering': 'no',
 };
 
+/** A comment line this often keeps proxies from closing an idle stream, and finds dead ones. */
 export const KEEPALIVE_MS = 15_000;
-
-export function sseData(payload: unknown, id?: number | string): string {
-  return `${id !== undefined ? `id: ${id}\n` : ''}data: ${JSON.stringify(payload)}\n\n`;
-}
-
-export function sseErrorEvent(payload: unknown): string {
-  return `event: error\ndata: ${JSON.stringify(payload)}\n\n`;
-}
-
 export const SSE_KEEPALIVE = ': keepalive\n\n';
+
+export interface SseFrame {
+  event?: string;
+  id?: number | string;
+  data: unknown;
+}
+
+/** One SSE frame. JSON.stringify never emits a raw newline, so `data:` stays one line. */
+export function encodeFrame(frame: SseFrame): string {
+  const id = frame.id !== undefined ? `id: ${frame.id}\n` : '';
+  const event = frame.event ? `event: ${frame.event}\n` : '';
+  return `${id}${event}data: ${JSON.stringify(frame.data)}\n\n`;
+}
+
+/** An A2A stream frame: one JSON-RPC response. */
+export const sseData = (payload: unknown, id?: number | string): string => encodeFrame({ id, data: payload });
+
+/** An A2A stream's error frame (a JSON-RPC error response). */
+export const sseErrorEvent = (payload: unknown): string => encodeFrame({ event: 'error', data: payload });
