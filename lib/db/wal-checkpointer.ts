@@ -23,10 +23,14 @@ const { createRequire } = require('node:module');
 const Database = createRequire(workerData.base)('better-sqlite3');
 const db = new Database(workerData.file, { timeout: 1000 });
 let failures = 0;
+let last = { log: 0, checkpointed: 0 };
 setInterval(() => {
   try {
+    // The pragma reports totals for the current log; a shorter log than last time is a new one.
     const [r] = db.pragma('wal_checkpoint(PASSIVE)');
-    parentPort.postMessage({ checkpointed: r.checkpointed });
+    const copied = r.checkpointed - (r.log >= last.log ? last.checkpointed : 0);
+    last = r;
+    if (copied > 0) parentPort.postMessage({ checkpointed: copied }); // an idle server hears nothing
     failures = 0;
   } catch (err) {
     if (failures++ === 0) parentPort.postMessage({ error: String((err && err.message) || err) });
