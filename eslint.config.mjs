@@ -39,6 +39,30 @@ export default tseslint.config(
     },
   },
   {
+    // The A2A surface reads tasks only in the caller's scope (lib/db/task-scope.ts): through the
+    // engine's scoped operations or the *InScope reads, never an unscoped lookup by id.
+    files: ['lib/server/**/*.ts', 'app/a2a/**/*.ts', 'lib/push/push-configs.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/db/task-repo', '@/lib/db/task-repo'],
+              importNames: ['findTask', 'listTasks', 'countTasks', 'countTasksByState', 'findTasksInStates', 'listEvents', 'listMessages', 'listStoredArtifacts'],
+              message: 'A2A reads are scoped: use findTaskInScope / listTasksInScope or the engine operations that take a CallerScope.',
+            },
+            {
+              group: ['**/engine/snapshot', '@/lib/engine/snapshot'],
+              importNames: ['loadTask'],
+              message: 'loadTask reads any task; the A2A surface uses the scoped engine operations (getTask, cancel, resubscribe).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.mjs', '**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', fetch: 'readonly' } },
   },

@@ -3,7 +3,9 @@
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { ensureBooted, onBoot } = await import('./lib/engine/boot');
-  const { startOutboundClient } = await import('./lib/client');
+  const { setOutboundCancel } = await import('./lib/engine/cancel');
+  const { startOutboundClient, cancelOutboundAtPeer } = await import('./lib/client');
+  setOutboundCancel(cancelOutboundAtPeer); // the engine's one cancel tells peers through lib/client
   onBoot(startOutboundClient); // sync configured and built-in peers, then resume following
   await ensureBooted();
 }

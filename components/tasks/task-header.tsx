@@ -2,18 +2,18 @@
 import { Alert } from '@/components/ui/alert';
 import type { TaskDetail } from '@/lib/dashboard/wire';
 import type { LiveStatus } from '@/lib/query/live-stream';
-import { agentOrPeer, DirectionLabel } from './direction-label';
+import { agentOrPeer, DirectionLabel, ownerLabel, ownerTitle } from './direction-label';
 import { formatDateTime, formatDuration, taskDuration } from './format';
 import { StateBadge } from './state-badge';
 import { StreamIndicator } from './stream-indicator';
 import { TaskActions } from './task-actions';
 import { useNow } from './use-now';
 
-function Meta({ label, children }: { label: string; children: React.ReactNode }) {
+function Meta({ label, title, testId, children }: { label: string; title?: string; testId?: string; children: React.ReactNode }) {
   return (
     <div className="min-w-0">
       <dt className="text-xs text-zinc-500 dark:text-zinc-400">{label}</dt>
-      <dd className="truncate text-sm" title={typeof children === 'string' ? children : undefined}>
+      <dd className="truncate text-sm" data-testid={testId} title={title ?? (typeof children === 'string' ? children : undefined)}>
         {children}
       </dd>
     </div>
@@ -46,8 +46,11 @@ export function TaskHeader({ detail, stream }: { detail: TaskDetail; stream: Liv
         </div>
         <TaskActions detail={detail} />
       </div>
-      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
+      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-7">
         <Meta label={task.direction === 'inbound' ? 'Agent' : 'Peer'}>{agentOrPeer(task)}</Meta>
+        <Meta label="Owner" title={ownerTitle(task)} testId="task-owner">
+          {ownerLabel(task)}
+        </Meta>
         <Meta label="Created">{formatDateTime(task.createdAt)}</Meta>
         <Meta label="Duration">{now ? formatDuration(taskDuration(task, now)) : '—'}</Meta>
         <Meta label="Context">{task.contextId}</Meta>

@@ -4,7 +4,7 @@ import { memo } from 'react';
 import { FOCUS_RING } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
 import type { TaskSummary } from '@/lib/dashboard/wire';
-import { agentOrPeer, DirectionLabel } from './direction-label';
+import { agentOrPeer, DirectionLabel, ownerLabel, ownerTitle } from './direction-label';
 import { formatAgo, formatDuration, taskDuration } from './format';
 import { StateBadge } from './state-badge';
 
@@ -18,8 +18,13 @@ export const TaskRow = memo(function TaskRow({ task, now }: { task: TaskSummary;
       <td className="hidden py-2 pr-3 md:table-cell">
         <DirectionLabel direction={task.direction} />
       </td>
-      <td className="hidden max-w-[10rem] truncate py-2 pr-3 text-sm sm:table-cell" title={agentOrPeer(task)}>
-        {agentOrPeer(task)}
+      <td className="hidden max-w-[10rem] py-2 pr-3 text-sm sm:table-cell">
+        <p className="truncate" title={agentOrPeer(task)}>
+          {agentOrPeer(task)}
+        </p>
+        <p className="truncate text-xs text-zinc-500 dark:text-zinc-400" data-testid="row-owner" title={ownerTitle(task)}>
+          by {ownerLabel(task)}
+        </p>
       </td>
       <td className="min-w-0 py-2 pr-3 text-sm">
         <Link href={`/tasks/${task.id}`} className={cn('line-clamp-2 rounded font-medium break-words text-zinc-900 hover:text-indigo-700 dark:text-zinc-100 dark:hover:text-indigo-300', FOCUS_RING)}>
@@ -29,7 +34,7 @@ export const TaskRow = memo(function TaskRow({ task, now }: { task: TaskSummary;
           <p className="mt-0.5 line-clamp-1 text-xs break-all text-zinc-500 dark:text-zinc-400">{task.endReason ?? task.statusText}</p>
         ) : null}
         <p className="mt-0.5 text-xs text-zinc-500 sm:hidden">
-          {task.direction} · {agentOrPeer(task)}
+          {task.direction} · {agentOrPeer(task)} · by {ownerLabel(task)}
         </p>
       </td>
       <td className="py-2 pr-3 text-right text-xs whitespace-nowrap text-zinc-600 tabular-nums dark:text-zinc-400" data-testid="row-duration">

@@ -7,6 +7,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { countApiKeys, deleteApiKey, findApiKeyByHash, insertApiKey, listApiKeys, type ApiKeyRecord } from '../db/key-repo';
 import { processSingleton } from '../process-singleton';
 import { isSelfToken, SELF_TOKEN_HEADER } from './self-token';
+import { ANONYMOUS_OWNER, SELF_OWNER } from '../db/task-scope';
 
 const CACHE_MS = 2_000;
 
@@ -71,14 +72,19 @@ export function presentedKey(req: Request): string | null {
   return req.headers.get('x-api-key')?.trim() || null;
 }
 
-export type InboundAuth = { ok: true; caller: string } | { ok: false; response: Response };
+/**
+ * `caller` is the name we know the caller by; `owner` is what its tasks are recorded under:
+ * the key's id (names may repeat, ids never), or the shared "anonymous" while no key exists.
+ */
+export type InboundAuth = { ok: true; caller: string; owner: string } | { ok: false; response: Response };
 
 export async function authenticateInbound(req: Request): Promise<InboundAuth> {
-  if (isSelfToken(req.headers.get(SELF_TOKEN_HEADER))) return { ok: true, caller: 'self' };
-  if (!(await keysRequired())) return { ok: true, caller: 'anonymous' };
+  const open = !(await keysRequired());
+  if (isSelfToken(req.headers.get(SELF_TOKEN_HEADER))) return { ok: true, caller: 'self', owner: open ? ANONYMOUS_OWNER : SELF_OWNER };
+  if (open) return { ok: true, caller: ANONYMOUS_OWNER, owner: ANONYMOUS_OWNER };
   const key = presentedKey(req);
   const record = key ? await verifyKey(key) : null;
-  if (record) return { ok: true, caller: record.name };
+  if (record) return { ok: true, caller: record.name, owner: record.id };
   return {
     ok: false,
     response: Response.json(

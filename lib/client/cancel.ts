@@ -1,19 +1,18 @@
 /**
- * Cancelling an outbound task: stop following, tell the peer (tasks/cancel | CancelTask), record
- * its answer, and end the local task through the terminal claim: canceled, or whatever the peer
- * says the task really ended as (it may have completed a moment before).
+ * The outbound step of the engine's one cancel (lib/engine/cancel.ts): stop following, tell the
+ * peer (tasks/cancel | CancelTask), record its answer, and end the local task through the
+ * terminal claim: canceled, or whatever the peer says the task really ended as (it may have
+ * completed a moment before). Registered with setOutboundCancel at start-up.
  */
 import { findTask } from '../db/task-repo';
 import type { TaskRecord } from '../db/task-records';
 import { claimTerminal } from '../engine/task-writer';
 import { agentText } from '../engine/messages';
-import { loadTask } from '../engine/snapshot';
 import { isTerminalState, type Task } from '../protocol/types';
 import { errorMessage } from '../log';
 import { cancelTask, getTask } from './a2a-client';
 import { reconnect } from './connect';
 import { claimPeerEnd } from './endings';
-import { A2AError } from '../protocol/errors';
 import { outboundFollowers } from './follow-registry';
 import { readFollowState } from './follow-state';
 import { RpcError } from './json-rpc';
@@ -41,20 +40,18 @@ async function cancelAtPeer(record: TaskRecord): Promise<Task> {
 }
 
 /**
- * Cancels an outbound task (the dashboard's cancel route calls this for direction 'outbound').
- * Throws A2AError taskNotFound (no such outbound task) or taskNotCancelable (already ended).
+ * Cancels an outbound task the engine found in scope and not yet ended. Only the engine calls
+ * this: every caller goes through cancel(taskId, scope).
  */
-export async function cancelOutboundTask(taskId: string, reason = 'canceled by request'): Promise<Task> {
-  const before = await findTask(taskId);
-  if (!before || before.direction !== 'outbound') throw new A2AError('taskNotFound', `no outbound task ${taskId}`);
-  if (isTerminalState(before.state)) throw new A2AError('taskNotCancelable', `task ${taskId} is already ${before.state}`);
+export async function cancelOutboundAtPeer(before: TaskRecord, reason: string): Promise<void> {
+  const taskId = before.id;
   await outboundFollowers().stop(taskId, reason);
   const record = (await findTask(taskId))!;
   const follow = readFollowState(record);
-  if (isTerminalState(record.state)) return (await loadTask(taskId))!;
+  if (isTerminalState(record.state)) return;
   if (!record.remoteTaskId || !follow?.version || !follow.endpoint) {
     await claimCanceled(record, reason, 'before the peer named its task; it may still receive the message');
-    return (await loadTask(taskId))!;
+    return;
   }
   const recorder = await openRecorder(record, follow);
   try {
@@ -67,5 +64,4 @@ export async function cancelOutboundTask(taskId: string, reason = 'canceled by r
     await recorder.recordFollowError({ phase: 'cancel', error: errorMessage(err) });
     await claimCanceled(record, reason, `the peer could not be told: ${errorMessage(err)}`);
   }
-  return (await loadTask(taskId))!;
 }

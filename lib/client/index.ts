@@ -12,7 +12,7 @@ export { normalizeUrl, normalizeAgentUrl } from './normalize-url';
 export { DispatchRequestSchema, dispatchTask, type DispatchRequest } from './dispatch';
 export { followRemoteTask, locateRemoteTask, type FollowOptions } from './follow-remote-task';
 export type { FollowJob } from './follow-job';
-export { cancelOutboundTask } from './cancel';
+export { cancelOutboundAtPeer } from './cancel';
 export { resumeOutboundFollowing, startOutboundClient, stopOutboundFollowing } from './resume';
 export { outboundFollowers } from './follow-registry';
 export { ClientError, clientErrorResponse } from './errors';

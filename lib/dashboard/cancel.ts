@@ -1,12 +1,11 @@
 /**
- * Cancelling from the dashboard. An inbound task ends through the engine's terminal claim; an
- * outbound one is cancelled at the peer by lib/client, which records the outcome the same way.
+ * Cancelling from the dashboard: the engine's one cancel with the operator's scope (every task,
+ * both directions), its A2A errors mapped to HTTP.
  */
+import { cancel } from '../engine/cancel';
 import { findTask } from '../db/task-repo';
-import { cancelTask } from '../engine/inbound';
-import { cancelOutboundTask } from '../client';
+import { operatorScope } from '../db/task-scope';
 import { A2AError } from '../protocol/errors';
-import { isTerminalState } from '../protocol/types';
 import { toTaskSummary } from './task-summary';
 import type { TaskSummary } from './wire';
 
@@ -15,22 +14,14 @@ export type CancelResult =
   | { ok: false; status: 404 | 409; code: 'not_found' | 'not_cancelable'; message: string };
 
 export async function cancelFromDashboard(taskId: string, by: string): Promise<CancelResult> {
-  const record = await findTask(taskId);
-  if (!record) return { ok: false, status: 404, code: 'not_found', message: `no task ${taskId}` };
-  if (isTerminalState(record.state)) {
-    return { ok: false, status: 409, code: 'not_cancelable', message: `task ${taskId} is already ${record.state}` };
-  }
   try {
-    const reason = `canceled by ${by} from the dashboard`;
-    if (record.direction === 'inbound') await cancelTask(taskId, reason);
-    else await cancelOutboundTask(taskId, reason);
+    await cancel(taskId, operatorScope(by));
   } catch (err) {
-    if (err instanceof A2AError && err.kind === 'taskNotCancelable') {
-      return { ok: false, status: 409, code: 'not_cancelable', message: err.message };
-    }
+    if (err instanceof A2AError && err.kind === 'taskNotCancelable') return { ok: false, status: 409, code: 'not_cancelable', message: err.message };
     if (err instanceof A2AError && err.kind === 'taskNotFound') return { ok: false, status: 404, code: 'not_found', message: err.message };
     throw err;
   }
   const after = await findTask(taskId);
-  return { ok: true, task: toTaskSummary(after ?? record) };
+  if (!after) return { ok: false, status: 404, code: 'not_found', message: `no task ${taskId}` };
+  return { ok: true, task: toTaskSummary(after) };
 }

@@ -6,7 +6,7 @@ import { FeedBroadcaster } from './feed';
 function record(id: string, state: TaskRecord['state'], lastSeq: number): TaskRecord {
   const at = '2026-01-01T00:00:00.000Z';
   return {
-    id, contextId: 'c', direction: 'inbound', agentSlug: 'echo', peerName: null, peerUrl: null, remoteTaskId: null, state,
+    id, contextId: 'c', direction: 'inbound', agentSlug: 'echo', peerName: null, peerUrl: null, remoteTaskId: null, owner: 'anonymous', ownerName: 'anonymous', state,
     statusMessage: null, requestText: 'hello', resultText: '', detached: false, detachedAt: null, endReason: null, lastSeq,
     metadata: null, follow: null, createdAt: at, updatedAt: at, endedAt: null,
   };

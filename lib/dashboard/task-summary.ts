@@ -31,6 +31,7 @@ export function toTaskSummary(task: TaskRecord): TaskSummary {
     contextId: task.contextId,
     direction: task.direction,
     agentSlug: task.agentSlug,
+    owner: task.owner ? { id: task.owner, name: task.ownerName ?? task.owner } : null,
     peerName: task.peerName,
     peerUrl: task.peerUrl,
     state: task.state,

@@ -40,11 +40,19 @@ export function displayStateOf(state: string, detached: boolean): DisplayState {
 export const DirectionSchema = z.enum(['inbound', 'outbound']);
 export type Direction = z.infer<typeof DirectionSchema>;
 
+/**
+ * Who owns an inbound task: the creating API key (its id and name), "anonymous" (open mode) or
+ * "self" (the built-in self peer). Null for outbound tasks, which only the operator reaches.
+ */
+export const TaskOwnerSchema = z.object({ id: z.string(), name: z.string() });
+export type TaskOwner = z.infer<typeof TaskOwnerSchema>;
+
 export const TaskSummarySchema = z.object({
   id: z.string(),
   contextId: z.string(),
   direction: DirectionSchema,
   agentSlug: z.string().nullable(),
+  owner: TaskOwnerSchema.nullable(),
   peerName: z.string().nullable(),
   peerUrl: z.string().nullable(),
   state: z.string(),

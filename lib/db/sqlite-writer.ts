@@ -17,7 +17,7 @@ import Database from 'better-sqlite3';
 import type { Artifact, ArtifactChunk, Message, TaskState } from '../protocol/types';
 import { TERMINAL_STATES, textOf } from '../protocol/types';
 import { accumulateArtifacts } from '../protocol/artifacts';
-import type { NewEvent, NewTask, TaskPatch } from './task-records';
+import { ContextTakenError, type NewEvent, type NewTask, type TaskPatch } from './task-records';
 import { WriteQueue } from './write-queue';
 import { RunningArtifacts, type WrittenEvent } from './running-artifacts';
 import { BACKSTOP_PAGES, startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer';
@@ -113,7 +113,10 @@ export class SqliteTaskWriter {
       deleteArtifacts: this.conn.prepare('DELETE FROM "Artifact" WHERE "taskId" = ?'),
       insertArtifact: this.conn.prepare('INSERT INTO "Artifact" ("taskId","artifactId","position","name","description","parts","metadata") VALUES (?,?,?,?,?,?,?)'),
       insertTask: this.conn.prepare(
-        'INSERT INTO "Task" ("id","contextId","direction","agentSlug","peerName","peerUrl","state","requestText","metadata","follow","lastSeq","createdAt","updatedAt") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING *',
+        'INSERT INTO "Task" ("id","contextId","direction","agentSlug","peerName","peerUrl","owner","ownerName","state","requestText","metadata","follow","lastSeq","createdAt","updatedAt") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING *',
+      ),
+      foreignInContext: this.conn.prepare(
+        'SELECT 1 FROM "Task" WHERE "contextId" = ? AND NOT ("direction" = \'inbound\' AND "agentSlug" IS ? AND "owner" IS ?) LIMIT 1',
       ),
     };
     const begin = this.conn.transaction((fn: () => void) => fn());
@@ -192,10 +195,13 @@ export class SqliteTaskWriter {
   }
 
   private insertRows(task: NewTask, events: SerializedEvent[], messages: Message[]): WriteResult {
+    if (task.joinsContext && this.stmts.foreignInContext.get(task.contextId, task.agentSlug ?? null, task.owner ?? null)) {
+      throw new ContextTakenError(task.contextId);
+    }
     const at = sqliteTime(new Date());
     const row = this.stmts.insertTask.get(
       task.id, task.contextId, task.direction, task.agentSlug ?? null, task.peerName ?? null, task.peerUrl ?? null,
-      task.state, task.requestText, task.metadata ? JSON.stringify(task.metadata) : null,
+      task.owner ?? null, task.ownerName ?? null, task.state, task.requestText, task.metadata ? JSON.stringify(task.metadata) : null,
       task.follow ? JSON.stringify(task.follow) : null, events.length, at, at,
     ) as RawTaskRow;
     const written = this.insertEvents(task.id, 0, events, at);

@@ -40,6 +40,10 @@ export interface TaskRecord {
   peerName: string | null;
   peerUrl: string | null;
   remoteTaskId: string | null;
+  /** Inbound: the creating API key's id, "anonymous" (open mode) or "self"; null for outbound. */
+  owner: string | null;
+  /** Inbound: the owner's name when the task was created (the key's name). */
+  ownerName: string | null;
   state: TaskState;
   statusMessage: unknown | null;
   requestText: string;
@@ -62,6 +66,13 @@ export interface NewTask {
   agentSlug?: string;
   peerName?: string;
   peerUrl?: string;
+  owner?: string;
+  ownerName?: string;
+  /**
+   * The caller chose contextId: insert only if the context holds no task of another owner or
+   * agent (checked in the insert's transaction, so two callers cannot both claim a new one).
+   */
+  joinsContext?: boolean;
   state: TaskState;
   requestText: string;
   metadata?: Record<string, unknown>;
@@ -81,4 +92,11 @@ export interface TaskPatch {
   metadata?: Record<string, unknown>;
   follow?: Record<string, unknown> | null;
   endedAt?: Date;
+}
+
+/** insertTask refused a `joinsContext` task: the context belongs to another owner or agent. */
+export class ContextTakenError extends Error {
+  constructor(readonly contextId: string) {
+    super(`context ${contextId} belongs to another owner`);
+  }
 }

@@ -14,6 +14,7 @@ import { fromJson } from './json';
 import type { Artifact, Message, TaskState } from '../protocol/types';
 import { TERMINAL_STATES } from '../protocol/types';
 import type { NewEvent, NewTask, StoredEvent, TaskPatch, TaskRecord, EventType, Direction } from './task-records';
+import { inScope, type CallerScope, type TaskScope } from './task-scope';
 
 /** What a write committed: the task row as it now is, and the events it appended. */
 export interface CommittedChange {
@@ -32,6 +33,8 @@ function toTaskRecord(row: TaskRow): TaskRecord {
     peerName: row.peerName,
     peerUrl: row.peerUrl,
     remoteTaskId: row.remoteTaskId,
+    owner: row.owner,
+    ownerName: row.ownerName,
     state: row.state as TaskState,
     statusMessage: fromJson(row.statusMessage),
     requestText: row.requestText,
@@ -104,6 +107,8 @@ function rawToTaskRecord(r: RawTaskRow): TaskRecord {
     peerName: (r.peerName as string | null) ?? null,
     peerUrl: (r.peerUrl as string | null) ?? null,
     remoteTaskId: (r.remoteTaskId as string | null) ?? null,
+    owner: (r.owner as string | null) ?? null,
+    ownerName: (r.ownerName as string | null) ?? null,
     state: r.state as TaskState,
     statusMessage: fromJson(r.statusMessage as string | null),
     requestText: r.requestText as string,
@@ -157,6 +162,12 @@ export async function findTask(taskId: string): Promise<TaskRecord | null> {
   return row ? rawToTaskRecord(row) : null;
 }
 
+/** The task if `scope` may see it; a task outside the scope is indistinguishable from none. */
+export async function findTaskInScope(taskId: string, scope: TaskScope): Promise<TaskRecord | null> {
+  const record = await findTask(taskId);
+  return record && inScope(record, scope) ? record : null;
+}
+
 export async function listEvents(taskId: string, afterSeq = 0, types?: EventType[]): Promise<StoredEvent[]> {
   return taskReader()
     .events(taskId, afterSeq, types)
@@ -199,6 +210,9 @@ export interface TaskListFilter {
   states?: TaskState[];
   direction?: Direction;
   agentOrPeer?: string;
+  /** Exact: one served agent's tasks (ListTasks). */
+  agentSlug?: string;
+  owner?: string;
   contextId?: string;
   detached?: boolean;
   since?: Date;
@@ -214,6 +228,8 @@ function listWhere(f: TaskListFilter) {
   if (f.states?.length) and.push({ state: { in: f.states } });
   if (f.direction) and.push({ direction: f.direction });
   if (f.agentOrPeer) and.push({ OR: [{ agentSlug: f.agentOrPeer }, { peerName: f.agentOrPeer }] });
+  if (f.agentSlug) and.push({ agentSlug: f.agentSlug });
+  if (f.owner) and.push({ owner: f.owner });
   if (f.contextId) and.push({ contextId: f.contextId });
   if (f.detached !== undefined) and.push({ detached: f.detached });
   if (f.since) and.push({ createdAt: { gte: f.since } });
@@ -249,6 +265,20 @@ export async function listTasks(f: TaskListFilter): Promise<{ tasks: TaskRecord[
   const page = rows.slice(0, f.limit).map(toTaskRecord);
   const last = page[page.length - 1];
   return { tasks: page, nextCursor: rows.length > f.limit && last ? { createdAt: last.createdAt, id: last.id } : null };
+}
+
+/** What a caller's list may filter on; the scope supplies direction, agent and owner. */
+export type CallerListFilter = Omit<TaskListFilter, 'direction' | 'agentOrPeer' | 'agentSlug' | 'owner'>;
+
+const scopeFilter = (scope: CallerScope) => ({ direction: scope.direction, agentSlug: scope.agentSlug, owner: scope.owner });
+
+/** ListTasks: one page of the caller's own inbound tasks at one agent. */
+export function listTasksInScope(scope: CallerScope, f: CallerListFilter) {
+  return listTasks({ ...f, ...scopeFilter(scope) });
+}
+
+export function countTasksInScope(scope: CallerScope, f: Omit<CallerListFilter, 'limit' | 'cursor'>): Promise<number> {
+  return countTasks({ ...f, ...scopeFilter(scope) });
 }
 
 export async function countTasks(f: Omit<TaskListFilter, 'limit' | 'cursor'>): Promise<number> {

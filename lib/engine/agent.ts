@@ -24,6 +24,8 @@ export interface AgentTurn {
   history: Message[];
   /** Caller identity as far as we know it (API key name, or "anonymous"). */
   peer: string;
+  /** Who owns the task (and its context): the creating API key's id, or "anonymous". */
+  owner: string;
   /** Aborted when the task is cancelled, its grace runs out, or the server shuts down. */
   readonly signal: AbortSignal;
   emit: TurnEmitter;

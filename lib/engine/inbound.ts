@@ -2,21 +2,25 @@
  * Inbound A2A operations on our served agents, protocol-version neutral (internal shapes in,
  * internal shapes out). lib/server translates the wire; this module owns the task lifecycle:
  * create or continue, run the turn in the background, observe within the response window,
- * detach at its end, cancel through the terminal claim.
+ * detach at its end. Cancel is lib/engine/cancel.ts (both directions).
+ *
+ * Every operation takes the caller's scope (lib/db/task-scope.ts): a task of another owner or
+ * agent, or an outbound one, reads exactly as a task that does not exist.
  */
 import type { ServedAgent } from './agent';
-import { createTaskRecord, claimTerminal, recordEvents } from './task-writer';
+import { createTaskRecord, recordEvents } from './task-writer';
 import { startTurn } from './run-turn';
 import { observeTaskBatches, type ObservationEnd } from './observe';
 import { detachTask, detachGuidance, markReattached, type DetachReason } from './detach';
 import { buildTask, loadTask } from './snapshot';
 import { toStreamEvent } from './stream-events';
-import { executions } from './executions';
 import { agentText } from './messages';
 import { findTask, listMessages } from '../db/task-repo';
 import { newId } from '../db/ids';
-import type { TaskRecord } from '../db/task-records';
+import { ContextTakenError, type TaskRecord } from '../db/task-records';
+import type { CallerScope } from '../db/task-scope';
 import { A2AError } from '../protocol/errors';
+import { requireTaskInScope } from './scoped-task';
 import type { Message, StreamEvent, Task } from '../protocol/types';
 import { isTerminalState, textOf } from '../protocol/types';
 import { getSettings } from '../config/settings';
@@ -26,6 +30,9 @@ export type SendMode = 'blocking' | 'non-blocking';
 export interface SendRequest {
   agent: ServedAgent;
   message: Message;
+  /** Who is calling: the task is created in (or must be found in) this scope. */
+  scope: CallerScope;
+  /** The caller's name (API key name, "anonymous", "self"), recorded with its messages. */
   peer: string;
   historyLength?: number;
   metadata?: Record<string, unknown>;
@@ -47,17 +54,32 @@ const REQUEST_TEXT_LIMIT = 2_000;
 
 /** Creates the task (or continues an input-required one) and starts its turn. */
 async function beginTurn(req: SendRequest): Promise<TaskRecord> {
-  const { message, agent } = req;
-  if (message.taskId) return continueTask(req, message.taskId);
+  if (req.scope.agentSlug !== req.agent.slug) throw new Error(`scope of agent ${req.scope.agentSlug} used at agent ${req.agent.slug}`);
+  if (req.message.taskId) return continueTask(req, req.message.taskId);
+  const requested = req.message.contextId;
+  try {
+    return await createTask(req, requested ?? newId(), requested !== undefined);
+  } catch (err) {
+    // A context belongs to its owner and agent: anyone else who names it starts a fresh one
+    // (docs/decisions.md), so they never reach its launcher session or its tasks.
+    if (err instanceof ContextTakenError) return createTask(req, newId(), false);
+    throw err;
+  }
+}
+
+async function createTask(req: SendRequest, contextId: string, joinsContext: boolean): Promise<TaskRecord> {
+  const { message, agent, scope } = req;
   const taskId = newId();
-  const contextId = message.contextId ?? newId();
   const stored: Message = { ...message, taskId, contextId };
   const change = await createTaskRecord(
     {
       id: taskId,
       contextId,
+      joinsContext,
       direction: 'inbound',
       agentSlug: agent.slug,
+      owner: scope.owner,
+      ownerName: req.peer,
       state: 'working',
       requestText: textOf(message.parts).slice(0, REQUEST_TEXT_LIMIT),
       metadata: req.metadata,
@@ -69,15 +91,12 @@ async function beginTurn(req: SendRequest): Promise<TaskRecord> {
     [stored],
   );
   await req.onTaskCreated?.(taskId);
-  startTurn({ agent, taskId, contextId, message: stored, history: [], peer: req.peer });
+  startTurn({ agent, taskId, contextId, message: stored, history: [], peer: req.peer, owner: scope.owner });
   return change.task;
 }
 
 async function continueTask(req: SendRequest, taskId: string): Promise<TaskRecord> {
-  const record = await findTask(taskId);
-  if (!record || record.direction !== 'inbound' || record.agentSlug !== req.agent.slug) {
-    throw new A2AError('taskNotFound', `no task ${taskId} for agent ${req.agent.slug}`);
-  }
+  const record = await requireTaskInScope(taskId, req.scope);
   if (req.message.contextId && req.message.contextId !== record.contextId) {
     throw new A2AError('invalidParams', `message.contextId does not match task ${taskId}'s context ${record.contextId}`);
   }
@@ -98,7 +117,7 @@ async function continueTask(req: SendRequest, taskId: string): Promise<TaskRecor
     { onlyIfStateIn: [record.state], messages: [stored], patch: { state: 'working', statusMessage: null, detached: false } },
   );
   if (!change) throw new A2AError('unsupportedOperation', `task ${taskId} changed state; retry`);
-  startTurn({ agent: req.agent, taskId, contextId: record.contextId, message: stored, history, peer: req.peer });
+  startTurn({ agent: req.agent, taskId, contextId: record.contextId, message: stored, history, peer: req.peer, owner: req.scope.owner });
   return change.task;
 }
 
@@ -189,10 +208,8 @@ async function* followTurn(record: TaskRecord, opts: FollowOptions): AsyncGenera
   }
 }
 
-export async function getTask(taskId: string, historyLength?: number): Promise<Task> {
-  const task = await loadTask(taskId, { historyLength });
-  if (!task) throw new A2AError('taskNotFound', `no task ${taskId}`);
-  return task;
+export async function getTask(taskId: string, scope: CallerScope, historyLength?: number): Promise<Task> {
+  return buildTask(await requireTaskInScope(taskId, scope), { historyLength });
 }
 
 /**
@@ -201,9 +218,9 @@ export async function getTask(taskId: string, historyLength?: number): Promise<T
  * result; the late-result grace bounds the task itself. On a terminal task v0.3 gets the final
  * snapshot (and a final status) and v1.0 gets -32004, as its spec requires.
  */
-export async function* resubscribe(taskId: string, version: '0.3' | '1.0', signal?: AbortSignal): AsyncGenerator<StreamBatch> {
-  const record = await findTask(taskId);
-  if (!record) throw new A2AError('taskNotFound', `no task ${taskId}`);
+export async function* resubscribe(taskId: string, scope: CallerScope, version: '0.3' | '1.0', signal?: AbortSignal): AsyncGenerator<StreamBatch> {
+  // Scope first: a foreign subscriber must not write anything (no `reattached` event).
+  const record = await requireTaskInScope(taskId, scope);
   if (isTerminalState(record.state)) {
     if (version === '1.0') throw new A2AError('unsupportedOperation', `task ${taskId} is already ${record.state}`);
     const task = await buildTask(record);
@@ -214,21 +231,4 @@ export async function* resubscribe(taskId: string, version: '0.3' | '1.0', signa
   const fresh = (await findTask(taskId))!;
   yield [await buildTask(fresh)];
   yield* followTurn(fresh, { graceMs: 0, signal, detachOnLeave: false });
-}
-
-/**
- * tasks/cancel. A task that already ended is not cancelable (-32002); a cancel that loses the
- * terminal claim to a simultaneous completion answers with the task as it actually ended.
- */
-export async function cancelTask(taskId: string, reason = 'canceled by request'): Promise<Task> {
-  const record = await findTask(taskId);
-  if (!record) throw new A2AError('taskNotFound', `no task ${taskId}`);
-  if (isTerminalState(record.state)) throw new A2AError('taskNotCancelable', `task ${taskId} is already ${record.state}`);
-  const won = await claimTerminal(taskId, {
-    state: 'canceled',
-    reason,
-    message: agentText(taskId, record.contextId, `Task canceled: ${reason}.`),
-  });
-  if (won) executions().abort(taskId, reason);
-  return (await loadTask(taskId))!;
 }

@@ -17,6 +17,7 @@ export interface TurnStart {
   message: Message;
   history: Message[];
   peer: string;
+  owner: string;
 }
 
 /** Appends made by a running turn are refused once the task is no longer working. */
@@ -57,6 +58,7 @@ export function startTurn(start: TurnStart): void {
     message: start.message,
     history: start.history,
     peer: start.peer,
+    owner: start.owner,
     get signal() {
       return controller.signal;
     },

@@ -57,3 +57,11 @@ export function toJsonRpcError(err: A2AError, version: '0.3' | '1.0'): JsonRpcEr
     ],
   };
 }
+
+/**
+ * The one answer for a task the caller cannot see: it does not exist, or it is outside the
+ * caller's scope. Both must read the same, so task ids cannot be probed.
+ */
+export function taskNotFound(taskId: string): A2AError {
+  return new A2AError('taskNotFound', `no task ${taskId}`);
+}

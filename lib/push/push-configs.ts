@@ -1,17 +1,19 @@
 /**
- * Push-notification config operations behind the JSON-RPC methods (both versions).
+ * Push-notification config operations behind the JSON-RPC methods (both versions). Each takes
+ * the caller's scope: another owner's task (its configs, tokens, credentials) reads as none.
  */
 import { randomUUID } from 'node:crypto';
 import { deletePushConfig, findPushConfig, listPushConfigs, upsertPushConfig, type PushConfigRecord } from '../db/push-repo';
-import { findTask } from '../db/task-repo';
-import { A2AError } from '../protocol/errors';
+import { findTaskInScope } from '../db/task-repo';
+import type { CallerScope } from '../db/task-scope';
+import { A2AError, taskNotFound } from '../protocol/errors';
 import { getSettings } from '../config/settings';
 import { refuseWebhookTarget } from './webhook-target';
 import type { PushConfigInput } from '../server/params';
 import { trackPushTask } from './push-delivery';
 
-async function requireTask(taskId: string): Promise<void> {
-  if (!(await findTask(taskId))) throw new A2AError('taskNotFound', `no task ${taskId}`);
+async function requireTask(scope: CallerScope, taskId: string): Promise<void> {
+  if (!(await findTaskInScope(taskId, scope))) throw taskNotFound(taskId);
 }
 
 export async function assertWebhookAllowed(url: string): Promise<void> {
@@ -19,8 +21,8 @@ export async function assertWebhookAllowed(url: string): Promise<void> {
   if (refusal) throw new A2AError('invalidParams', `push notification config ${refusal}`);
 }
 
-export async function setPushConfig(taskId: string, input: PushConfigInput, version: '0.3' | '1.0'): Promise<PushConfigRecord> {
-  await requireTask(taskId);
+export async function setPushConfig(scope: CallerScope, taskId: string, input: PushConfigInput, version: '0.3' | '1.0'): Promise<PushConfigRecord> {
+  await requireTask(scope, taskId);
   await assertWebhookAllowed(input.url);
   const saved = await upsertPushConfig({
     taskId,
@@ -34,19 +36,19 @@ export async function setPushConfig(taskId: string, input: PushConfigInput, vers
   return saved;
 }
 
-export async function getPushConfig(taskId: string, id: string | undefined): Promise<PushConfigRecord> {
-  await requireTask(taskId);
+export async function getPushConfig(scope: CallerScope, taskId: string, id: string | undefined): Promise<PushConfigRecord> {
+  await requireTask(scope, taskId);
   const config = id ? await findPushConfig(taskId, id) : ((await findPushConfig(taskId, taskId)) ?? (await listPushConfigs(taskId))[0] ?? null);
   if (!config) throw new A2AError('taskNotFound', `no push notification config ${id ?? ''} for task ${taskId}`.replace('  ', ' '));
   return config;
 }
 
-export async function listTaskPushConfigs(taskId: string): Promise<PushConfigRecord[]> {
-  await requireTask(taskId);
+export async function listTaskPushConfigs(scope: CallerScope, taskId: string): Promise<PushConfigRecord[]> {
+  await requireTask(scope, taskId);
   return listPushConfigs(taskId);
 }
 
-export async function removePushConfig(taskId: string, id: string): Promise<void> {
-  await requireTask(taskId);
+export async function removePushConfig(scope: CallerScope, taskId: string, id: string): Promise<void> {
+  await requireTask(scope, taskId);
   await deletePushConfig(taskId, id);
 }

@@ -5,7 +5,7 @@ import { applyTaskEvents } from './task-reducer';
 function detail(): TaskDetail {
   return {
     task: {
-      id: 't1', contextId: 'c1', direction: 'inbound', agentSlug: 'slow', peerName: null, peerUrl: null,
+      id: 't1', contextId: 'c1', direction: 'inbound', agentSlug: 'slow', owner: { id: 'anonymous', name: 'anonymous' }, peerName: null, peerUrl: null,
       state: 'working', displayState: 'working', detached: false, requestPreview: 'work', statusText: '', endReason: null,
       lastSeq: 2, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', endedAt: null, detachedAt: null,
       requestText: 'work', remoteTaskId: null, metadata: null,

@@ -1,8 +1,9 @@
 /**
- * ListTasks (v1.0; also served as v0.3 tasks/list): cursor paging over the agent's inbound
- * tasks, newest first. The page token is an opaque base64url cursor.
+ * ListTasks (v1.0; also served as v0.3 tasks/list): cursor paging over the caller's own inbound
+ * tasks at this agent (its scope), newest first. The page token is an opaque base64url cursor.
  */
-import { countTasks, listTasks } from '../db/task-repo';
+import { countTasksInScope, listTasksInScope } from '../db/task-repo';
+import type { CallerScope } from '../db/task-scope';
 import { buildTask } from '../engine/snapshot';
 import { A2AError } from '../protocol/errors';
 import { stateFromV10, taskToV10 } from '../protocol/v10';
@@ -28,17 +29,15 @@ function decodeToken(token: string): { createdAt: string; id: string } {
   throw new A2AError('invalidParams', 'params.pageToken: not a token returned by ListTasks');
 }
 
-export async function listInboundTasks(agentSlug: string, p: ListParams, v: ProtocolVersion) {
+export async function listInboundTasks(scope: CallerScope, p: ListParams, v: ProtocolVersion) {
   const filter = {
-    direction: 'inbound' as const,
-    agentOrPeer: agentSlug,
     contextId: p.contextId,
     states: p.status ? [stateFromV10(p.status)] : undefined,
     since: p.statusTimestampAfter ? new Date(p.statusTimestampAfter) : undefined,
   };
   const [page, totalSize] = await Promise.all([
-    listTasks({ ...filter, limit: p.pageSize, cursor: p.pageToken ? decodeToken(p.pageToken) : undefined }),
-    countTasks(filter),
+    listTasksInScope(scope, { ...filter, limit: p.pageSize, cursor: p.pageToken ? decodeToken(p.pageToken) : undefined }),
+    countTasksInScope(scope, filter),
   ]);
   const tasks = await Promise.all(
     page.tasks.map((t) => buildTask(t, { historyLength: p.historyLength ?? 0, includeArtifacts: p.includeArtifacts === true })),

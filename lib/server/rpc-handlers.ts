@@ -3,7 +3,9 @@
  * protocol version. Streaming operations return an async iterable of wire results.
  */
 import type { ServedAgent } from '../engine/agent';
-import { cancelTask, getTask, resubscribe, sendMessage, streamMessage, type StreamBatch } from '../engine/inbound';
+import { getTask, resubscribe, sendMessage, streamMessage, type StreamBatch } from '../engine/inbound';
+import { cancel } from '../engine/cancel';
+import type { CallerScope } from '../db/task-scope';
 import { listInboundTasks } from './list-tasks';
 import { A2AError } from '../protocol/errors';
 import type { StreamEvent, Task } from '../protocol/types';
@@ -20,7 +22,10 @@ import type { z } from 'zod';
 export interface RpcContext {
   agent: ServedAgent;
   version: ProtocolVersion;
+  /** The caller's name (API key name, "anonymous", "self"). */
   caller: string;
+  /** What the caller may reach: its own inbound tasks at this agent. Every task-scoped call passes it. */
+  scope: CallerScope;
   signal: AbortSignal;
 }
 
@@ -51,11 +56,12 @@ async function sendRequest(p: SendParams, ctx: RpcContext): Promise<SendRequest>
   return {
     agent: ctx.agent,
     message: p.message,
+    scope: ctx.scope,
     peer: ctx.caller,
     historyLength: p.historyLength,
     metadata: p.metadata,
     signal: ctx.signal,
-    onTaskCreated: push ? (taskId) => setPushConfig(taskId, push, ctx.version) : undefined,
+    onTaskCreated: push ? (taskId) => setPushConfig(ctx.scope, taskId, push, ctx.version) : undefined,
   };
 }
 
@@ -80,36 +86,36 @@ export async function runOperation(op: Operation, params: unknown, ctx: RpcConte
     }
     case 'get': {
       const p = parse(TaskQuerySchema, params);
-      return { kind: 'result', result: renderTask(await getTask(p.id, p.historyLength), v) };
+      return { kind: 'result', result: renderTask(await getTask(p.id, ctx.scope, p.historyLength), v) };
     }
     case 'list': {
       const p = parse(ListTasksSchema, params);
-      return { kind: 'result', result: await listInboundTasks(ctx.agent.slug, p, v) };
+      return { kind: 'result', result: await listInboundTasks(ctx.scope, p, v) };
     }
     case 'cancel': {
       const p = parse(TaskIdSchema, params);
-      return { kind: 'result', result: renderTask(await cancelTask(p.id), v) };
+      return { kind: 'result', result: renderTask(await cancel(p.id, ctx.scope), v) };
     }
     case 'subscribe': {
       const p = parse(TaskIdSchema, params);
-      return { kind: 'stream', events: render(resubscribe(p.id, v, ctx.signal), v) };
+      return { kind: 'stream', events: render(resubscribe(p.id, ctx.scope, v, ctx.signal), v) };
     }
     case 'pushSet': {
       const p = parse(PushSetSchemas[v], params);
-      return { kind: 'result', result: pushConfigToWire(await setPushConfig(p.taskId, p.config, v), v) };
+      return { kind: 'result', result: pushConfigToWire(await setPushConfig(ctx.scope, p.taskId, p.config, v), v) };
     }
     case 'pushGet': {
       const p = parse(PushGetSchemas[v], params);
-      return { kind: 'result', result: pushConfigToWire(await getPushConfig(p.taskId, p.id), v) };
+      return { kind: 'result', result: pushConfigToWire(await getPushConfig(ctx.scope, p.taskId, p.id), v) };
     }
     case 'pushList': {
       const p = parse(PushListSchemas[v], params);
-      const configs = (await listTaskPushConfigs(p.taskId)).map((c) => pushConfigToWire(c, v));
+      const configs = (await listTaskPushConfigs(ctx.scope, p.taskId)).map((c) => pushConfigToWire(c, v));
       return { kind: 'result', result: v === '1.0' ? { configs, nextPageToken: '' } : configs };
     }
     case 'pushDelete': {
       const p = parse(PushDeleteSchemas[v], params);
-      await removePushConfig(p.taskId, p.id);
+      await removePushConfig(ctx.scope, p.taskId, p.id);
       return { kind: 'result', result: null };
     }
     case 'extendedCard':

@@ -9,13 +9,19 @@ import type { ServedAgent } from '../../lib/engine/agent';
 
 type Engine = typeof import('../../lib/engine/inbound');
 type Repo = typeof import('../../lib/db/task-repo');
+type Cancel = typeof import('../../lib/engine/cancel');
 let engine: Engine;
 let repo: Repo;
+let cancel: Cancel['cancel'];
+let scopeOf: (agent: string) => import('../../lib/db/task-scope').CallerScope;
 
 beforeAll(async () => {
   useFreshDatabase({ SWITCHBOARD_RESPONSE_WINDOW: '5' });
   engine = await import('../../lib/engine/inbound');
   repo = await import('../../lib/db/task-repo');
+  ({ cancel } = await import('../../lib/engine/cancel'));
+  const { callerScope } = await import('../../lib/db/task-scope');
+  scopeOf = (agent) => callerScope(agent, 'anonymous');
 });
 
 const message = (text: string) => ({ kind: 'message' as const, messageId: crypto.randomUUID(), role: 'user' as const, parts: [{ kind: 'text' as const, text }] });
@@ -31,7 +37,7 @@ describe('artifacts returned with the outcome', () => {
       await turn.emit.artifact(chunk('streamed '));
       return { state: 'completed', artifacts: [chunk('and final', true)] };
     });
-    const task = await engine.sendMessage({ agent: runner, message: message('go'), peer: 'test' }, 'blocking');
+    const task = await engine.sendMessage({ agent: runner, scope: scopeOf(runner.slug), message: message('go'), peer: 'test' }, 'blocking');
     expect(task.status.state).toBe('completed');
     expect(task.artifacts?.[0].parts.map((p) => (p.kind === 'text' ? p.text : ''))).toEqual(['streamed ', 'and final']);
     const events = await repo.listEvents(task.id);
@@ -50,11 +56,11 @@ describe('artifacts returned with the outcome', () => {
       await gate; // ignores its signal on purpose, so it returns after the cancel
       return { state: 'completed', artifacts: [chunk('too late')] };
     });
-    const task = await engine.sendMessage({ agent: runner, message: message('go'), peer: 'test' }, 'non-blocking');
-    await engine.cancelTask(task.id);
+    const task = await engine.sendMessage({ agent: runner, scope: scopeOf(runner.slug), message: message('go'), peer: 'test' }, 'non-blocking');
+    await cancel(task.id, scopeOf(runner.slug));
     release();
     await new Promise((r) => setTimeout(r, 100));
-    const after = await engine.getTask(task.id);
+    const after = await engine.getTask(task.id, scopeOf(runner.slug));
     expect(after.status.state).toBe('canceled');
     expect(after.artifacts).toEqual([]);
     expect((await repo.listEvents(task.id)).some((e) => e.type === 'artifact')).toBe(false);

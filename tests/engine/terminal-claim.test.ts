@@ -7,9 +7,12 @@ import { useFreshDatabase } from '../support/in-process';
 
 type Engine = typeof import('../../lib/engine/inbound');
 type Repo = typeof import('../../lib/db/task-repo');
+type Cancel = typeof import('../../lib/engine/cancel');
 type Writer = typeof import('../../lib/engine/task-writer');
 let engine: Engine;
 let repo: Repo;
+let cancel: Cancel['cancel'];
+let scopeOf: (agent: string) => import('../../lib/db/task-scope').CallerScope;
 let writer: Writer;
 let agents: typeof import('../../lib/agents/builtin-agents');
 
@@ -17,6 +20,9 @@ beforeAll(async () => {
   useFreshDatabase({ SWITCHBOARD_RESPONSE_WINDOW: '1', SWITCHBOARD_LATE_RESULT_GRACE: '30' });
   engine = await import('../../lib/engine/inbound');
   repo = await import('../../lib/db/task-repo');
+  ({ cancel } = await import('../../lib/engine/cancel'));
+  const { callerScope } = await import('../../lib/db/task-scope');
+  scopeOf = (agent) => callerScope(agent, 'anonymous');
   writer = await import('../../lib/engine/task-writer');
   agents = await import('../../lib/agents/builtin-agents');
 });
@@ -31,7 +37,7 @@ async function terminalEvents(taskId: string) {
 describe('the terminal claim', () => {
   it('lets exactly one of many simultaneous claims win', async () => {
     const slow = agents.builtinAgents().find((a) => a.slug === 'slow')!;
-    const task = await engine.sendMessage({ agent: slow, message: message('work 60s'), peer: 'test' }, 'non-blocking');
+    const task = await engine.sendMessage({ agent: slow, scope: scopeOf(slow.slug), message: message('work 60s'), peer: 'test' }, 'non-blocking');
     const claims = await Promise.all(
       (['completed', 'failed', 'canceled', 'completed', 'failed'] as const).map((state) => writer.claimTerminal(task.id, { state, reason: state === 'completed' ? undefined : `racer ${state}` })),
     );
@@ -40,7 +46,7 @@ describe('the terminal claim', () => {
     const ends = await terminalEvents(task.id);
     expect(ends).toHaveLength(1);
     expect(record!.state).toBe(ends[0].state);
-    await engine.cancelTask(task.id).catch(() => undefined);
+    await cancel(task.id, scopeOf('slow')).catch(() => undefined);
   });
 
   it('cancel racing completion, 300 times: one terminal event per task, matching the task state', async () => {
@@ -49,11 +55,11 @@ describe('the terminal claim', () => {
     const outcomes = { canceledWins: 0, completedWins: 0, cancelRefused: 0 };
     await Promise.all(
       Array.from({ length: 300 }, async (_, i) => {
-        const task = await engine.sendMessage({ agent: slow, message: message(i % 3 === 0 ? 'work 400ms chunks 1' : `work ${(i % 7) * 2}ms chunks 1`), peer: 'race' }, 'non-blocking');
+        const task = await engine.sendMessage({ agent: slow, scope: scopeOf(slow.slug), message: message(i % 3 === 0 ? 'work 400ms chunks 1' : `work ${(i % 7) * 2}ms chunks 1`), peer: 'race' }, 'non-blocking');
         ids.push(task.id);
         await new Promise((r) => setTimeout(r, (i * 7) % 13));
         try {
-          const after = await engine.cancelTask(task.id);
+          const after = await cancel(task.id, scopeOf('slow'));
           if (after.status.state === 'canceled') outcomes.canceledWins++;
           else outcomes.completedWins++;
         } catch {
@@ -76,13 +82,13 @@ describe('the terminal claim', () => {
 
   it('a loser changes nothing: no event, no state change', async () => {
     const echo = agents.builtinAgents().find((a) => a.slug === 'echo')!;
-    const task = await engine.sendMessage({ agent: echo, message: message('hi'), peer: 'test' }, 'blocking');
+    const task = await engine.sendMessage({ agent: echo, scope: scopeOf(echo.slug), message: message('hi'), peer: 'test' }, 'blocking');
     expect(task.status.state).toBe('completed');
     const before = await repo.findTask(task.id);
     const lost = await writer.claimTerminal(task.id, { state: 'failed', reason: 'too late' });
     expect(lost).toBeNull();
     const after = await repo.findTask(task.id);
     expect(after).toEqual(before);
-    await expect(engine.cancelTask(task.id)).rejects.toMatchObject({ code: -32002 });
+    await expect(cancel(task.id, scopeOf('echo'))).rejects.toMatchObject({ code: -32002 });
   });
 });
