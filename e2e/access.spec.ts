@@ -51,6 +51,7 @@ test('an operator can cancel; a cross-origin mutation is refused even with the c
   expect((await evil.json()).error.code).toBe('cross_origin');
 
   await page.goto(`/tasks/${id}`);
+  await expect(page.getByTestId('task-owner')).toHaveText('anonymous');
   await page.getByTestId('cancel-task').click();
   await page.getByRole('button', { name: 'Confirm cancel' }).click();
   await expect(page.getByTestId('task-state')).toHaveAttribute('data-state', 'canceled');

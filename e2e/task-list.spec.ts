@@ -19,6 +19,8 @@ test('counts, filters and search narrow the list; new tasks wait behind a banner
   await expect(page.getByTestId('count-all-value')).toHaveText('3');
   await expect(page.getByTestId('count-completed-value')).toHaveText('2');
   await expect(page.getByTestId('count-failed-value')).toHaveText('1');
+  // Each row names its owner: in open mode, the shared anonymous one.
+  await expect(page.getByTestId('row-owner')).toHaveText(['by anonymous', 'by anonymous', 'by anonymous']);
 
   // A count is a filter.
   await page.getByTestId('count-failed').click();
