@@ -74,17 +74,20 @@ export function presentedKey(req: Request): string | null {
 
 /**
  * `caller` is the name we know the caller by; `owner` is what its tasks are recorded under:
- * the key's id (names may repeat, ids never), or the shared "anonymous" while no key exists.
+ * the key's id (names may repeat, ids never), or the shared "anonymous" while no key exists;
+ * `ownerName` is how the dashboard shows that owner.
  */
-export type InboundAuth = { ok: true; caller: string; owner: string } | { ok: false; response: Response };
+export type InboundAuth = { ok: true; caller: string; owner: string; ownerName: string } | { ok: false; response: Response };
+
+const callerOwning = (caller: string, owner: string, ownerName = owner): InboundAuth => ({ ok: true, caller, owner, ownerName });
 
 export async function authenticateInbound(req: Request): Promise<InboundAuth> {
   const open = !(await keysRequired());
-  if (isSelfToken(req.headers.get(SELF_TOKEN_HEADER))) return { ok: true, caller: 'self', owner: open ? ANONYMOUS_OWNER : SELF_OWNER };
-  if (open) return { ok: true, caller: ANONYMOUS_OWNER, owner: ANONYMOUS_OWNER };
+  if (isSelfToken(req.headers.get(SELF_TOKEN_HEADER))) return callerOwning('self', open ? ANONYMOUS_OWNER : SELF_OWNER);
+  if (open) return callerOwning(ANONYMOUS_OWNER, ANONYMOUS_OWNER);
   const key = presentedKey(req);
   const record = key ? await verifyKey(key) : null;
-  if (record) return { ok: true, caller: record.name, owner: record.id };
+  if (record) return callerOwning(record.name, record.id, record.name);
   return {
     ok: false,
     response: Response.json(

@@ -32,6 +32,8 @@ export interface SendRequest {
   message: Message;
   /** Who is calling: the task is created in (or must be found in) this scope. */
   scope: CallerScope;
+  /** How the dashboard names the scope's owner; defaults to the owner id. */
+  ownerName?: string;
   /** The caller's name (API key name, "anonymous", "self"), recorded with its messages. */
   peer: string;
   historyLength?: number;
@@ -79,7 +81,7 @@ async function createTask(req: SendRequest, contextId: string, joinsContext: boo
       direction: 'inbound',
       agentSlug: agent.slug,
       owner: scope.owner,
-      ownerName: req.peer,
+      ownerName: req.ownerName ?? scope.owner,
       state: 'working',
       requestText: textOf(message.parts).slice(0, REQUEST_TEXT_LIMIT),
       metadata: req.metadata,

@@ -24,6 +24,8 @@ export interface RpcContext {
   version: ProtocolVersion;
   /** The caller's name (API key name, "anonymous", "self"). */
   caller: string;
+  /** How the dashboard names the caller's owner (the key's name, "anonymous"). */
+  ownerName: string;
   /** What the caller may reach: its own inbound tasks at this agent. Every task-scoped call passes it. */
   scope: CallerScope;
   signal: AbortSignal;
@@ -57,6 +59,7 @@ async function sendRequest(p: SendParams, ctx: RpcContext): Promise<SendRequest>
     agent: ctx.agent,
     message: p.message,
     scope: ctx.scope,
+    ownerName: ctx.ownerName,
     peer: ctx.caller,
     historyLength: p.historyLength,
     metadata: p.metadata,

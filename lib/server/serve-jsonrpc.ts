@@ -72,7 +72,7 @@ export async function serveJsonRpc(req: Request, agent: ServedAgent): Promise<Re
   if (!acceptsVersionHeader(header)) {
     return rpcError(envelope.id, new A2AError('versionNotSupported', `A2A-Version ${header}; supported: 0.3, 1.0`), '1.0');
   }
-  const ctx = { agent, version: method.version, caller: auth.caller, scope: callerScope(agent.slug, auth.owner), signal: req.signal };
+  const ctx = { agent, version: method.version, caller: auth.caller, ownerName: auth.ownerName, scope: callerScope(agent.slug, auth.owner), signal: req.signal };
   const logContext = { agent: agent.slug, method: envelope.method, caller: auth.caller };
   try {
     const outcome = await runOperation(method.op, envelope.params, ctx);

@@ -267,6 +267,11 @@ describe('open mode: one shared anonymous owner', () => {
     const slow = taskOf((await anon('slow', w.send('work 300s', { background: true }))).body);
     expect(taskOf((await anon('slow', w.cancel(slow.id))).body).status.state).toBe('TASK_STATE_CANCELED');
     expect((await readTask(open.url, asked.id)).task).toMatchObject({ owner: { id: 'anonymous', name: 'anonymous' } });
+    // The self peer is anonymous too while no key exists: one shared owner.
+    const outbound = await dispatch(open.url, { peer: 'self', text: 'to myself', mode: 'blocking' });
+    const remote = (await waitForTask(open.url, outbound)).task.remoteTaskId!;
+    expect((await readTask(open.url, remote)).task).toMatchObject({ owner: { id: 'anonymous', name: 'anonymous' } });
+    expect(taskOf((await anon('echo', w.get(remote))).body).id).toBe(remote);
   });
 });
 
