@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { deletePushConfig, findPushConfig, listPushConfigs, upsertPushConfig, type PushConfigRecord } from '../db/push-repo';
 import { findTask } from '../db/task-repo';
 import { A2AError } from '../protocol/errors';
-import { getSettings } from '../config/settings';
 import { refuseWebhookTarget } from './webhook-target';
+import { pushAllowlist } from './push-allowlist';
 import type { PushConfigInput } from '../server/params';
 import { trackPushTask } from './push-delivery';
 
@@ -14,14 +14,14 @@ async function requireTask(taskId: string): Promise<void> {
   if (!(await findTask(taskId))) throw new A2AError('taskNotFound', `no task ${taskId}`);
 }
 
-export async function assertWebhookAllowed(url: string): Promise<void> {
-  const refusal = await refuseWebhookTarget(url, getSettings().pushAllowlist);
+export function assertWebhookAllowed(url: string): void {
+  const refusal = refuseWebhookTarget(url, pushAllowlist());
   if (refusal) throw new A2AError('invalidParams', `push notification config ${refusal}`);
 }
 
 export async function setPushConfig(taskId: string, input: PushConfigInput, version: '0.3' | '1.0'): Promise<PushConfigRecord> {
   await requireTask(taskId);
-  await assertWebhookAllowed(input.url);
+  assertWebhookAllowed(input.url);
   const saved = await upsertPushConfig({
     taskId,
     id: input.id ?? (version === '0.3' ? taskId : randomUUID()),
