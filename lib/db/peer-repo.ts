@@ -17,6 +17,8 @@ export interface PeerInput {
   authSecret: string | null;
   authHeader: string | null;
   headers: Record<string, string>;
+  /** Origins besides the URL's own that may receive the auth and headers (explicit opt-in). */
+  credentialOrigins: string[];
   timeoutSeconds: number | null;
   notes: string | null;
   source: PeerSource;
@@ -42,6 +44,7 @@ function toRecord(row: PeerRow): PeerRecord {
     authSecret: row.authSecret,
     authHeader: row.authHeader,
     headers: fromJson<Record<string, string>>(row.headers) ?? {},
+    credentialOrigins: fromJson<string[]>(row.credentialOrigins) ?? [],
     timeoutSeconds: row.timeoutSeconds,
     notes: row.notes,
     source: (['config', 'builtin'].includes(row.source) ? row.source : 'api') as PeerSource,
@@ -63,6 +66,7 @@ function inputData(p: Partial<PeerInput>) {
     authSecret: p.authSecret,
     authHeader: p.authHeader,
     headers: p.headers === undefined ? undefined : toJson(p.headers),
+    credentialOrigins: p.credentialOrigins === undefined ? undefined : p.credentialOrigins.length ? toJson(p.credentialOrigins) : null,
     timeoutSeconds: p.timeoutSeconds,
     notes: p.notes,
     source: p.source,
