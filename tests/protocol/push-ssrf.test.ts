@@ -52,7 +52,7 @@ describe('push webhook SSRF guard', () => {
     const v10 = await rpc(`${app.url}/a2a/slow`, 'CreateTaskPushNotificationConfig', { taskId, url, token: 't' }, v1);
     expect(v10.body.error).toMatchObject({ code: -32602 });
     const inline = await rpc(`${app.url}/a2a/slow`, 'message/send', {
-      message: { messageId: `inline-${host}`, role: 'user', parts: [{ kind: 'text', text: 'hi' }] },
+      message: { messageId: `inline-${literals.indexOf(host)}`, role: 'user', parts: [{ kind: 'text', text: 'hi' }] },
       configuration: { blocking: false, pushNotificationConfig: { url } },
     });
     expect(inline.body.error).toMatchObject({ code: -32602 });
