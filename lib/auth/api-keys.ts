@@ -4,11 +4,14 @@
  * lib/engine/boot-checks.ts). Lookups are cached briefly so authenticated calls stay cheap.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { countApiKeys, deleteApiKey, findApiKeyByHash, insertApiKey, listApiKeys, type ApiKeyRecord } from '../db/key-repo';
+import { countApiKeys, deleteApiKey, findApiKeyByHash, insertApiKey, listApiKeys, markApiKeyUsed, type ApiKeyRecord } from '../db/key-repo';
+import { errorMessage, log } from '../log';
 import { processSingleton } from '../process-singleton';
 import { isSelfToken, SELF_TOKEN_HEADER } from './self-token';
 
 const CACHE_MS = 2_000;
+/** `lastUsedAt` is written at most this often per key: a busy key costs one write a minute. */
+export const LAST_USED_WRITE_MS = 60_000;
 
 export function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
@@ -48,6 +51,23 @@ export async function verifyKey(key: string): Promise<ApiKeyRecord | null> {
   return record;
 }
 
+const lastUseWrites = () => processSingleton('api-key-last-use', () => new Map<string, number>());
+
+/** True when a use of key `id` at `now` should be written (the first in LAST_USED_WRITE_MS). */
+export function shouldRecordUse(id: string, now: number, written = lastUseWrites()): boolean {
+  const last = written.get(id);
+  if (last !== undefined && now - last < LAST_USED_WRITE_MS) return false;
+  if (written.size > 10_000) written.clear();
+  written.set(id, now);
+  return true;
+}
+
+function recordUse(record: ApiKeyRecord): void {
+  const now = Date.now();
+  if (!shouldRecordUse(record.id, now)) return;
+  markApiKeyUsed(record.id, new Date(now)).catch((err) => log.warn('could not record an API key use', { key: record.name, error: errorMessage(err) }));
+}
+
 /** Creates a key; the plain key is returned once and never stored. */
 export async function createApiKey(name: string, role = 'agent'): Promise<{ key: string; record: ApiKeyRecord }> {
   const key = `sb_${randomBytes(24).toString('base64url')}`;
@@ -78,7 +98,10 @@ export async function authenticateInbound(req: Request): Promise<InboundAuth> {
   if (!(await keysRequired())) return { ok: true, caller: 'anonymous' };
   const key = presentedKey(req);
   const record = key ? await verifyKey(key) : null;
-  if (record) return { ok: true, caller: record.name };
+  if (record) {
+    recordUse(record);
+    return { ok: true, caller: record.name };
+  }
   return {
     ok: false,
     response: Response.json(
