@@ -4,12 +4,15 @@
  * lib/engine/boot-checks.ts). Lookups are cached briefly so authenticated calls stay cheap.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { countApiKeys, deleteApiKey, findApiKeyByHash, insertApiKey, listApiKeys, type ApiKeyRecord } from '../db/key-repo';
+import { countApiKeys, deleteApiKey, findApiKeyByHash, insertApiKey, listApiKeys, markApiKeyUsed, type ApiKeyRecord } from '../db/key-repo';
+import { errorMessage, log } from '../log';
 import { processSingleton } from '../process-singleton';
 import { isSelfToken, SELF_TOKEN_HEADER } from './self-token';
 import { ANONYMOUS_OWNER, SELF_OWNER } from '../db/task-scope';
 
 const CACHE_MS = 2_000;
+/** `lastUsedAt` is written at most this often per key: a busy key costs one write a minute. */
+export const LAST_USED_WRITE_MS = 60_000;
 
 export function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
@@ -47,6 +50,23 @@ export async function verifyKey(key: string): Promise<ApiKeyRecord | null> {
   if (c.verified.size > 10_000) c.verified.clear();
   c.verified.set(hash, { record, until: Date.now() + CACHE_MS });
   return record;
+}
+
+const lastUseWrites = () => processSingleton('api-key-last-use', () => new Map<string, number>());
+
+/** True when a use of key `id` at `now` should be written (the first in LAST_USED_WRITE_MS). */
+export function shouldRecordUse(id: string, now: number, written = lastUseWrites()): boolean {
+  const last = written.get(id);
+  if (last !== undefined && now - last < LAST_USED_WRITE_MS) return false;
+  if (written.size > 10_000) written.clear();
+  written.set(id, now);
+  return true;
+}
+
+function recordUse(record: ApiKeyRecord): void {
+  const now = Date.now();
+  if (!shouldRecordUse(record.id, now)) return;
+  markApiKeyUsed(record.id, new Date(now)).catch((err) => log.warn('could not record an API key use', { key: record.name, error: errorMessage(err) }));
 }
 
 /** Creates a key; the plain key is returned once and never stored. */
@@ -87,7 +107,10 @@ export async function authenticateInbound(req: Request): Promise<InboundAuth> {
   if (open) return callerOwning(ANONYMOUS_OWNER, ANONYMOUS_OWNER);
   const key = presentedKey(req);
   const record = key ? await verifyKey(key) : null;
-  if (record) return callerOwning(record.name, record.id, record.name);
+  if (record) {
+    recordUse(record);
+    return callerOwning(record.name, record.id, record.name);
+  }
   return {
     ok: false,
     response: Response.json(

@@ -10,7 +10,7 @@ import { log, errorMessage } from '../log';
 import { chooseInterface, fetchAgentCard, type CardInfo } from './agent-card';
 import type { ProtocolVersion, RpcTarget } from './json-rpc';
 import { normalizeAgentUrl } from './normalize-url';
-import { checkResponseWindow, type ResolvedTarget } from './resolve-peer';
+import { checkResponseWindow, headersFor, type ResolvedTarget } from './resolve-peer';
 
 export interface PeerConnection extends RpcTarget {
   /** The client timeout T for this dispatch (ms). */
@@ -37,7 +37,8 @@ interface CachedInterface {
 const urlCache = () => processSingleton('client-card-cache', () => new Map<string, CachedInterface>());
 
 function toConnection(target: ResolvedTarget, iface: CachedInterface): PeerConnection {
-  return { ...iface, headers: target.headers, timeoutMs: target.timeout.ms, label: target.peerName ?? target.url };
+  // Credentials are chosen for the endpoint itself: the card may name another origin.
+  return { ...iface, headers: headersFor(target, iface.endpoint), timeoutMs: target.timeout.ms, label: target.peerName ?? target.url };
 }
 
 async function cachedInterface(target: ResolvedTarget, prefer?: ProtocolVersion): Promise<CachedInterface | null> {

@@ -4,7 +4,8 @@
  *   drops or the peer closes it (its window) before the end;
  * - tasks/get polling with backoff when the peer cannot subscribe (-32004, -32601, an HTTP
  *   error on subscribe, or a card without streaming);
- * - transient errors are recorded as 'follow-error' events and never fail the task;
+ * - transient errors are recorded as 'follow-error' events and never fail the task; an event
+ *   over the SSE bound is one too, and following then polls (a peer that sent one will again);
  * - SWITCHBOARD_FOLLOW_LIMIT bounds it all: then FAILED `follow limit exceeded`.
  */
 import { errorMessage } from '../log';
@@ -14,6 +15,7 @@ import { claimLocalFailure, FOLLOW_LIMIT_EXCEEDED } from './endings';
 import { followLimitClock, settle, taskOf, type FollowJob } from './follow-job';
 import { ClientTimeoutError, TransportError } from './http-transport';
 import { RpcError } from './json-rpc';
+import { SseLimitError } from './sse';
 
 type Attempt = 'done' | 'progress' | 'pending';
 
@@ -85,6 +87,13 @@ export async function followRemoteTask(job: FollowJob, opts: FollowOptions = {})
         if (err instanceof RpcError && err.code === TASK_NOT_FOUND) {
           await claimLocalFailure(taskOf(job), `peer lost the task: ${err.message}`, `the peer no longer knows task ${job.recorder.remoteTaskId}`);
           return;
+        }
+        if (!polling && err instanceof SseLimitError) {
+          polling = true;
+          await errors.record('subscribe', err, 0);
+          await job.recorder.recordRemote({ event: 'polling', reason: errorMessage(err) });
+          backoff.reset();
+          continue;
         }
         if (!polling && cannotSubscribe(err)) {
           polling = true;

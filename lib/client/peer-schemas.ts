@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { PeerRecord } from '../db/peer-repo';
+import { CredentialOriginsSchema } from '../config/file-config';
 import { TimeoutSecondsSchema } from './timeouts';
 
 /** Headers the client sets itself; a peer's extra headers may not replace them. */
@@ -37,6 +38,7 @@ export const PeerCreateSchema = z.strictObject({
   url: PeerUrlSchema,
   auth: PeerAuthInputSchema.default({ type: 'none' }),
   headers: PeerHeadersSchema.default({}),
+  credentialOrigins: CredentialOriginsSchema.default([]),
   timeoutSeconds: TimeoutSecondsSchema.nullable().optional(),
   notes: z.string().max(2000).nullable().optional(),
 });
@@ -60,6 +62,7 @@ export const PeerPatchSchema = z.strictObject({
   url: PeerUrlSchema.optional(),
   auth: PeerAuthPatchSchema.optional(),
   headers: PeerHeadersSchema.optional(),
+  credentialOrigins: CredentialOriginsSchema.optional(),
   timeoutSeconds: TimeoutSecondsSchema.nullable().optional(),
   notes: z.string().max(2000).nullable().optional(),
 });
@@ -72,6 +75,8 @@ export interface PublicPeer {
   source: PeerRecord['source'];
   auth: { type: PeerRecord['authType']; configured: boolean; header?: string };
   headerNames: string[];
+  /** Origins besides the URL's own that receive the auth and headers (opt-in). */
+  credentialOrigins: string[];
   timeoutSeconds: number | null;
   notes: string | null;
   card: {
@@ -110,6 +115,7 @@ export function toPublicPeer(p: PeerRecord): PublicPeer {
       ...(p.authType === 'apiKey' && p.authHeader ? { header: p.authHeader } : {}),
     },
     headerNames: Object.keys(p.headers),
+    credentialOrigins: p.credentialOrigins,
     timeoutSeconds: p.timeoutSeconds,
     notes: p.notes,
     card: cardSummary(p),

@@ -29,10 +29,15 @@ export function authFields(auth: PeerAuthInput): Pick<PeerInput, 'authType' | 'a
   }
 }
 
-/** A patch without a secret keeps the stored one, if the auth type stays the same. */
-function patchedAuth(peer: PeerRecord, auth: PeerAuthPatch): Pick<PeerInput, 'authType' | 'authSecret' | 'authHeader'> {
+/**
+ * A patch without a secret keeps the stored one, if the auth type stays the same and the peer
+ * stays on its origin; a peer moved to another origin loses it (the secret was given for the
+ * old origin), unless the patch gives a new one.
+ */
+function patchedAuth(peer: PeerRecord, auth: PeerAuthPatch, originMoved: boolean): Pick<PeerInput, 'authType' | 'authSecret' | 'authHeader'> {
   if (auth.type === 'none') return authFields(auth);
   const given = auth.type === 'bearer' ? auth.token : auth.key;
+  if (!given && originMoved) return { authType: auth.type, authSecret: null, authHeader: auth.type === 'apiKey' ? auth.header : null };
   const secret = given || (peer.authType === auth.type ? peer.authSecret : null);
   if (!secret) throw new ClientError(400, 'invalid_request', `auth.${auth.type === 'bearer' ? 'token' : 'key'}: expected the secret (none is stored yet)`, 'auth');
   return auth.type === 'bearer' ? authFields({ type: 'bearer', token: secret }) : authFields({ type: 'apiKey', header: auth.header, key: secret });
@@ -77,6 +82,7 @@ export async function createPeer(input: PeerCreateInput): Promise<PublicPeer> {
     normalizedUrl,
     ...authFields(input.auth),
     headers: input.headers,
+    credentialOrigins: input.credentialOrigins,
     timeoutSeconds: input.timeoutSeconds ?? null,
     notes: input.notes ?? null,
     source: 'api',
@@ -89,13 +95,16 @@ export async function updatePeer(name: string, patch: PeerPatchInput): Promise<P
   assertEditable(peer);
   if (patch.name !== undefined && patch.name !== name) throw new ClientError(400, 'invalid_request', 'name: peers are not renamed; create a new peer and delete this one', 'name');
   const changes: Partial<PeerInput> = {};
+  const originMoved = patch.url !== undefined && new URL(patch.url).origin !== new URL(peer.url).origin;
   if (patch.url !== undefined) {
     changes.url = patch.url;
     changes.normalizedUrl = normalizeAgentUrl(patch.url);
     await assertUrlFree(changes.normalizedUrl, name);
   }
-  if (patch.auth !== undefined) Object.assign(changes, patchedAuth(peer, patch.auth));
+  if (originMoved) Object.assign(changes, { authSecret: null, headers: {} });
+  if (patch.auth !== undefined) Object.assign(changes, patchedAuth(peer, patch.auth, originMoved));
   if (patch.headers !== undefined) changes.headers = patch.headers;
+  if (patch.credentialOrigins !== undefined) changes.credentialOrigins = patch.credentialOrigins;
   if (patch.timeoutSeconds !== undefined) changes.timeoutSeconds = patch.timeoutSeconds;
   if (patch.notes !== undefined) changes.notes = patch.notes;
   const updated = await updatePeerRecord(name, changes);

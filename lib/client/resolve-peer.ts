@@ -4,7 +4,8 @@
  * - a name finds that peer;
  * - a URL that matches a peer's URL after normalisation (lowercase scheme and host, no default
  *   port, no trailing slash, no trailing agent-card path), or its card's endpoint, inherits that
- *   peer's auth, headers and timeout;
+ *   peer's auth, headers and timeout; auth and headers go only to the peer's own origin and
+ *   the origins it opted in (credentialOrigins), never to another origin its card names;
  * - any other URL gets the global defaults and no credentials.
  * Timeout: per-dispatch override > peer timeout > SWITCHBOARD_CLIENT_TIMEOUT (timeouts.ts).
  */
@@ -31,14 +32,43 @@ export interface ResolvedTarget {
   /** Where card discovery starts: the URL given, or the peer's URL. */
   url: string;
   matchedBy: 'name' | 'url' | 'endpoint' | 'none';
-  /** Auth plus the peer's extra headers. Secrets: never persist these. */
+  /** What goes to `url` (card discovery): the credentials when `url` may receive them. */
   headers: Record<string, string>;
+  /** The peer's auth and extra headers, and the origins they may go to. Never persist these. */
+  credentials: PeerCredentials | null;
   timeout: ResolvedTimeout;
 }
 
+/**
+ * A peer's secrets follow its configured origin only (issue 11 §4, design §7): its URL's origin,
+ * plus the origins it opted in (credentialOrigins). An endpoint its card names elsewhere gets
+ * none of them.
+ */
+export interface PeerCredentials {
+  origins: string[];
+  headers: Record<string, string>;
+}
+
+/** The headers a request to `url` carries: the credentials only on an allowed origin. */
+export function headersFor(target: Pick<ResolvedTarget, 'credentials'>, url: string): Record<string, string> {
+  const credentials = target.credentials;
+  if (!credentials) return {};
+  let origin: string;
+  try {
+    origin = new URL(url).origin;
+  } catch {
+    return {};
+  }
+  return credentials.origins.includes(origin) ? { ...credentials.headers } : {};
+}
+
+function peerCredentials(peer: PeerRecord | null): PeerCredentials | null {
+  if (!peer) return null;
+  return { origins: [new URL(peer.url).origin, ...peer.credentialOrigins], headers: peerHeaders(peer) };
+}
+
 /** Auth and extra headers for a peer; extra headers cannot replace protocol headers. */
-export function peerHeaders(peer: PeerRecord | null): Record<string, string> {
-  if (!peer) return {};
+function peerHeaders(peer: PeerRecord): Record<string, string> {
   const headers = Object.fromEntries(Object.entries(peer.headers).filter(([k]) => !PROTECTED_HEADERS.includes(k.toLowerCase())));
   if (peer.authType === 'bearer' && peer.authSecret) headers.Authorization = `Bearer ${peer.authSecret}`;
   if (peer.authType === 'apiKey' && peer.authSecret) headers[peer.authHeader || 'X-API-Key'] = peer.authSecret;
@@ -72,7 +102,9 @@ export async function resolveTarget(input: TargetInput): Promise<ResolvedTarget>
     ({ peer, matchedBy } = await peerForUrl(input.url!));
   }
   const timeout = pickTimeout({ overrideSeconds: input.timeoutSeconds, peerTimeoutSeconds: peer?.timeoutSeconds, defaultMs });
-  return { peerName: peer?.name ?? null, url: input.url ?? peer!.url, matchedBy, headers: peerHeaders(peer), timeout };
+  const url = input.url ?? peer!.url;
+  const credentials = peerCredentials(peer);
+  return { peerName: peer?.name ?? null, url, matchedBy, headers: headersFor({ credentials }, url), credentials, timeout };
 }
 
 /**

@@ -3,7 +3,15 @@
  * `data:` lines (joined with \n), `event:`, `id:`, comments (keepalives) ignored, any line ending.
  * A2A sends one JSON-RPC response per event (a2a-protocol.md §5); errors may come as
  * `event: error`.
+ *
+ * A peer is not trusted to end its lines (issue 11 §3): each chunk is scanned once, from where
+ * the previous one stopped (linear in the stream), and an event (its unfinished line included)
+ * larger than SSE_MAX_EVENT_CHARS stops the parse with SseLimitError instead of growing.
  */
+import { TransportError } from './http-transport';
+
+/** The largest event accepted, in characters of decoded text (bytes, for ASCII JSON). */
+export const SSE_MAX_EVENT_CHARS = 16 * 1024 * 1024;
 
 export interface SseEvent {
   event: string;
@@ -11,32 +19,69 @@ export interface SseEvent {
   id?: string;
 }
 
+/** The peer sent an event (or a line) over the bound: the stream is abandoned. */
+export class SseLimitError extends TransportError {
+  constructor(limit: number) {
+    super(`event stream: an event exceeds ${limit} characters (limit); the stream was closed`);
+  }
+}
+
+const LINE_BREAK = /[\r\n]/g;
+
 export class SseParser {
-  private buffer = '';
+  /** Pieces of the line not yet ended (joined once, when it ends). */
+  private pending: string[] = [];
+  private pendingChars = 0;
+  /** The previous chunk ended with \r: a \n opening this one belongs to it. */
+  private afterCr = false;
   private data: string[] = [];
+  private dataChars = 0;
   private event = '';
   private id: string | undefined;
   private readonly decoder = new TextDecoder();
 
-  /** Feeds bytes; returns the events completed by them. */
+  constructor(private readonly maxEventChars = SSE_MAX_EVENT_CHARS) {}
+
+  /** Feeds bytes; returns the events completed by them. Throws SseLimitError past the bound. */
   push(chunk: Uint8Array | string): SseEvent[] {
-    this.buffer += typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true });
+    const text = typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true });
     const out: SseEvent[] = [];
-    for (;;) {
-      const match = /\r\n|\r|\n/.exec(this.buffer);
-      // A lone \r at the end may be the first half of \r\n: wait for the next chunk.
-      if (!match || (match[0] === '\r' && match.index === this.buffer.length - 1)) break;
-      const line = this.buffer.slice(0, match.index);
-      this.buffer = this.buffer.slice(match.index + match[0].length);
-      const event = this.line(line);
+    let start = this.afterCr && text.startsWith('\n') ? 1 : 0;
+    this.afterCr = false;
+    LINE_BREAK.lastIndex = start;
+    for (let match = LINE_BREAK.exec(text); match; match = LINE_BREAK.exec(text)) {
+      const end = match.index;
+      this.keep(text.slice(start, end));
+      start = end + 1;
+      if (text[end] === '\r') {
+        if (text[start] === '\n') start++;
+        else if (start === text.length) this.afterCr = true;
+      }
+      LINE_BREAK.lastIndex = start;
+      const event = this.line(this.takeLine());
       if (event) out.push(event);
     }
+    this.keep(text.slice(start));
     return out;
   }
 
   /** End of stream: a final event without its blank line is dropped, as the spec says. */
   end(): SseEvent[] {
     return [];
+  }
+
+  private keep(piece: string): void {
+    if (!piece) return;
+    if (this.pendingChars + piece.length + this.dataChars > this.maxEventChars) throw new SseLimitError(this.maxEventChars);
+    this.pending.push(piece);
+    this.pendingChars += piece.length;
+  }
+
+  private takeLine(): string {
+    const line = this.pending.length === 1 ? this.pending[0] : this.pending.join('');
+    this.pending = [];
+    this.pendingChars = 0;
+    return line;
   }
 
   private line(line: string): SseEvent | null {
@@ -46,8 +91,10 @@ export class SseParser {
     const field = colon === -1 ? line : line.slice(0, colon);
     let value = colon === -1 ? '' : line.slice(colon + 1);
     if (value.startsWith(' ')) value = value.slice(1);
-    if (field === 'data') this.data.push(value);
-    else if (field === 'event') this.event = value;
+    if (field === 'data') {
+      this.data.push(value);
+      this.dataChars += value.length + 1;
+    } else if (field === 'event') this.event = value;
     else if (field === 'id' && !value.includes('\0')) this.id = value;
     return null;
   }
@@ -56,6 +103,7 @@ export class SseParser {
     const hasData = this.data.length > 0;
     const event: SseEvent = { event: this.event || 'message', data: this.data.join('\n'), ...(this.id !== undefined ? { id: this.id } : {}) };
     this.data = [];
+    this.dataChars = 0;
     this.event = '';
     return hasData ? event : null;
   }

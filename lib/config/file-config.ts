@@ -47,11 +47,24 @@ export const PeerAuthSchema = z.discriminatedUnion('type', [
   }),
 ]);
 
+/**
+ * Origins besides the peer URL's own that may receive its auth and headers (issue 11 §4): an
+ * explicit opt-in, for a peer whose card names an endpoint on another origin it trusts.
+ */
+export const CredentialOriginsSchema = z
+  .array(
+    z.url({ protocol: /^https?$/, message: 'expected an http(s) origin such as "https://agents.example.com"' }).refine((u) => /^https?:\/\/[^/]+\/?$/i.test(u), 'expected an origin only (scheme, host, port), without a path'),
+    { error: 'expected an array of origins' },
+  )
+  .max(16, 'at most 16 origins')
+  .transform((list) => [...new Set(list.map((u) => new URL(u).origin))]);
+
 export const PeerConfigSchema = z.strictObject({
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/, 'expected letters, digits, dot, dash or underscore'),
   url: z.url({ protocol: /^https?$/, message: 'expected an absolute http(s) URL' }),
   auth: PeerAuthSchema.default({ type: 'none' }),
   headers: z.record(z.string(), z.string()).default({}),
+  credentialOrigins: CredentialOriginsSchema.default([]),
   timeoutSeconds: positiveSeconds.optional(),
   notes: z.string().optional(),
 });

@@ -37,3 +37,7 @@ export async function listApiKeys(): Promise<ApiKeyRecord[]> {
 export async function deleteApiKey(id: string): Promise<boolean> {
   return (await db().apiKey.deleteMany({ where: { id } })).count > 0;
 }
+
+export async function markApiKeyUsed(id: string, at: Date): Promise<void> {
+  await db().apiKey.updateMany({ where: { id }, data: { lastUsedAt: at } });
+}

@@ -1,6 +1,6 @@
 /**
  * Applies the committed SQL migrations in prisma/migrations, in name order, each once, inside a
- * transaction. We apply them ourselves because the Prisma CLI's schema engine is a binary
+ * transaction, after preparing the file's permissions (file-modes.ts). We apply them ourselves because the Prisma CLI's schema engine is a binary
  * download this machine cannot make (docs/decisions.md). Also turns on WAL, which persists in
  * the database file.
  */
@@ -8,13 +8,14 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { log } from '../log';
+import { prepareDatabaseFile } from './file-modes';
 
 export function migrationsDir(): string {
   return path.resolve(process.cwd(), 'prisma/migrations');
 }
 
 export function applyMigrations(file: string, dir: string = migrationsDir()): string[] {
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  prepareDatabaseFile(file);
   const conn = new Database(file);
   try {
     conn.pragma('journal_mode = WAL');

@@ -1,9 +1,13 @@
 /**
  * Every query on peers (outbound A2A targets). Records carry the secret because the client
  * needs it to call the peer; lib/client/peers.ts strips it before anything leaves the server.
+ * The secret is stored encrypted (secret-box.ts) and decrypted only here.
  */
 import { db } from './client';
 import { fromJson, toJson } from './json';
+import { isSealed, openSecret, sealSecret } from './secret-box';
+
+const SECRET_COLUMN = 'Peer.authSecret';
 
 export type PeerAuthType = 'none' | 'bearer' | 'apiKey';
 export type PeerSource = 'api' | 'config' | 'builtin';
@@ -17,6 +21,8 @@ export interface PeerInput {
   authSecret: string | null;
   authHeader: string | null;
   headers: Record<string, string>;
+  /** Origins besides the URL's own that may receive the auth and headers (explicit opt-in). */
+  credentialOrigins: string[];
   timeoutSeconds: number | null;
   notes: string | null;
   source: PeerSource;
@@ -39,9 +45,10 @@ function toRecord(row: PeerRow): PeerRecord {
     url: row.url,
     normalizedUrl: row.normalizedUrl,
     authType: (['bearer', 'apiKey'].includes(row.authType) ? row.authType : 'none') as PeerAuthType,
-    authSecret: row.authSecret,
+    authSecret: openSecret(row.authSecret, SECRET_COLUMN),
     authHeader: row.authHeader,
     headers: fromJson<Record<string, string>>(row.headers) ?? {},
+    credentialOrigins: fromJson<string[]>(row.credentialOrigins) ?? [],
     timeoutSeconds: row.timeoutSeconds,
     notes: row.notes,
     source: (['config', 'builtin'].includes(row.source) ? row.source : 'api') as PeerSource,
@@ -60,9 +67,10 @@ function inputData(p: Partial<PeerInput>) {
     url: p.url,
     normalizedUrl: p.normalizedUrl,
     authType: p.authType,
-    authSecret: p.authSecret,
+    authSecret: p.authSecret === undefined ? undefined : sealSecret(p.authSecret, SECRET_COLUMN),
     authHeader: p.authHeader,
     headers: p.headers === undefined ? undefined : toJson(p.headers),
+    credentialOrigins: p.credentialOrigins === undefined ? undefined : p.credentialOrigins.length ? toJson(p.credentialOrigins) : null,
     timeoutSeconds: p.timeoutSeconds,
     notes: p.notes,
     source: p.source,
@@ -115,4 +123,14 @@ export async function savePeerCard(name: string, cache: PeerCardCache): Promise<
     where: { name },
     data: { card: JSON.stringify(cache.card), protocolVersion: cache.protocolVersion, endpointUrl: cache.endpointUrl, cardFetchedAt: new Date() },
   });
+}
+
+/** Encrypts secrets an older version stored in plain text; returns how many rows it sealed. */
+export async function sealPlaintextPeerSecrets(): Promise<number> {
+  const rows = await db().peer.findMany({ where: { authSecret: { not: null } }, select: { name: true, authSecret: true } });
+  const plain = rows.filter((r) => r.authSecret !== null && !isSealed(r.authSecret));
+  for (const row of plain) {
+    await db().peer.updateMany({ where: { name: row.name, authSecret: row.authSecret }, data: { authSecret: sealSecret(row.authSecret, SECRET_COLUMN) } });
+  }
+  return plain.length;
 }

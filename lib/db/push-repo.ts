@@ -1,5 +1,6 @@
-/** Push-notification configs per task. */
+/** Push-notification configs per task. Token and authentication are stored encrypted (secret-box.ts). */
 import { db } from './client';
+import { isSealed, openSecret, sealSecret } from './secret-box';
 
 export interface PushConfigRecord {
   taskId: string;
@@ -12,17 +13,24 @@ export interface PushConfigRecord {
 
 type Row = { taskId: string; id: string; url: string; token: string | null; authentication: string | null; version: string };
 
-const toRecord = (r: Row): PushConfigRecord => ({
-  taskId: r.taskId,
-  id: r.id,
-  url: r.url,
-  token: r.token,
-  authentication: r.authentication ? JSON.parse(r.authentication) : null,
-  version: r.version === '1.0' ? '1.0' : '0.3',
-});
+function toRecord(r: Row): PushConfigRecord {
+  const authentication = openSecret(r.authentication, 'PushConfig.authentication');
+  return {
+    taskId: r.taskId,
+    id: r.id,
+    url: r.url,
+    token: openSecret(r.token, 'PushConfig.token'),
+    authentication: authentication ? JSON.parse(authentication) : null,
+    version: r.version === '1.0' ? '1.0' : '0.3',
+  };
+}
+
+function sealedColumns(token: string | null, authentication: string | null): Pick<Row, 'token' | 'authentication'> {
+  return { token: sealSecret(token, 'PushConfig.token'), authentication: sealSecret(authentication, 'PushConfig.authentication') };
+}
 
 export async function upsertPushConfig(c: PushConfigRecord): Promise<PushConfigRecord> {
-  const data = { url: c.url, token: c.token, authentication: c.authentication ? JSON.stringify(c.authentication) : null, version: c.version };
+  const data = { url: c.url, ...sealedColumns(c.token, c.authentication ? JSON.stringify(c.authentication) : null), version: c.version };
   const row = await db().pushConfig.upsert({
     where: { taskId_id: { taskId: c.taskId, id: c.id } },
     create: { taskId: c.taskId, id: c.id, ...data },
@@ -47,4 +55,16 @@ export async function deletePushConfig(taskId: string, id: string): Promise<bool
 export async function taskIdsWithPushConfigs(): Promise<string[]> {
   const rows = await db().pushConfig.findMany({ select: { taskId: true }, distinct: ['taskId'] });
   return rows.map((r) => r.taskId);
+}
+
+/** Encrypts tokens and credentials an older version stored in plain text; returns rows sealed. */
+export async function sealPlaintextPushSecrets(): Promise<number> {
+  const rows = await db().pushConfig.findMany({ where: { OR: [{ token: { not: null } }, { authentication: { not: null } }] } });
+  const plain = rows.filter((r) => (r.token !== null && !isSealed(r.token)) || (r.authentication !== null && !isSealed(r.authentication)));
+  for (const row of plain) {
+    const token = openSecret(row.token, 'PushConfig.token');
+    const authentication = openSecret(row.authentication, 'PushConfig.authentication');
+    await db().pushConfig.updateMany({ where: { taskId: row.taskId, id: row.id }, data: sealedColumns(token, authentication) });
+  }
+  return plain.length;
 }

@@ -6,6 +6,8 @@
 import { getSettings, isLoopbackHost, SettingsError } from '../config/settings';
 import { db } from '../db/client';
 import { countApiKeys } from '../db/key-repo';
+import { sealPlaintextPeerSecrets } from '../db/peer-repo';
+import { sealPlaintextPushSecrets } from '../db/push-repo';
 import { agentRegistry } from '../agents/registry';
 import { recoverInterruptedTasks, drainAndStop } from './lifecycle';
 import { ensurePushDelivery } from '../push/push-delivery';
@@ -36,6 +38,12 @@ async function checkExposure(): Promise<void> {
   if (missing.length) fatal(`HOST=${settings.host} is not a loopback address, so auth is required:\n  - ${missing.join('\n  - ')}`);
 }
 
+/** Rows an older version stored in plain text are encrypted once, before anything reads them. */
+async function sealPlaintextSecrets(): Promise<void> {
+  const [peers, pushes] = await Promise.all([sealPlaintextPeerSecrets(), sealPlaintextPushSecrets()]);
+  if (peers || pushes) log.info('stored secrets encrypted', { peers, pushConfigs: pushes });
+}
+
 async function boot(): Promise<void> {
   try {
     getSettings();
@@ -45,6 +53,7 @@ async function boot(): Promise<void> {
   }
   applyHeapGrowth(getSettings().heapGrowthPercent);
   db();
+  await sealPlaintextSecrets();
   await checkExposure();
   const registry = agentRegistry();
   await recoverInterruptedTasks();

@@ -12,6 +12,7 @@ import {
   RPC_COMMAND_PLACEHOLDERS,
   type PlaceholderName,
 } from './placeholders';
+import { shellProblem } from './shell-guard';
 
 const MIB = 1024 * 1024;
 /** setTimeout fires at once past 2^31-1 ms (~24.8 days); stay well below it. */
@@ -129,9 +130,11 @@ const commonShape = {
   killGraceMs: integer('milliseconds', 0, 60_000, LAUNCHER_DEFAULTS.killGraceMs),
   maxOutputBytes: integer('bytes', 1024, MAX_BYTES, LAUNCHER_DEFAULTS.maxOutputBytes),
   maxReplyBytes: integer('bytes', 1, MAX_BYTES, LAUNCHER_DEFAULTS.maxReplyBytes),
+  /** Dangerous opt-in: lets a shell (or inline interpreter code) receive placeholder values. */
+  allowShell: z.boolean({ error: 'expected true or false' }).optional(),
 };
 
-const PROCESS_KEYS = 'type, command, resume, cwd, passEnv, env, stdin, timeoutSeconds, killGraceMs, maxOutputBytes, maxReplyBytes, streamStdout, output';
+const PROCESS_KEYS = 'type, command, resume, cwd, passEnv, env, stdin, timeoutSeconds, killGraceMs, maxOutputBytes, maxReplyBytes, streamStdout, output, allowShell';
 
 export const ProcessLauncherSpecSchema = z
   .strictObject(
@@ -148,10 +151,12 @@ export const ProcessLauncherSpecSchema = z
   .superRefine((spec, ctx) => {
     addPlaceholderIssues(ctx, spec.command, 'command', PROCESS_COMMAND_PLACEHOLDERS);
     if (spec.resume) addPlaceholderIssues(ctx, spec.resume, 'resume', PROCESS_RESUME_PLACEHOLDERS);
+    addShellIssues(ctx, spec, 'command');
+    addShellIssues(ctx, spec, 'resume');
     addProcessConsistencyIssues(ctx, spec);
   });
 
-const RPC_KEYS = 'type, command, cwd, passEnv, env, timeoutSeconds, startupTimeoutSeconds, idleTimeoutSeconds, killGraceMs, maxFrameBytes, maxOutputBytes, maxReplyBytes, maxWorkers';
+const RPC_KEYS = 'type, command, cwd, passEnv, env, timeoutSeconds, startupTimeoutSeconds, idleTimeoutSeconds, killGraceMs, maxFrameBytes, maxOutputBytes, maxReplyBytes, maxWorkers, allowShell';
 
 export const RpcLauncherSpecSchema = z
   .strictObject(
@@ -165,7 +170,10 @@ export const RpcLauncherSpecSchema = z
     },
     { error: unknownKeys(RPC_KEYS) },
   )
-  .superRefine((spec, ctx) => addPlaceholderIssues(ctx, spec.command, 'command', RPC_COMMAND_PLACEHOLDERS));
+  .superRefine((spec, ctx) => {
+    addPlaceholderIssues(ctx, spec.command, 'command', RPC_COMMAND_PLACEHOLDERS);
+    addShellIssues(ctx, spec, 'command');
+  });
 
 export const LauncherSpecSchema = z.discriminatedUnion('type', [ProcessLauncherSpecSchema, RpcLauncherSpecSchema], {
   error: (issue) => {
@@ -189,6 +197,13 @@ function addPlaceholderIssues(ctx: RefineContext, argv: string[], key: string, a
   for (const [index, message] of placeholderProblems(argv, allowed)) {
     ctx.addIssue({ code: 'custom', path: [key, index], message });
   }
+}
+
+/** A shell or inline interpreter code fed with placeholder values, unless allowShell (shell-guard.ts). */
+function addShellIssues(ctx: RefineContext, spec: { allowShell?: boolean; command: string[]; resume?: string[] }, key: 'command' | 'resume'): void {
+  const argv = spec[key];
+  const problem = argv && spec.allowShell !== true ? shellProblem(argv) : null;
+  if (problem) ctx.addIssue({ code: 'custom', path: [key, problem.index], message: problem.message });
 }
 
 /** Cross-key rules: session continuity must be wired end to end, streaming only for text. */

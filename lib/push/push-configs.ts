@@ -7,8 +7,8 @@ import { deletePushConfig, findPushConfig, listPushConfigs, upsertPushConfig, ty
 import { findTaskInScope } from '../db/task-repo';
 import type { CallerScope } from '../db/task-scope';
 import { A2AError, taskNotFound } from '../protocol/errors';
-import { getSettings } from '../config/settings';
 import { refuseWebhookTarget } from './webhook-target';
+import { pushAllowlist } from './push-allowlist';
 import type { PushConfigInput } from '../server/params';
 import { trackPushTask } from './push-delivery';
 
@@ -16,14 +16,14 @@ async function requireTask(scope: CallerScope, taskId: string): Promise<void> {
   if (!(await findTaskInScope(taskId, scope))) throw taskNotFound(taskId);
 }
 
-export async function assertWebhookAllowed(url: string): Promise<void> {
-  const refusal = await refuseWebhookTarget(url, getSettings().pushAllowlist);
+export function assertWebhookAllowed(url: string): void {
+  const refusal = refuseWebhookTarget(url, pushAllowlist());
   if (refusal) throw new A2AError('invalidParams', `push notification config ${refusal}`);
 }
 
 export async function setPushConfig(scope: CallerScope, taskId: string, input: PushConfigInput, version: '0.3' | '1.0'): Promise<PushConfigRecord> {
   await requireTask(scope, taskId);
-  await assertWebhookAllowed(input.url);
+  assertWebhookAllowed(input.url);
   const saved = await upsertPushConfig({
     taskId,
     id: input.id ?? (version === '0.3' ? taskId : randomUUID()),

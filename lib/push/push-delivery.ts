@@ -2,7 +2,8 @@
  * Delivers push notifications on task state changes (not on every artifact chunk). Listens on
  * the event hub; v0.3 configs get the Task object with X-A2A-Notification-Token, v1.0 configs
  * get a StreamResponse ({statusUpdate}) with Authorization from `authentication`.
- * Delivery is best effort with a short retry; failures are logged with task and URL.
+ * Delivery is best effort with a short retry; failures are logged with task and URL. Every
+ * POST goes through the connect-time SSRF guard (guarded-post.ts).
  */
 import { eventHub, type TaskChange } from '../events/hub';
 import { listPushConfigs, taskIdsWithPushConfigs, type PushConfigRecord } from '../db/push-repo';
@@ -11,6 +12,8 @@ import { toStreamEvent } from '../engine/stream-events';
 import { streamEventToV10, taskToV10 } from '../protocol/v10';
 import { processSingleton } from '../process-singleton';
 import { errorMessage, log } from '../log';
+import { postWebhook, WebhookRefusedError } from './guarded-post';
+import { pushAllowlist } from './push-allowlist';
 
 const TIMEOUT_MS = 10_000;
 const RETRIES = 2;
@@ -60,10 +63,15 @@ async function post(config: PushConfigRecord, body: unknown): Promise<void> {
   if (config.authentication?.credentials) headers.Authorization = `${config.authentication.scheme} ${config.authentication.credentials}`;
   for (let attempt = 0; attempt <= RETRIES; attempt++) {
     try {
-      const res = await fetch(config.url, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(TIMEOUT_MS), redirect: 'manual' });
-      if (res.ok) return;
-      log.warn('push notification refused by webhook', { taskId: config.taskId, url: config.url, status: res.status, attempt });
+      const status = await postWebhook({ url: config.url, headers, body: JSON.stringify(body), timeoutMs: TIMEOUT_MS, allowlist: pushAllowlist() });
+      if (status >= 200 && status < 300) return;
+      log.warn('push notification refused by webhook', { taskId: config.taskId, url: config.url, status, attempt });
     } catch (err) {
+      if (err instanceof WebhookRefusedError) {
+        // A policy refusal does not change on retry: nothing was sent, and nothing will be.
+        log.warn('push notification not sent: webhook address refused', { taskId: config.taskId, url: config.url, error: err.message });
+        return;
+      }
       log.warn('push notification failed', { taskId: config.taskId, url: config.url, error: errorMessage(err), attempt });
     }
     await new Promise((r) => setTimeout(r, 500 * (attempt + 1)));

@@ -1,22 +1,16 @@
 /**
- * SSRF guard for push webhooks (a2a-protocol.md §7, design §7): private, loopback and
- * link-local targets are refused unless the host is on SWITCHBOARD_PUSH_ALLOWLIST.
+ * Registration-time check of a push webhook URL (a2a-protocol.md §7, design §7): syntax, and
+ * the address when the host is an IP literal. Host names (`localhost` included) are not
+ * resolved here: whether a name resolves must not be told to callers (an
+ * oracle), and the answer could change before delivery anyway. Delivery checks every resolved
+ * address at connect time (guarded-post.ts).
  */
-import { lookup } from 'node:dns/promises';
-import net from 'node:net';
+import { parseIpLiteral, refuseAddress, type PushAllowlist } from './address-policy';
 
-function isPrivateAddress(address: string): boolean {
-  if (net.isIPv4(address)) {
-    const [a, b] = address.split('.').map(Number);
-    return a === 10 || a === 127 || a === 0 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254);
-  }
-  const v6 = address.toLowerCase();
-  if (v6.startsWith('::ffff:')) return isPrivateAddress(v6.slice(7));
-  return v6 === '::1' || v6 === '::' || v6.startsWith('fc') || v6.startsWith('fd') || v6.startsWith('fe80');
-}
+const ALLOWLIST_HINT = 'add it to SWITCHBOARD_PUSH_ALLOWLIST to allow it';
 
 /** Returns why the URL may not be used, or null if it may. */
-export async function refuseWebhookTarget(url: string, allowlist: string[]): Promise<string | null> {
+export function refuseWebhookTarget(url: string, allowlist: PushAllowlist): string | null {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -24,15 +18,10 @@ export async function refuseWebhookTarget(url: string, allowlist: string[]): Pro
     return 'url: expected an absolute URL';
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'url: expected an http(s) URL';
+  if (parsed.username || parsed.password) return 'url: credentials in the URL are not allowed; use token or authentication';
   const host = parsed.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (allowlist.includes(host)) return null;
-  if (host === 'localhost' || host.endsWith('.localhost')) return `url: ${host} is a loopback host; add it to SWITCHBOARD_PUSH_ALLOWLIST to allow it`;
-  let addresses: string[];
-  try {
-    addresses = net.isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
-  } catch {
-    return `url: host ${host} does not resolve`;
-  }
-  const privateOne = addresses.find(isPrivateAddress);
-  return privateOne ? `url: ${host} resolves to private address ${privateOne}; add it to SWITCHBOARD_PUSH_ALLOWLIST to allow it` : null;
+  if (allowlist.allowsHost(host)) return null;
+  const literal = parseIpLiteral(host);
+  const refused = literal && refuseAddress(literal, allowlist);
+  return refused ? `url: ${refused}; ${ALLOWLIST_HINT}` : null;
 }

@@ -7,6 +7,16 @@ import type { Message } from '../protocol/types';
 import { messageFromV10 } from '../protocol/v10';
 
 const metadata = z.record(z.string(), z.unknown()).optional();
+
+/**
+ * Ids a caller chooses (message, task, context) can reach a launcher's argv ({context_id},
+ * {task_id}), where one starting with `-` would read as an option (issue 11 §6): only plain
+ * identifiers are accepted. UUIDs and the usual `prefix-uuid` forms are plain identifiers.
+ */
+export const CALLER_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,255}$/;
+const callerId = z.string().regex(CALLER_ID, "expected a plain identifier: letters, digits, '.', '_', ':' or '-', starting with a letter or digit, at most 256 characters");
+/** v1.0 clients (a2a-js) send an empty string for an id they leave out. */
+const optionalV10Id = z.union([z.literal(''), callerId]).optional();
 const historyLength = z.number().int().min(0).optional();
 
 const V03Part = z.union([
@@ -24,11 +34,11 @@ const V03Part = z.union([
 
 const V03Message = z.object({
   kind: z.literal('message').optional(),
-  messageId: z.string().min(1),
+  messageId: callerId,
   role: z.enum(['user', 'agent']),
   parts: z.array(V03Part).min(1, 'expected at least one part'),
-  taskId: z.string().min(1).optional(),
-  contextId: z.string().min(1).optional(),
+  taskId: callerId.optional(),
+  contextId: callerId.optional(),
   referenceTaskIds: z.array(z.string()).optional(),
   extensions: z.array(z.string()).optional(),
   metadata,
@@ -49,11 +59,11 @@ const V10Part = z
   });
 
 const V10Message = z.object({
-  messageId: z.string().min(1),
+  messageId: callerId,
   role: z.enum(['ROLE_USER', 'ROLE_AGENT']),
   parts: z.array(V10Part).min(1, 'expected at least one part'),
-  taskId: z.string().optional(),
-  contextId: z.string().optional(),
+  taskId: optionalV10Id,
+  contextId: optionalV10Id,
   referenceTaskIds: z.array(z.string()).optional(),
   extensions: z.array(z.string()).optional(),
   metadata,

@@ -54,7 +54,7 @@ async function* render(batches: AsyncGenerator<StreamBatch>, v: ProtocolVersion)
 /** Builds the engine request; an inline push config is checked before any task is created. */
 async function sendRequest(p: SendParams, ctx: RpcContext): Promise<SendRequest> {
   const push = p.push;
-  if (push) await assertWebhookAllowed(push.url);
+  if (push) assertWebhookAllowed(push.url);
   return {
     agent: ctx.agent,
     message: p.message,

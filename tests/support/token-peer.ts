@@ -55,8 +55,9 @@ export async function startTokenPeer(token?: string): Promise<TokenPeer> {
   const authorizations: (string | null)[] = [];
   let baseUrl = '';
   const server = http.createServer((req, res) => {
-    if (req.method === 'GET' && req.url?.startsWith('/.well-known/agent')) {
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(card(baseUrl, Boolean(token))));
+    if (req.method === 'GET') {
+      if (req.url?.startsWith('/.well-known/agent')) res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(card(baseUrl, Boolean(token))));
+      else res.writeHead(404).end();
       return;
     }
     const chunks: Buffer[] = [];

@@ -1,0 +1,3 @@
+-- Issue 11 §4: origins other than the peer URL's own that may receive its credentials
+-- (JSON array of origins; NULL = only the URL's own origin).
+ALTER TABLE "Peer" ADD COLUMN "credentialOrigins" TEXT;
