@@ -91,6 +91,18 @@ describe('a peer that can neither stream nor send non-blocking: plain blocking, 
     expect(remoteEvents(view).filter((e) => e.event === 'blocking-strategy').map((e) => e.via)).toEqual(['non-blocking send', 'plain blocking send']);
   });
 
+  it('a blocking dispatch that streams or sends non-blocking ends exactly as a plain blocking call does', async () => {
+    const outcome = async (peer: SdkPeer) => {
+      const taskId = await dispatch(a.url, { url: peer.url, text: 'chunks 3 every 10ms', mode: 'blocking', protocolVersion: '0.3' });
+      const { task, snapshot } = await waitForTask(a.url, taskId);
+      return { state: task.state, endReason: task.endReason, status: snapshot.status.message?.parts, artifacts: snapshot.artifacts };
+    };
+    const [plain, streamed, nonBlocking] = await Promise.all([outcome(holding), outcome(peers['1.3.0/stream']!), outcome(peers['1.3.0/plain']!)]);
+    expect(plain.state).toBe('completed');
+    expect(streamed).toEqual(plain);
+    expect(nonBlocking).toEqual(plain);
+  });
+
   it('over v1.0 a call our timeout cut is looked up by message id (ListTasks) and completes', async () => {
     const taskId = await dispatch(a.url, { url: holding.url, text: LATE, mode: 'blocking', protocolVersion: '1.0' });
     const view = await waitForTask(a.url, taskId);
