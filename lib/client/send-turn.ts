@@ -51,9 +51,10 @@ async function sendFailed(job: FollowJob, err: unknown): Promise<AfterSend> {
     return 'done';
   }
   if (err instanceof TransportError) {
-    // The connection broke after the message went out: the peer may well have the task.
+    // The call failed after the message went out (a broken connection, an answer we cannot
+    // read): the peer may well have the task.
     await job.recorder.recordFollowError({ phase: 'send', error: err.message });
-    return { locate: `the connection broke after sending, before the peer named its task (${err.message})` };
+    return { locate: `the send failed after the message went out, before the peer named its task (${err.message})` };
   }
   throw err;
 }
