@@ -3,7 +3,7 @@ import { cn } from '@/components/ui/cn';
 import { DISPATCH_MODES, type DispatchMode } from '@/lib/dashboard/peer-wire';
 
 const HELP: Record<DispatchMode, string> = {
-  blocking: 'message/send; waits up to the client timeout, then follows the task',
+  blocking: 'waits for the end: streams (or sends non-blocking) so the task is known, then follows it',
   streaming: 'message/stream; events as they happen',
   background: 'non-blocking send; the task is followed in the background',
 };

@@ -27,6 +27,8 @@ export interface CardInfo {
   name?: string;
   /** JSON-RPC interfaces we can speak, in the card's order of preference. */
   interfaces: CardInterface[];
+  /** Other bindings the card offers that we do not speak (e.g. `HTTP+JSON 1.0`), for errors. */
+  otherBindings: string[];
   streaming: boolean;
   skills: { id: string; name: string; description?: string }[];
   /** The peer's response window, when its card says (ms). */
@@ -45,38 +47,66 @@ function cardCandidates(url: string): string[] {
 }
 
 /**
- * Fetches the card: `<url>/.well-known/agent-card.json`, then `agent.json`, then the same at the
- * origin (a URL may name an agent path or a card directly). A network error stops at once.
+ * Card requests say `A2A-Version: 1.0`, as the a2a-js 1.x client does: a v1.0-only server
+ * refuses a card request without it (400, -32009), and v0.3 servers ignore it. A dispatch that
+ * asks for 0.3 sends none, so a dual server answers with its v0.3 card.
  */
-export async function fetchAgentCard(url: string, headers: Record<string, string>, timeoutMs: number, signal?: AbortSignal): Promise<CardInfo> {
+const cardVersionHeader = (prefer?: ProtocolVersion): Record<string, string> => (prefer === '0.3' ? {} : { 'A2A-Version': '1.0' });
+
+/** What a card URL answered when it was not a card, for the error: status, and any error. */
+function refusalOf(status: number, text: string): string {
+  const error = asJson(safeParse(text)?.error);
+  const detail = error ? `: ${String(error.message ?? '').slice(0, 200)}${error.code !== undefined ? ` (JSON-RPC ${String(error.code)})` : ''}` : '';
+  return `HTTP ${status}${status === 200 ? ', not a card' : ''}${detail}`;
+}
+
+async function getCard(url: string, headers: Record<string, string>, timeoutMs: number, signal?: AbortSignal): Promise<{ status: number; text: string }> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new TransportError(`agent card: no answer within ${timeoutMs / 1000} s`)), timeoutMs);
+  const onAbort = () => controller.abort(signal?.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const res = await httpRequest({ url, method: 'GET', headers: { ...headers, Accept: 'application/json' }, signal: controller.signal });
+    const text = await res.text().catch((err) => Promise.reject(bodyError(err, controller.signal)));
+    if (res.status === 401 || res.status === 403) throw new TransportError(`HTTP ${res.status} fetching the agent card at ${url}`, res.status);
+    return { status: res.status, text };
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/**
+ * Fetches the card. A URL that names a card (a `.json` path or one under `/.well-known/`, such
+ * as VoltAgent's `/.well-known/<agent>/agent-card.json`) is the card, nothing is appended to it.
+ * Otherwise `<url>/.well-known/agent-card.json`, then `agent.json`, then the same at the origin.
+ * A server that refuses the version header (400) is asked once more without it. A network
+ * error stops at once.
+ */
+export async function fetchAgentCard(url: string, headers: Record<string, string>, timeoutMs: number, opts: { prefer?: ProtocolVersion; signal?: AbortSignal } = {}): Promise<CardInfo> {
   const tried: string[] = [];
+  const versionHeader = cardVersionHeader(opts.prefer);
   for (const candidate of cardCandidates(url)) {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new TransportError(`agent card: no answer within ${timeoutMs / 1000} s`)), timeoutMs);
-    const onAbort = () => controller.abort(signal?.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    try {
-      const res = await httpRequest({ url: candidate, method: 'GET', headers: { ...headers, Accept: 'application/json' }, signal: controller.signal });
-      const text = await res.text().catch((err) => Promise.reject(bodyError(err, controller.signal)));
-      if (res.status === 401 || res.status === 403) throw new TransportError(`HTTP ${res.status} fetching the agent card at ${candidate}`, res.status);
-      const card = res.status === 200 ? safeJson(text) : null;
-      if (card) return describeCard(card, candidate);
-      tried.push(`${candidate} (HTTP ${res.status}${res.status === 200 ? ', not a card' : ''})`);
-    } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    }
+    let answer = await getCard(candidate, { ...headers, ...versionHeader }, timeoutMs, opts.signal);
+    if (answer.status === 400 && Object.keys(versionHeader).length) answer = await getCard(candidate, headers, timeoutMs, opts.signal);
+    const card = answer.status === 200 ? safeJson(answer.text) : null;
+    if (card) return describeCard(card, candidate);
+    tried.push(`${candidate} (${refusalOf(answer.status, answer.text)})`);
   }
   throw new TransportError(`no agent card found; tried ${tried.join(', ')}`, 404);
 }
 
-function safeJson(text: string): Json | null {
+function safeParse(text: string): Json | null {
   try {
-    const value = asJson(JSON.parse(text));
-    return value && typeof value.name === 'string' ? value : null;
+    return asJson(JSON.parse(text));
   } catch {
     return null;
   }
+}
+
+function safeJson(text: string): Json | null {
+  const value = safeParse(text);
+  return value && typeof value.name === 'string' ? value : null;
 }
 
 function versionOf(v: unknown): ProtocolVersion | null {
@@ -84,6 +114,23 @@ function versionOf(v: unknown): ProtocolVersion | null {
   if (/^1(\.|$)/.test(s)) return '1.0';
   if (/^0\.3(\.|$)/.test(s)) return '0.3';
   return null;
+}
+
+/** Bindings other than JSON-RPC that the card lists (`HTTP+JSON 1.0`, `GRPC 0.3`...). */
+function otherBindingsOf(card: Json): string[] {
+  const out = new Set<string>();
+  for (const entry of Array.isArray(card.supportedInterfaces) ? card.supportedInterfaces : []) {
+    const i = asJson(entry);
+    const binding = String(i?.protocolBinding ?? '').toUpperCase();
+    if (binding && binding !== 'JSONRPC') out.add(`${binding} ${String(i?.protocolVersion ?? '')}`.trim());
+  }
+  const preferred = String(card.preferredTransport ?? 'JSONRPC').toUpperCase();
+  if (preferred !== 'JSONRPC' && typeof card.url === 'string') out.add(`${preferred} 0.3`);
+  for (const entry of Array.isArray(card.additionalInterfaces) ? card.additionalInterfaces : []) {
+    const transport = String(asJson(entry)?.transport ?? '').toUpperCase();
+    if (transport && transport !== 'JSONRPC') out.add(`${transport} 0.3`);
+  }
+  return [...out];
 }
 
 function interfacesOf(card: Json, cardUrl: string): CardInterface[] {
@@ -125,6 +172,7 @@ export function describeCard(card: Json, cardUrl: string): CardInfo {
     card,
     ...(typeof card.name === 'string' ? { name: card.name } : {}),
     interfaces: interfacesOf(card, cardUrl),
+    otherBindings: otherBindingsOf(card),
     streaming: asJson(card.capabilities)?.streaming === true,
     skills: skills.map((s) => ({ id: String(s.id ?? ''), name: String(s.name ?? s.id ?? ''), ...(typeof s.description === 'string' ? { description: s.description } : {}) })),
     responseWindowMs: responseWindowOf(card),
@@ -139,7 +187,7 @@ export function describeCard(card: Json, cardUrl: string): CardInfo {
 export function chooseInterface(info: CardInfo, requestedUrl: string, prefer?: ProtocolVersion): CardInterface {
   const candidates = prefer ? info.interfaces.filter((i) => i.version === prefer) : info.interfaces;
   if (!candidates.length) {
-    const offered = info.interfaces.map((i) => i.version).join(', ') || 'none';
+    const offered = [...new Set(info.interfaces.map((i) => `JSONRPC ${i.version}`)), ...info.otherBindings].join(', ') || 'none';
     throw new TransportError(`the peer's card offers no JSON-RPC interface${prefer ? ` for A2A ${prefer}` : ''} (offered: ${offered})`);
   }
   const chosen = candidates[0];

@@ -54,7 +54,7 @@ async function cachedInterface(target: ResolvedTarget, prefer?: ProtocolVersion)
 export async function connect(target: ResolvedTarget, opts: { prefer?: ProtocolVersion; signal?: AbortSignal } = {}): Promise<Connected> {
   let card: CardInfo;
   try {
-    card = await fetchAgentCard(target.url, target.headers, target.timeout.ms, opts.signal);
+    card = await fetchAgentCard(target.url, target.headers, target.timeout.ms, opts);
   } catch (err) {
     const cached = await cachedInterface(target, opts.prefer);
     if (!cached) throw err;

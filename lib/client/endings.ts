@@ -9,6 +9,8 @@ import type { Message, TaskStatus } from '../protocol/types';
 import { textOf } from '../protocol/types';
 
 export const FOLLOW_LIMIT_EXCEEDED = 'follow limit exceeded';
+/** The message went out but the peer's task id never came back, and it cannot be looked up. */
+export const LOST_CONTACT = 'lost contact with the peer';
 
 /** The peer's own end reason: Switchboard metadata first, then the status message text. */
 function peerDetail(status: TaskStatus, metadata?: Record<string, unknown>): string {

@@ -11,7 +11,7 @@
 import { errorMessage } from '../log';
 import { getTask, listContextTasks, subscribeTask } from './a2a-client';
 import { Backoff, pause, worthRecording } from './backoff';
-import { claimLocalFailure, FOLLOW_LIMIT_EXCEEDED } from './endings';
+import { claimLocalFailure, FOLLOW_LIMIT_EXCEEDED, LOST_CONTACT } from './endings';
 import { followLimitClock, settle, taskOf, type FollowJob } from './follow-job';
 import { ClientTimeoutError, TransportError } from './http-transport';
 import { RpcError } from './json-rpc';
@@ -121,23 +121,27 @@ export async function followRemoteTask(job: FollowJob, opts: FollowOptions = {})
 }
 
 /**
- * After a send that ended without naming the peer's task (our timeout, a dropped connection),
- * find that task by its context, recognising our message in its history.
+ * After a send that ended without naming the peer's task (our timeout cut a last-resort
+ * blocking send, the connection dropped, a restart), look the task up by our message id, where
+ * the peer can list tasks: v1.0 ListTasks by context. v0.3 JSON-RPC has no tasks/list (v0.3.0
+ * §7.3.1 defines it for gRPC/REST only), so there contact is lost, and the task ends saying so.
  * Returns true when there is a task to follow.
  */
 export async function locateRemoteTask(job: FollowJob, why: string): Promise<boolean> {
+  const { message, remoteContextId } = job.recorder.follow;
+  const contextId = remoteContextId ?? job.recorder.contextId;
+  const lost = (detail: string) => claimLocalFailure(taskOf(job), `${LOST_CONTACT}: ${why}`, detail).then(() => false);
+  if (job.conn.version !== '1.0') return lost(`A2A ${job.conn.version} JSON-RPC cannot list tasks, so the peer's task for message ${message.messageId} cannot be looked up; it may still run at the peer`);
   const clock = followLimitClock(job);
   const backoff = new Backoff();
   const errors = new ErrorLog(job);
-  const { message, remoteContextId } = job.recorder.follow;
-  const contextId = remoteContextId ?? job.recorder.contextId;
   try {
     for (;;) {
       if (job.signal.aborted) return false;
       if (clock.expired()) return endAtLimit(job).then(() => false);
       try {
         const tasks = await listContextTasks(job.conn, contextId, { timeoutMs: job.conn.timeoutMs, signal: clock.signal });
-        const mine = tasks.find((t) => t.history?.some((m) => m.messageId === message.messageId)) ?? (tasks.length === 1 ? tasks[0] : undefined);
+        const mine = tasks.find((t) => t.history?.some((m) => m.messageId === message.messageId));
         if (!mine) {
           await claimLocalFailure(taskOf(job), 'dispatch failed: the peer has no task for this message', `${why}; context ${contextId} holds ${tasks.length} task(s), none with message ${message.messageId}`);
           return false;
@@ -146,8 +150,7 @@ export async function locateRemoteTask(job: FollowJob, why: string): Promise<boo
       } catch (err) {
         if (job.signal.aborted || clock.expired()) continue;
         if ((err instanceof RpcError && err.code !== -32603) || (err instanceof TransportError && err.status !== undefined)) {
-          await claimLocalFailure(taskOf(job), "dispatch failed: the peer's task cannot be found", `${why}; listing tasks failed: ${errorMessage(err)}`);
-          return false;
+          return lost(`looking up the peer's task for message ${message.messageId} failed: ${errorMessage(err)}`);
         }
         const wait = Math.min(backoff.next(), clock.remaining());
         await errors.record('locate', err, wait);
@@ -158,4 +161,3 @@ export async function locateRemoteTask(job: FollowJob, why: string): Promise<boo
     clock.clear();
   }
 }
-

@@ -30,9 +30,14 @@ export function normalizeAgentUrl(input: string): string {
   return normalizeUrl(url.toString());
 }
 
+/**
+ * A URL that names a card itself: the standard card paths, and any other `.json` path or path
+ * under `/.well-known/` (VoltAgent serves `/.well-known/<agent>/agent-card.json`). Such a URL is
+ * fetched as the card; nothing is appended to it and nothing is POSTed to it.
+ */
 export function isCardUrl(input: string): boolean {
   const path = new URL(input).pathname.replace(/\/+$/, '');
-  return CARD_SUFFIXES.some((s) => path.endsWith(s));
+  return CARD_SUFFIXES.some((s) => path.endsWith(s)) || path.includes('/.well-known/') || path.endsWith('.json');
 }
 
 export function isHttpUrl(input: string): boolean {

@@ -78,8 +78,8 @@ async function runOutbound(taskId: string, signal: AbortSignal, opts: RunOptions
   const job: FollowJob = { recorder, conn, signal, followLimitMs: getSettings().followLimitMs };
   let next: AfterSend;
   if (follow.phase === 'connect' || follow.phase === 'send') next = await sendTurn(job);
-  else next = recorder.remoteTaskId ? 'follow' : 'locate';
-  if (next === 'locate') next = (await locateRemoteTask(job, opts.resumed ? 'restarted after sending, before the peer answered' : 'the send ended before the peer named its task')) ? 'follow' : 'done';
+  else next = recorder.remoteTaskId ? 'follow' : { locate: opts.resumed ? 'restarted after sending, before the peer named its task' : 'the send ended before the peer named its task' };
+  if (typeof next === 'object') next = (await locateRemoteTask(job, next.locate)) ? 'follow' : 'done';
   if (next === 'follow') await followRemoteTask(job, { getFirst: opts.resumed === true });
 }
 

@@ -1,9 +1,11 @@
 /**
- * Sending one turn's message to the peer, by mode:
- * - blocking: message/send | SendMessage, waiting at most our client timeout T;
- * - streaming: message/stream | SendStreamingMessage, recording every event as it comes
- *   (T is then an idle timeout); a peer without streaming gets a blocking send;
- * - background: a non-blocking send (v0.3 blocking:false, v1.0 returnImmediately:true).
+ * Sending one turn's message to the peer, so that the peer names its task before any wait of
+ * ours can be cut (a blocking call cut by our timeout on a v0.3 peer would lose the task: v0.3
+ * JSON-RPC cannot list tasks to find it again):
+ * - blocking and streaming: message/stream | SendStreamingMessage when the card offers streaming,
+ *   recording every event as it comes (T is an idle timeout); else a non-blocking send;
+ * - background: a non-blocking send (v0.3 blocking:false, v1.0 returnImmediately:true);
+ * - a plain blocking send (waiting at most T) only for a peer that refuses both.
  * A peer answering WORKING (its window ended, or background) and our own timeout running out
  * are not failures: the caller follows the task afterwards.
  */
@@ -13,9 +15,11 @@ import { claimLocalFailure } from './endings';
 import { settle, taskOf, type FollowJob } from './follow-job';
 import { ClientTimeoutError, TransportError } from './http-transport';
 import { RpcError } from './json-rpc';
+import type { NewEvent } from '../db/task-records';
+import type { DispatchMode } from './follow-state';
 
-/** What to do after the send: follow the known task, find it first, or nothing (ended). */
-export type AfterSend = 'follow' | 'locate' | 'done';
+/** What to do after the send: follow the known task, find it first (and why), or nothing (ended). */
+export type AfterSend = 'follow' | 'done' | { locate: string };
 
 /** The peer certainly did not take the message: refused it, or was never reached. */
 function isRefusal(err: unknown): boolean {
@@ -28,7 +32,7 @@ async function sendFailed(job: FollowJob, err: unknown): Promise<AfterSend> {
   if (err instanceof ClientTimeoutError) {
     await job.recorder.recordRemote({ event: 'client-timeout', timeoutMs: err.timeoutMs, note: 'not a failure: the task is followed instead' });
     await job.recorder.recordDetached(`client timeout after ${err.timeoutMs / 1000} s`);
-    return taskKnown ? 'follow' : 'locate';
+    return taskKnown ? 'follow' : { locate: `our client timeout (${err.timeoutMs / 1000} s) cut the send before the peer named its task` };
   }
   if (taskKnown) {
     // A follow-up the peer refused or never received: its task still waits for input, and
@@ -47,21 +51,38 @@ async function sendFailed(job: FollowJob, err: unknown): Promise<AfterSend> {
     return 'done';
   }
   if (err instanceof TransportError) {
-    // The connection broke after the message went out: the peer may well have the task.
+    // The call failed after the message went out (a broken connection, an answer we cannot
+    // read): the peer may well have the task.
     await job.recorder.recordFollowError({ phase: 'send', error: err.message });
-    return 'locate';
+    return { locate: `the send failed after the message went out, before the peer named its task (${err.message})` };
   }
   throw err;
 }
 
-async function sendOnce(job: FollowJob, blocking: boolean): Promise<AfterSend> {
+/** Refusals of a non-blocking send that say "not this way" (the configuration), not "not at all". */
+const NON_BLOCKING_REFUSED = new Set([-32600, -32602, -32004]);
+
+async function sendOnce(job: FollowJob, blocking: boolean, onRefused?: (err: RpcError) => Promise<AfterSend>): Promise<AfterSend> {
   try {
     const answer = await sendMessage(job.conn, job.recorder.follow.message, blocking, { timeoutMs: job.conn.timeoutMs, signal: job.signal });
     const step = answer.kind === 'message' ? { kind: 'message' as const, message: answer } : await job.recorder.applySnapshot(answer);
     return (await settle(job, step)) ? 'done' : 'follow';
   } catch (err) {
-    return sendFailed(job, err);
+    const refused = err instanceof RpcError && NON_BLOCKING_REFUSED.has(err.code) && !job.signal.aborted;
+    return refused && onRefused ? onRefused(err) : sendFailed(job, err);
   }
+}
+
+/**
+ * A non-blocking send learns the task id at once; following then gives the end a blocking call
+ * would have waited for. A peer that refuses it gets a plain blocking send, the last resort: a
+ * cut of that call is then recorded for what it is (the task is looked up, or contact is lost).
+ */
+async function sendNonBlocking(job: FollowJob): Promise<AfterSend> {
+  return sendOnce(job, false, async (err) => {
+    await job.recorder.recordRemote({ event: 'blocking-strategy', via: 'plain blocking send', reason: `the peer refused a non-blocking send (${errorMessage(err)})` });
+    return sendOnce(job, true);
+  });
 }
 
 async function sendStreaming(job: FollowJob): Promise<AfterSend> {
@@ -73,22 +94,36 @@ async function sendStreaming(job: FollowJob): Promise<AfterSend> {
     const unsupported = err instanceof RpcError && (err.code === -32004 || err.code === -32601);
     if (!unsupported || job.recorder.remoteTaskId) return sendFailed(job, err);
     // Refused before any task existed: the peer does not stream after all.
-    await job.recorder.recordRemote({ event: 'streaming-unsupported', note: `the peer refused to stream (${errorMessage(err)}); sending a blocking message instead` });
-    return sendOnce(job, true);
+    await job.recorder.recordRemote({ event: 'streaming-unsupported', note: `the peer refused to stream (${errorMessage(err)}); sending non-blocking and following instead` });
+    return sendNonBlocking(job);
   }
   if (job.recorder.remoteTaskId) return 'follow';
   await claimLocalFailure(taskOf(job), 'dispatch failed: the peer closed the stream without naming a task');
   return 'done';
 }
 
-export async function sendTurn(job: FollowJob): Promise<AfterSend> {
-  // Written before sending: after a crash, 'sent' means "find the task", never "send again".
-  if (!(await job.recorder.saveFollow({ phase: 'sent' }))) return 'done';
-  const mode = job.recorder.follow.mode;
-  if (mode === 'streaming' && !job.conn.streaming) {
-    await job.recorder.recordRemote({ event: 'streaming-unsupported', note: "the peer's card does not offer streaming; sending a blocking message instead" });
-    return sendOnce(job, true);
+type Strategy = 'stream' | 'non-blocking send';
+
+/**
+ * How a blocking or streaming turn is sent. Either learns the peer's task id before any wait of
+ * ours can be cut (issue 12): it streams when the card offers it (the first event names the
+ * task), else it sends non-blocking; both then follow to the end, which is the outcome a
+ * blocking call would have returned.
+ */
+function strategyEvents(mode: DispatchMode, strategy: Strategy): NewEvent[] {
+  if (mode === 'streaming') {
+    return strategy === 'stream' ? [] : [{ type: 'remote', payload: { event: 'streaming-unsupported', note: "the peer's card does not offer streaming; sending non-blocking and following instead" } }];
   }
-  if (mode === 'streaming') return sendStreaming(job);
-  return sendOnce(job, mode === 'blocking');
+  const reason = strategy === 'stream' ? "the card offers streaming: the first event names the peer's task" : "the card offers no streaming: the answer names the peer's task at once";
+  return [{ type: 'remote', payload: { event: 'blocking-strategy', via: strategy, reason } }];
+}
+
+export async function sendTurn(job: FollowJob): Promise<AfterSend> {
+  const mode = job.recorder.follow.mode;
+  const strategy: Strategy = job.conn.streaming ? 'stream' : 'non-blocking send';
+  const events = mode === 'background' ? [] : strategyEvents(mode, strategy);
+  // Written before sending: after a crash, 'sent' means "find the task", never "send again".
+  if (!(await job.recorder.saveFollow({ phase: 'sent' }, events))) return 'done';
+  if (mode === 'background') return sendOnce(job, false);
+  return strategy === 'stream' ? sendStreaming(job) : sendNonBlocking(job);
 }

@@ -1,8 +1,9 @@
 /**
  * Issue 4 against a peer nobody here wrote: the @a2a-js/sdk 1.3.0 reference server (v1.0, and
  * v0.3 through its compatibility layer). Switchboard A (client timeout 1.5 s) dispatches in every
- * mode and version; the SDK holds a blocking send until the end, so a 1.8 s task outlives A's
- * timeout: A must find the task, follow it and record the whole result.
+ * mode and version; the SDK would hold a blocking send until the end, past A's timeout, so A's
+ * blocking dispatch streams instead (the card offers it): the first event names the task, and
+ * the whole result is recorded.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type AppServer } from '../support/app-server';
@@ -25,6 +26,7 @@ const expected = Array.from({ length: 6 }, (_, i) => sdkChunkText(i)).join('');
 describe('A → @a2a-js/sdk peer (6 chunks over 1.8 s)', () => {
   const cases = [
     { mode: 'blocking', version: '1.0' },
+    { mode: 'blocking', version: '0.3' },
     { mode: 'streaming', version: '1.0' },
     { mode: 'streaming', version: '0.3' },
     { mode: 'background', version: '1.0' },
@@ -37,17 +39,19 @@ describe('A → @a2a-js/sdk peer (6 chunks over 1.8 s)', () => {
     expect(view.task.state).toBe('completed');
     expect(artifactText(view, 'sdk-result')).toBe(expected);
     expect(view.task.peerUrl).toBe(peer.endpoint);
-    // The SDK holds a blocking send to the end (1.8 s), past our 1.5 s: found and followed.
-    const remoteEvents = view.events.filter((e) => e.type === 'remote').map((e) => (e.payload as { event?: string }).event);
-    if (mode === 'blocking') expect(remoteEvents).toContain('client-timeout');
+    // A blocking dispatch learns the task id first: it streams, nothing is cut or looked up.
+    const remote = view.events.filter((e) => e.type === 'remote').map((e) => e.payload as { event?: string; via?: string });
+    if (mode === 'blocking') expect(remote.find((e) => e.event === 'blocking-strategy')?.via).toBe('stream');
+    expect(remote.map((e) => e.event)).not.toContain('client-timeout');
   });
 
-  it('blocking over v0.3 with a per-dispatch timeout above the task: one call, no following needed', async () => {
+  it('blocking over v0.3 with a per-dispatch timeout above the task: one call, nothing cut', async () => {
     const taskId = await dispatch(a.url, { url: peer.url, text: 'chunks 6 every 300ms', mode: 'blocking', protocolVersion: '0.3', timeoutSeconds: 20 });
     const view = await waitForTask(a.url, taskId);
     expect(view.task.state).toBe('completed');
     expect(artifactText(view, 'sdk-result')).toBe(expected);
     expect(view.events.some((e) => e.type === 'remote' && (e.payload as { event?: string }).event === 'client-timeout')).toBe(false);
+    expect(peer.requests.map((r) => r.method)).not.toContain('tasks/list');
   });
 
   it('v1.0 calls carry A2A-Version: 1.0 and v0.3 calls none', () => {

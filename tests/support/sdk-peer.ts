@@ -19,9 +19,48 @@ export interface SdkPeer {
   /** The JSON-RPC endpoint (the card's interface URL). */
   endpoint: string;
   port: number;
-  /** Headers of every JSON-RPC request received, in order (auth checks). */
-  requests: { headers: Record<string, string | string[] | undefined> }[];
+  /** Every JSON-RPC request received, in order: its headers (auth checks) and method. */
+  requests: { headers: Record<string, string | string[] | undefined>; method?: string }[];
   close(): Promise<void>;
+}
+
+export interface SdkPeerOptions {
+  /** Listen on this port (to come back on the same one). */
+  port?: number;
+  /** The card's capabilities.streaming (default true); without it the SDK refuses to stream. */
+  streaming?: boolean;
+  /** The JSON-RPC versions the card lists, in order (default 1.0 then 0.3; 1.3.0 only). */
+  versions?: ('1.0' | '0.3')[];
+  /** Refuse non-blocking sends with -32602, as a peer that only holds calls would. */
+  refuseNonBlocking?: boolean;
+  /** The card lists one HTTP+JSON 1.0 interface and no JSON-RPC one (1.0 only: no v0.3 card). */
+  restOnly?: boolean;
+}
+
+type Json = Record<string, unknown>;
+
+function isNonBlockingSend(body: Json): boolean {
+  const config = (body.params as Json | undefined)?.configuration as Json | undefined;
+  return ['message/send', 'SendMessage'].includes(String(body.method)) && (config?.blocking === false || config?.returnImmediately === true);
+}
+
+/**
+ * Records each JSON-RPC request (its body already parsed), and refuses non-blocking sends if
+ * asked. Mount `middleware` where the SDK's routes see it after their JSON parser.
+ */
+export function requestRecorder(opts: SdkPeerOptions): { requests: SdkPeer['requests']; middleware: express.RequestHandler } {
+  const requests: SdkPeer['requests'] = [];
+  const middleware: express.RequestHandler = (req, res, next) => {
+    if (req.method !== 'POST') return next();
+    const body = (req.body ?? {}) as Json;
+    requests.push({ headers: req.headers, method: typeof body.method === 'string' ? body.method : undefined });
+    if (opts.refuseNonBlocking && isNonBlockingSend(body)) {
+      res.json({ jsonrpc: '2.0', id: body.id ?? null, error: { code: -32602, message: 'non-blocking sends are not supported here' } });
+      return;
+    }
+    next();
+  };
+  return { requests, middleware };
 }
 
 const text = (value: string): Part => ({ content: { $case: 'text', value }, metadata: undefined, filename: '', mediaType: '' });
@@ -30,7 +69,7 @@ function agentMessage(ctx: { taskId: string; contextId: string }, value: string)
   return { messageId: randomUUID(), role: Role.ROLE_AGENT, parts: [text(value)], taskId: ctx.taskId, contextId: ctx.contextId, metadata: undefined, extensions: [], referenceTaskIds: [] };
 }
 
-function pace(input: string): { chunks: number; stepMs: number } {
+export function pace(input: string): { chunks: number; stepMs: number } {
   const chunks = Number(/chunks\s+(\d+)/i.exec(input)?.[1] ?? 5);
   const stepMs = Number(/every\s+(\d+)\s*ms/i.exec(input)?.[1] ?? 200);
   return { chunks, stepMs };
@@ -75,18 +114,18 @@ class ChunkingExecutor implements AgentExecutor {
   }
 }
 
-function card(baseUrl: string): AgentCard {
+function card(baseUrl: string, opts: SdkPeerOptions): AgentCard {
   const endpoint = `${baseUrl}/rpc`;
+  const versions = opts.versions ?? ['1.0', '0.3'];
   return {
     name: 'SDK reference peer',
     description: 'An @a2a-js/sdk 1.3.0 server that streams its result in chunks.',
     version: '1.0.0',
-    supportedInterfaces: [
-      { url: endpoint, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' },
-      { url: endpoint, protocolBinding: 'JSONRPC', protocolVersion: '0.3', tenant: '' },
-    ],
+    supportedInterfaces: opts.restOnly
+      ? [{ url: `${baseUrl}/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', tenant: '' }]
+      : versions.map((protocolVersion) => ({ url: endpoint, protocolBinding: 'JSONRPC', protocolVersion, tenant: '' })),
     provider: undefined,
-    capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
+    capabilities: { streaming: opts.streaming ?? true, pushNotifications: false, extensions: [], extendedAgentCard: false },
     securitySchemes: {},
     securityRequirements: [],
     defaultInputModes: ['text/plain'],
@@ -96,21 +135,26 @@ function card(baseUrl: string): AgentCard {
   };
 }
 
-/** Starts the peer on a free loopback port (or `port`, to come back on the same one). */
-export async function startSdkPeer(opts: { port?: number } = {}): Promise<SdkPeer> {
-  const app = express();
-  const requests: SdkPeer['requests'] = [];
-  app.use('/rpc', (req, _res, next) => {
-    requests.push({ headers: req.headers });
-    next();
+/** Closes a test peer's server, cutting open connections (streams) at once. */
+export function closeServer(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
   });
+}
+
+/** Starts the peer on a free loopback port (or `port`, to come back on the same one). */
+export async function startSdkPeer(opts: SdkPeerOptions = {}): Promise<SdkPeer> {
+  const app = express();
+  const { requests, middleware } = requestRecorder(opts);
+  app.use('/rpc', express.json(), middleware);
   // Routes are mounted once listening: the card names the endpoint by its port.
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(opts.port ?? 0, '127.0.0.1', () => resolve(s));
   });
   const port = (server.address() as AddressInfo).port;
   const baseUrl = `http://127.0.0.1:${port}`;
-  const agentCard = card(baseUrl);
+  const agentCard = card(baseUrl, opts);
   const handler = new DefaultRequestHandler(agentCard, new InMemoryTaskStore(), new ChunkingExecutor());
   app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: async () => agentCard, legacyCompat: { enabled: true } }));
   app.use('/rpc', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat: { enabled: true } }));
@@ -119,10 +163,6 @@ export async function startSdkPeer(opts: { port?: number } = {}): Promise<SdkPee
     endpoint: `${baseUrl}/rpc`,
     port,
     requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => closeServer(server),
   };
 }
