@@ -4,7 +4,7 @@
  */
 import { defaultAgent, findAgent } from '../agents/registry';
 import { keysRequired } from '../auth/api-keys';
-import { buildAgentCard } from './agent-card';
+import { buildAgentCard, cardGenerationFor } from './agent-card';
 import { publicBaseUrl } from './base-url';
 import { serveJsonRpc } from './serve-jsonrpc';
 import { ensureBooted } from '../engine/boot';
@@ -17,8 +17,9 @@ export async function serveAgentCard(req: Request, slug?: string): Promise<Respo
   await ensureBooted();
   const agent = slug ? findAgent(slug) : defaultAgent();
   if (!agent) return unknownAgent(slug!);
-  const card = buildAgentCard(agent, publicBaseUrl(req), { isDefault: !slug, keysRequired: await keysRequired() });
-  return Response.json(card, { headers: { 'Cache-Control': 'public, max-age=60' } });
+  const card = buildAgentCard(agent, publicBaseUrl(req), { isDefault: !slug, keysRequired: await keysRequired(), generation: cardGenerationFor(req) });
+  // The card's generation follows A2A-Version, so caches must key on it.
+  return Response.json(card, { headers: { 'Cache-Control': 'public, max-age=60', Vary: 'A2A-Version' } });
 }
 
 export async function serveAgentRpc(req: Request, slug?: string): Promise<Response> {
