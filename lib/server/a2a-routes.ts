@@ -7,6 +7,7 @@ import { keysRequired } from '../auth/api-keys';
 import { buildAgentCard, cardGenerationFor } from './agent-card';
 import { publicBaseUrl } from './base-url';
 import { serveJsonRpc } from './serve-jsonrpc';
+import { serveRest } from './serve-rest';
 import { ensureBooted } from '../engine/boot';
 
 function unknownAgent(slug: string): Response {
@@ -27,4 +28,17 @@ export async function serveAgentRpc(req: Request, slug?: string): Promise<Respon
   const agent = slug ? findAgent(slug) : defaultAgent();
   if (!agent) return unknownAgent(slug!);
   return serveJsonRpc(req, agent);
+}
+
+/** The path below `/a2a/<slug>/`, decoded segment by segment (`tasks/<id>:cancel` keeps its colon). */
+function restSegments(req: Request, slug: string): string[] {
+  const path = new URL(req.url).pathname.slice(`/a2a/${encodeURIComponent(slug)}/`.length);
+  return path.split('/').filter(Boolean).map((s) => decodeURIComponent(s));
+}
+
+export async function serveAgentRest(req: Request, slug: string, verb: 'GET' | 'POST' | 'DELETE'): Promise<Response> {
+  await ensureBooted();
+  const agent = findAgent(slug);
+  if (!agent) return unknownAgent(slug);
+  return serveRest(req, agent, restSegments(req, slug), verb);
 }

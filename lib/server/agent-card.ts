@@ -4,7 +4,7 @@
  *   the a2a-js 1.x client and the TCK do: only v1.0 fields, so strict ProtoJSON parsers accept it;
  * - **dual** otherwise: the v1.0 fields plus the v0.3 top-level ones (`url`, `protocolVersion`,
  *   `preferredTransport`, `additionalInterfaces`, v0.3 security schemes) that v0.3 clients need.
- * Both list JSON-RPC 1.0 and JSON-RPC 0.3 in `supportedInterfaces`. Security
+ * Both list JSON-RPC 1.0, HTTP+JSON 1.0 and JSON-RPC 0.3 in `supportedInterfaces`. Security
  * schemes are declared only when API keys exist (then calls without a key get 401).
  */
 import type { ServedAgent } from '../engine/agent';
@@ -23,6 +23,11 @@ export function cardGenerationFor(req: Request): CardGeneration {
 
 export function agentEndpoint(baseUrl: string, agent: ServedAgent, isDefault: boolean): string {
   return isDefault ? `${baseUrl}/a2a` : `${baseUrl}/a2a/${agent.slug}`;
+}
+
+/** The HTTP+JSON base: always the agent's own path (`/a2a/<slug>/message:send`, `/a2a/<slug>/tasks/…`). */
+export function restEndpoint(baseUrl: string, agent: ServedAgent): string {
+  return `${baseUrl}/a2a/${agent.slug}`;
 }
 
 const BEARER_DESCRIPTION = 'Switchboard API key as a bearer token';
@@ -76,6 +81,7 @@ export function buildAgentCard(agent: ServedAgent, baseUrl: string, opts: CardOp
     version: SWITCHBOARD_VERSION,
     supportedInterfaces: [
       { url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+      { url: restEndpoint(baseUrl, agent), protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
       { url, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
     ],
     provider: { organization: 'Switchboard', url: baseUrl },

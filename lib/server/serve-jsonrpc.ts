@@ -12,19 +12,14 @@ import { acceptsVersionHeader, METHODS, STREAMING_OPS, type Operation, type Prot
 import { toProtoJsonNames } from '../protocol/proto-json-names';
 import { isJsonMediaType } from './media-type';
 import { runOperation } from './rpc-handlers';
-import { KEEPALIVE_MS, SSE_HEADERS, SSE_KEEPALIVE, sseData, sseErrorEvent } from './sse';
-import { errorMessage, log } from '../log';
+import { SSE_HEADERS, sseData, sseErrorEvent } from './sse';
+import { sseBatchResponse } from './sse-response';
+import { asA2AError } from './operation-error';
 
 type RpcId = string | number | null;
 
 function rpcError(id: RpcId, err: A2AError, version: ProtocolVersion, status = 200): Response {
   return Response.json({ jsonrpc: '2.0', id, error: toJsonRpcError(err, version) }, { status });
-}
-
-function asA2AError(err: unknown, context: Record<string, unknown>): A2AError {
-  if (err instanceof A2AError) return err;
-  log.error('JSON-RPC method failed', { ...context, error: errorMessage(err), stack: err instanceof Error ? err.stack : undefined });
-  return new A2AError('internal');
 }
 
 interface Envelope {
@@ -108,7 +103,11 @@ export async function serveJsonRpc(req: Request, agent: ServedAgent): Promise<Re
   try {
     const outcome = await runOperation(method.op, params, ctx);
     if (outcome.kind === 'result') return Response.json({ jsonrpc: '2.0', id: envelope.id, result: outcome.result });
-    return await streamResponse(envelope.id, outcome.events, method.version, logContext);
+    const id = envelope.id;
+    return await sseBatchResponse(outcome.events, {
+      frame: (result) => sseData({ jsonrpc: '2.0', id, result }),
+      errorFrame: (err) => sseErrorEvent({ jsonrpc: '2.0', id, error: toJsonRpcError(asA2AError(err, logContext), method.version) }),
+    });
   } catch (err) {
     return answer(asA2AError(err, logContext));
   }
@@ -125,45 +124,4 @@ function errorAnswer(id: RpcId, method: { version: ProtocolVersion; op: Operatio
     if (!asStream) return rpcError(id, err, method.version);
     return new Response(sseErrorEvent({ jsonrpc: '2.0', id, error: toJsonRpcError(err, method.version) }), { headers: SSE_HEADERS });
   };
-}
-
-/**
- * Pulls the first batch before committing to SSE, so early errors are plain JSON-RPC errors.
- * Each batch (the events that committed together) goes out as one write of its frames.
- */
-async function streamResponse(id: RpcId, batches: AsyncGenerator<unknown[]>, version: ProtocolVersion, logContext: Record<string, unknown>): Promise<Response> {
-  const first = await batches.next();
-  const encoder = new TextEncoder();
-  let keepalive: NodeJS.Timeout | undefined;
-  const frames = (results: unknown[]) => {
-    let text = '';
-    for (const result of results) text += sseData({ jsonrpc: '2.0', id, result });
-    return text;
-  };
-  const stream = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      const send = (chunk: string) => controller.enqueue(encoder.encode(chunk));
-      keepalive = setInterval(() => send(SSE_KEEPALIVE), KEEPALIVE_MS);
-      try {
-        if (!first.done) send(frames(first.value));
-        for (let step = await batches.next(); !step.done; step = await batches.next()) send(frames(step.value));
-      } catch (err) {
-        send(sseErrorEvent({ jsonrpc: '2.0', id, error: toJsonRpcError(asA2AError(err, logContext), version) }));
-      } finally {
-        clearInterval(keepalive);
-        try {
-          controller.close();
-        } catch {
-          // the client already went away
-        }
-      }
-    },
-    cancel() {
-      // The client went away. The request signal already stops the observation (and detaches
-      // the task); this only releases the generator once its pending step settles.
-      clearInterval(keepalive);
-      void batches.return(undefined);
-    },
-  });
-  return new Response(stream, { headers: SSE_HEADERS });
 }

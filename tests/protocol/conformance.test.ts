@@ -48,7 +48,7 @@ describe('agent card generations', () => {
     const pure = await (await fetch(`${app.url}/a2a/slow/.well-known/agent-card.json`, { headers: V10 })).json();
     expect(Object.keys(pure).filter((k) => !V10_CARD_FIELDS.has(k))).toEqual([]);
     expect(Object.keys(pure.capabilities).filter((k) => !V10_CAPABILITY_FIELDS.has(k))).toEqual([]);
-    expect(pure.supportedInterfaces.map((i: { protocolBinding: string; protocolVersion: string }) => `${i.protocolBinding} ${i.protocolVersion}`)).toEqual(['JSONRPC 1.0', 'JSONRPC 0.3']);
+    expect(pure.supportedInterfaces.map((i: { protocolBinding: string; protocolVersion: string }) => `${i.protocolBinding} ${i.protocolVersion}`)).toEqual(['JSONRPC 1.0', 'HTTP+JSON 1.0', 'JSONRPC 0.3']);
 
     const dualRes = await fetch(`${app.url}/a2a/slow/.well-known/agent-card.json`);
     expect(dualRes.headers.get('vary')).toMatch(/A2A-Version/i);
