@@ -6,6 +6,7 @@ import { defaultAgent, findAgent } from '../agents/registry';
 import { keysRequired } from '../auth/api-keys';
 import { buildAgentCard, cardGenerationFor } from './agent-card';
 import { publicBaseUrl } from './base-url';
+import { cardResponse } from './card-response';
 import { serveJsonRpc } from './serve-jsonrpc';
 import { serveRest } from './serve-rest';
 import { ensureBooted } from '../engine/boot';
@@ -19,8 +20,7 @@ export async function serveAgentCard(req: Request, slug?: string): Promise<Respo
   const agent = slug ? findAgent(slug) : defaultAgent();
   if (!agent) return unknownAgent(slug!);
   const card = buildAgentCard(agent, publicBaseUrl(req), { isDefault: !slug, keysRequired: await keysRequired(), generation: cardGenerationFor(req) });
-  // The card's generation follows A2A-Version, so caches must key on it.
-  return Response.json(card, { headers: { 'Cache-Control': 'public, max-age=60', Vary: 'A2A-Version' } });
+  return cardResponse(req, card);
 }
 
 export async function serveAgentRpc(req: Request, slug?: string): Promise<Response> {

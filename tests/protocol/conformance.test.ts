@@ -57,6 +57,18 @@ describe('agent card generations', () => {
     expect(dual.supportedInterfaces).toEqual(pure.supportedInterfaces);
   });
 
+  it('carries ETag and Last-Modified (v1.0 §8.6); If-None-Match with the ETag gets 304', async () => {
+    const first = await fetch(`${app.url}/.well-known/agent-card.json`, { headers: V10 });
+    const etag = first.headers.get('etag');
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(Number.isNaN(Date.parse(first.headers.get('last-modified') ?? ''))).toBe(false);
+    const again = await fetch(`${app.url}/.well-known/agent-card.json`, { headers: { ...V10, 'If-None-Match': etag! } });
+    expect(again.status).toBe(304);
+    const dual = await fetch(`${app.url}/.well-known/agent-card.json`, { headers: { 'If-None-Match': etag! } });
+    expect(dual.status).toBe(200); // the other generation is another representation
+    expect(dual.headers.get('etag')).not.toBe(etag);
+  });
+
   it('the a2a-js 1.3.0 client (sends A2A-Version: 1.0) works from the pure card', async () => {
     const client = await new ClientFactory().createFromUrl(`${app.url}/a2a/echo/`);
     const task = asTask(await client.sendMessage(sendParams('pure card')));
