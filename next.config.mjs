@@ -7,6 +7,9 @@ const config = {
   distDir: process.env.SWITCHBOARD_DIST_DIR || '.next',
   serverExternalPackages: ['better-sqlite3', '@prisma/adapter-better-sqlite3', 'yaml'],
   poweredByHeader: false,
+  // Python httpx clients (the A2A TCK) call `POST /a2a/`: API routes answer with and without a
+  // trailing slash, never with a redirect (a 308 has no JSON body). See docs/decisions.md.
+  skipTrailingSlashRedirect: true,
   typescript: { ignoreBuildErrors: true }, // `npm run typecheck` is the gate; build stays fast
 };
 

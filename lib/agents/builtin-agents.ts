@@ -38,4 +38,3 @@ export function builtinAgents(): ServedAgent[] {
   ];
 }
 
-export const DEFAULT_AGENT_SLUG = 'echo';

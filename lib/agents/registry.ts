@@ -3,7 +3,7 @@
  * config errors are logged (each naming file, agent and key) and the valid agents still served.
  */
 import type { ServedAgent } from '../engine/agent';
-import { builtinAgents, DEFAULT_AGENT_SLUG } from './builtin-agents';
+import { builtinAgents } from './builtin-agents';
 import { loadFileConfig, type AgentConfig } from '../config/file-config';
 import { getSettings } from '../config/settings';
 import { createLauncherRunner } from '../launchers';
@@ -53,6 +53,15 @@ export function findAgent(slug: string): ServedAgent | undefined {
   return agentRegistry().agents.get(slug);
 }
 
+/** The agent at the root card and `/a2a` (SWITCHBOARD_DEFAULT_AGENT; boot refuses an unknown one). */
 export function defaultAgent(): ServedAgent {
-  return agentRegistry().agents.get(DEFAULT_AGENT_SLUG)!;
+  return agentRegistry().agents.get(getSettings().defaultAgent)!;
+}
+
+/** Why the configured default agent cannot be served, or null when it can. */
+export function defaultAgentProblem(): string | null {
+  const slug = getSettings().defaultAgent;
+  const { agents } = agentRegistry();
+  if (agents.has(slug)) return null;
+  return `SWITCHBOARD_DEFAULT_AGENT=${slug} names no served agent (served: ${[...agents.keys()].join(', ')})`;
 }

@@ -45,6 +45,11 @@ const EnvSchema = z.object({
   SWITCHBOARD_SECRET_KEY: z.string().min(32, 'SWITCHBOARD_SECRET_KEY must be at least 32 characters (e.g. openssl rand -base64 32)').optional(),
   SWITCHBOARD_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   SWITCHBOARD_HEAP_GROWTH_PERCENT: wholeNumber('SWITCHBOARD_HEAP_GROWTH_PERCENT', 400).default(100),
+  SWITCHBOARD_DEFAULT_AGENT: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9][a-z0-9-]*$/, 'SWITCHBOARD_DEFAULT_AGENT must be an agent slug (lowercase letters, digits and dashes)')
+    .default('echo'),
 });
 
 export interface Settings {
@@ -73,6 +78,8 @@ export interface Settings {
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** How far V8 lets the old generation grow past the live heap before a full GC (0 = V8's own). */
   heapGrowthPercent: number;
+  /** The served agent at the root card and `/a2a` (a built-in or a config-file agent). */
+  defaultAgent: string;
 }
 
 export class SettingsError extends Error {}
@@ -105,6 +112,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     secretKey: e.SWITCHBOARD_SECRET_KEY,
     logLevel: e.SWITCHBOARD_LOG_LEVEL,
     heapGrowthPercent: e.SWITCHBOARD_HEAP_GROWTH_PERCENT,
+    defaultAgent: e.SWITCHBOARD_DEFAULT_AGENT,
   };
 }
 

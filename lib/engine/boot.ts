@@ -8,7 +8,7 @@ import { db } from '../db/client';
 import { countApiKeys } from '../db/key-repo';
 import { sealPlaintextPeerSecrets } from '../db/peer-repo';
 import { sealPlaintextPushSecrets } from '../db/push-repo';
-import { agentRegistry } from '../agents/registry';
+import { agentRegistry, defaultAgentProblem } from '../agents/registry';
 import { recoverInterruptedTasks, drainAndStop } from './lifecycle';
 import { ensurePushDelivery } from '../push/push-delivery';
 import { processSingleton } from '../process-singleton';
@@ -56,6 +56,8 @@ async function boot(): Promise<void> {
   await sealPlaintextSecrets();
   await checkExposure();
   const registry = agentRegistry();
+  const defaultProblem = defaultAgentProblem();
+  if (defaultProblem) fatal(defaultProblem);
   await recoverInterruptedTasks();
   ensurePushDelivery();
   for (const hook of hooks()) {

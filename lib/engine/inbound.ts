@@ -10,14 +10,14 @@
 import type { ServedAgent } from './agent';
 import { createTaskRecord, recordEvents } from './task-writer';
 import { startTurn } from './run-turn';
-import { observeTaskBatches, type ObservationEnd } from './observe';
+import { committedThrough, observeTaskBatches, type ObservationEnd } from './observe';
 import { detachTask, detachGuidance, markReattached, type DetachReason } from './detach';
 import { buildTask, loadTask } from './snapshot';
 import { toStreamEvent } from './stream-events';
 import { agentText } from './messages';
 import { findTask, listMessages } from '../db/task-repo';
 import { newId } from '../db/ids';
-import { ContextTakenError, type TaskRecord } from '../db/task-records';
+import { ContextTakenError, type StoredEvent, type TaskRecord } from '../db/task-records';
 import type { CallerScope } from '../db/task-scope';
 import { A2AError } from '../protocol/errors';
 import { requireTaskInScope } from './scoped-task';
@@ -141,7 +141,12 @@ export async function sendMessage(req: SendRequest, mode: SendMode): Promise<Tas
     const events = observeTaskBatches(record.id, { afterSeq: record.lastSeq, until: 'turn', windowMs, signal: req.signal });
     let step = await events.next();
     while (!step.done) step = await events.next();
-    if (step.value !== 'ended') await detachTask(record.id, record.contextId, { reason: detachReason(step.value), windowMs, graceMs });
+    if (step.value !== 'ended') {
+      const detached = await detachTask(record.id, record.contextId, { reason: detachReason(step.value), windowMs, graceMs });
+      // The answer is the task as of its detach: the instructions, and every artifact committed
+      // before them (later progress would replace the status message in a fresh read).
+      if (detached) return buildTask(detached.task, { historyLength: req.historyLength });
+    }
   }
   return (await loadTask(record.id, { historyLength: req.historyLength }))!;
 }
@@ -167,9 +172,19 @@ interface FollowOptions {
   detachOnLeave: boolean;
 }
 
+function toStreamBatch(events: StoredEvent[], contextId: string): StreamBatch {
+  const out: StreamBatch = [];
+  for (const event of events) {
+    const streamed = toStreamEvent(event, contextId);
+    if (streamed) out.push(streamed);
+  }
+  return out;
+}
+
 async function* followTurn(record: TaskRecord, opts: FollowOptions): AsyncGenerator<StreamBatch> {
   const events = observeTaskBatches(record.id, { afterSeq: record.lastSeq, until: 'turn', windowMs: opts.windowMs, signal: opts.signal });
   let end: ObservationEnd = 'aborted';
+  let lastSeq = record.lastSeq;
   try {
     for (;;) {
       const step = await events.next();
@@ -177,37 +192,47 @@ async function* followTurn(record: TaskRecord, opts: FollowOptions): AsyncGenera
         end = step.value;
         break;
       }
-      const out: StreamBatch = [];
-      for (const event of step.value) {
-        const streamed = toStreamEvent(event, record.contextId);
-        if (streamed) out.push(streamed);
-      }
+      lastSeq = step.value[step.value.length - 1]?.seq ?? lastSeq;
+      const out = toStreamBatch(step.value, record.contextId);
       if (out.length) yield out;
     }
   } finally {
     // Reached on a normal end and when the consumer stops early (client disconnected).
     await events.return('aborted');
-    if (end !== 'ended' && opts.detachOnLeave) {
-      await detachTask(record.id, record.contextId, {
-        reason: detachReason(end),
-        windowMs: opts.windowMs ?? 0,
-        graceMs: opts.graceMs,
-      });
+    if (end === 'aborted' && opts.detachOnLeave) {
+      await detachTask(record.id, record.contextId, { reason: 'caller disconnected', windowMs: opts.windowMs ?? 0, graceMs: opts.graceMs });
     }
   }
-  if (ANSWERED_ENDS.includes(end)) {
-    const guidance = detachGuidance(record.id, detachReason(end), opts.windowMs ?? 0);
-    yield [
-      {
-        kind: 'status-update',
-        taskId: record.id,
-        contextId: record.contextId,
-        status: { state: 'working', timestamp: new Date().toISOString(), message: agentText(record.id, record.contextId, guidance.text, guidance.metadata) },
-        final: false,
-        metadata: guidance.metadata,
-      },
-    ];
+  if (ANSWERED_ENDS.includes(end)) yield* answerWindowEnd(record, lastSeq, end, opts);
+}
+
+/**
+ * The window (or shutdown) ended an open stream: detach, then hand over every event committed
+ * up to and including the detach status, in seq order. Events that committed in the same
+ * instant as the window's end are read from the log. If the turn ended first, the stream ends
+ * with that end instead; a stream that does not own the detach (a resubscriber at shutdown)
+ * gets the instructions as a status of its own.
+ */
+async function* answerWindowEnd(record: TaskRecord, afterSeq: number, end: ObservationEnd, opts: FollowOptions): AsyncGenerator<StreamBatch> {
+  const reason = detachReason(end);
+  const windowMs = opts.windowMs ?? 0;
+  const change = opts.detachOnLeave ? await detachTask(record.id, record.contextId, { reason, windowMs, graceMs: opts.graceMs }) : null;
+  const throughSeq = change?.task.lastSeq ?? (await findTask(record.id))?.lastSeq ?? afterSeq;
+  const owed = await committedThrough(record.id, afterSeq, throughSeq, 'turn');
+  const out = toStreamBatch(owed.events, record.contextId);
+  const detachShown = change !== null && owed.events.some((e) => e.type === 'detached');
+  if (!owed.ended && !detachShown) {
+    const guidance = detachGuidance(record.id, reason, windowMs);
+    out.push({
+      kind: 'status-update',
+      taskId: record.id,
+      contextId: record.contextId,
+      status: { state: 'working', timestamp: new Date().toISOString(), message: agentText(record.id, record.contextId, guidance.text, guidance.metadata) },
+      final: false,
+      metadata: guidance.metadata,
+    });
   }
+  if (out.length) yield out;
 }
 
 export async function getTask(taskId: string, scope: CallerScope, historyLength?: number): Promise<Task> {

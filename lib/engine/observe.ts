@@ -87,6 +87,28 @@ export async function* observeTaskBatches(taskId: string, opts: ObserveOptions):
   }
 }
 
+/**
+ * The committed events after `afterSeq` through `throughSeq`, cut after one that ends the
+ * observation. What an observer that stopped at its window still owes its caller: events that
+ * committed in the same instant as the window's end are in the log, so they are read from it
+ * (issue 12 §2: the log is the truth, the live queue may not have them yet).
+ */
+export async function committedThrough(
+  taskId: string,
+  afterSeq: number,
+  throughSeq: number,
+  until: 'turn' | 'terminal',
+): Promise<{ events: StoredEvent[]; ended: boolean }> {
+  const events: StoredEvent[] = [];
+  if (throughSeq <= afterSeq) return { events, ended: false };
+  for (const event of await listEvents(taskId, afterSeq)) {
+    if (event.seq > throughSeq) break;
+    events.push(event);
+    if (endsObservation(event, until)) return { events, ended: true };
+  }
+  return { events, ended: false };
+}
+
 /** observeTaskBatches one event at a time, for consumers that handle each on its own. */
 export async function* observeTask(taskId: string, opts: ObserveOptions): AsyncGenerator<StoredEvent, ObservationEnd> {
   const batches = observeTaskBatches(taskId, opts);

@@ -64,14 +64,13 @@ export function startTurn(start: TurnStart): void {
     },
     emit: {
       // Pipelined (emit-pipe.ts): an emit returns once queued; the turn's end waits for all.
+      // Progress is the task's current status message, so a caller that polls (tasks/get)
+      // sees it, also after a detach (the detach facts stay in metadata.switchboard).
       progress: (text, metadata) =>
-        pipe.push(() =>
-          recordEvents(
-            start.taskId,
-            [{ type: 'status', state: 'working', payload: { message: agentText(start.taskId, start.contextId, text, metadata) } }],
-            WHILE_WORKING,
-          ),
-        ),
+        pipe.push(() => {
+          const message = agentText(start.taskId, start.contextId, text, metadata);
+          return recordEvents(start.taskId, [{ type: 'status', state: 'working', payload: { message } }], { ...WHILE_WORKING, patch: { statusMessage: message } });
+        }),
       artifact: (chunk: ArtifactChunk) => pipe.push(() => recordEvents(start.taskId, [{ type: 'artifact', payload: chunk }], WHILE_WORKING)),
     },
   };

@@ -35,10 +35,23 @@ export function switchboardMetadata(record: TaskRecord): Record<string, unknown>
   };
 }
 
+/**
+ * The facts of the task's last detach (reason, window, how to get the result), as its detached
+ * event recorded them: they stay in metadata.switchboard while the status message moves on to
+ * later progress (issue 12 §4). Read only for a detached task.
+ */
+async function detachFacts(record: TaskRecord): Promise<Record<string, unknown>> {
+  if (!record.detached) return {};
+  const detaches = await listEvents(record.id, 0, ['detached']);
+  const payload = detaches[detaches.length - 1]?.payload as { metadata?: { switchboard?: Record<string, unknown> } } | undefined;
+  return payload?.metadata?.switchboard ?? {};
+}
+
 export async function buildTask(record: TaskRecord, opts: SnapshotOptions = {}): Promise<Task> {
-  const [history, artifacts] = await Promise.all([
+  const [history, artifacts, detach] = await Promise.all([
     opts.historyLength === 0 ? Promise.resolve([] as Message[]) : listMessages(record.id, opts.historyLength),
     opts.includeArtifacts === false ? Promise.resolve([]) : loadArtifacts(record),
+    detachFacts(record),
   ]);
   const status = {
     state: record.state,
@@ -52,7 +65,7 @@ export async function buildTask(record: TaskRecord, opts: SnapshotOptions = {}):
     status,
     history: history.map((m) => ({ ...m, contextId: record.contextId })),
     artifacts,
-    metadata: { ...(record.metadata ?? {}), switchboard: switchboardMetadata(record) },
+    metadata: { ...(record.metadata ?? {}), switchboard: { ...detach, ...switchboardMetadata(record) } },
   };
 }
 

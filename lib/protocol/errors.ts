@@ -2,21 +2,22 @@
  * A2A JSON-RPC errors (a2a-protocol.md §6). Thrown anywhere below the route; the JSON-RPC layer
  * renders them in the caller's version (v1.0 adds google.rpc.ErrorInfo in error.data).
  */
+/** Each error with its JSON-RPC code and its HTTP+JSON status (v1.0 §5.4; gRPC status names as AIP-193's `status`). */
 export const A2A_ERRORS = {
-  parse: { code: -32700, reason: 'PARSE_ERROR', message: 'Invalid JSON payload' },
-  invalidRequest: { code: -32600, reason: 'INVALID_REQUEST', message: 'Request payload validation error' },
-  methodNotFound: { code: -32601, reason: 'METHOD_NOT_FOUND', message: 'Method not found' },
-  invalidParams: { code: -32602, reason: 'INVALID_PARAMS', message: 'Invalid parameters' },
-  internal: { code: -32603, reason: 'INTERNAL', message: 'Internal error' },
-  taskNotFound: { code: -32001, reason: 'TASK_NOT_FOUND', message: 'Task not found' },
-  taskNotCancelable: { code: -32002, reason: 'TASK_NOT_CANCELABLE', message: 'Task cannot be canceled' },
-  pushNotSupported: { code: -32003, reason: 'PUSH_NOTIFICATION_NOT_SUPPORTED', message: 'Push Notification is not supported' },
-  unsupportedOperation: { code: -32004, reason: 'UNSUPPORTED_OPERATION', message: 'This operation is not supported' },
-  contentTypeNotSupported: { code: -32005, reason: 'CONTENT_TYPE_NOT_SUPPORTED', message: 'Incompatible content types' },
-  invalidAgentResponse: { code: -32006, reason: 'INVALID_AGENT_RESPONSE', message: 'Invalid agent response' },
-  extendedCardNotConfigured: { code: -32007, reason: 'EXTENDED_AGENT_CARD_NOT_CONFIGURED', message: 'Authenticated Extended Card is not configured' },
-  extensionSupportRequired: { code: -32008, reason: 'EXTENSION_SUPPORT_REQUIRED', message: 'Extension support required' },
-  versionNotSupported: { code: -32009, reason: 'VERSION_NOT_SUPPORTED', message: 'Version not supported' },
+  parse: { code: -32700, reason: 'PARSE_ERROR', message: 'Invalid JSON payload', http: 400, status: 'INVALID_ARGUMENT' },
+  invalidRequest: { code: -32600, reason: 'INVALID_REQUEST', message: 'Request payload validation error', http: 400, status: 'INVALID_ARGUMENT' },
+  methodNotFound: { code: -32601, reason: 'METHOD_NOT_FOUND', message: 'Method not found', http: 404, status: 'NOT_FOUND' },
+  invalidParams: { code: -32602, reason: 'INVALID_PARAMS', message: 'Invalid parameters', http: 400, status: 'INVALID_ARGUMENT' },
+  internal: { code: -32603, reason: 'INTERNAL', message: 'Internal error', http: 500, status: 'INTERNAL' },
+  taskNotFound: { code: -32001, reason: 'TASK_NOT_FOUND', message: 'Task not found', http: 404, status: 'NOT_FOUND' },
+  taskNotCancelable: { code: -32002, reason: 'TASK_NOT_CANCELABLE', message: 'Task cannot be canceled', http: 409, status: 'FAILED_PRECONDITION' },
+  pushNotSupported: { code: -32003, reason: 'PUSH_NOTIFICATION_NOT_SUPPORTED', message: 'Push Notification is not supported', http: 400, status: 'UNIMPLEMENTED' },
+  unsupportedOperation: { code: -32004, reason: 'UNSUPPORTED_OPERATION', message: 'This operation is not supported', http: 400, status: 'UNIMPLEMENTED' },
+  contentTypeNotSupported: { code: -32005, reason: 'CONTENT_TYPE_NOT_SUPPORTED', message: 'Incompatible content types', http: 415, status: 'INVALID_ARGUMENT' },
+  invalidAgentResponse: { code: -32006, reason: 'INVALID_AGENT_RESPONSE', message: 'Invalid agent response', http: 502, status: 'INTERNAL' },
+  extendedCardNotConfigured: { code: -32007, reason: 'EXTENDED_AGENT_CARD_NOT_CONFIGURED', message: 'Authenticated Extended Card is not configured', http: 400, status: 'FAILED_PRECONDITION' },
+  extensionSupportRequired: { code: -32008, reason: 'EXTENSION_SUPPORT_REQUIRED', message: 'Extension support required', http: 400, status: 'FAILED_PRECONDITION' },
+  versionNotSupported: { code: -32009, reason: 'VERSION_NOT_SUPPORTED', message: 'Version not supported', http: 400, status: 'UNIMPLEMENTED' },
 } as const;
 
 export type A2AErrorKind = keyof typeof A2A_ERRORS;
@@ -42,20 +43,25 @@ export interface JsonRpcErrorObject {
   data?: unknown;
 }
 
+const errorInfo = (err: A2AError) => ({
+  '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+  reason: err.reason,
+  domain: 'a2a-protocol.org',
+  metadata: err.metadata,
+});
+
 export function toJsonRpcError(err: A2AError, version: '0.3' | '1.0'): JsonRpcErrorObject {
   if (version === '0.3') return { code: err.code, message: err.message };
-  return {
-    code: err.code,
-    message: err.message,
-    data: [
-      {
-        '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
-        reason: err.reason,
-        domain: 'a2a-protocol.org',
-        metadata: err.metadata,
-      },
-    ],
-  };
+  return { code: err.code, message: err.message, data: [errorInfo(err)] };
+}
+
+/** The HTTP status of an error on the HTTP+JSON binding. */
+export const httpStatusOf = (err: A2AError): number => A2A_ERRORS[err.kind].http;
+
+/** The HTTP+JSON error body (v1.0 §11.6, AIP-193): `{error: {code, status, message, details}}`. */
+export function toRestError(err: A2AError) {
+  const def = A2A_ERRORS[err.kind];
+  return { error: { code: def.http, status: def.status, message: err.message, details: [errorInfo(err)] } };
 }
 
 /**

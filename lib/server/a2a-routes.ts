@@ -4,9 +4,11 @@
  */
 import { defaultAgent, findAgent } from '../agents/registry';
 import { keysRequired } from '../auth/api-keys';
-import { buildAgentCard } from './agent-card';
+import { buildAgentCard, cardGenerationFor } from './agent-card';
 import { publicBaseUrl } from './base-url';
+import { cardResponse } from './card-response';
 import { serveJsonRpc } from './serve-jsonrpc';
+import { serveRest } from './serve-rest';
 import { ensureBooted } from '../engine/boot';
 
 function unknownAgent(slug: string): Response {
@@ -17,8 +19,8 @@ export async function serveAgentCard(req: Request, slug?: string): Promise<Respo
   await ensureBooted();
   const agent = slug ? findAgent(slug) : defaultAgent();
   if (!agent) return unknownAgent(slug!);
-  const card = buildAgentCard(agent, publicBaseUrl(req), { isDefault: !slug, keysRequired: await keysRequired() });
-  return Response.json(card, { headers: { 'Cache-Control': 'public, max-age=60' } });
+  const card = buildAgentCard(agent, publicBaseUrl(req), { isDefault: !slug, keysRequired: await keysRequired(), generation: cardGenerationFor(req) });
+  return cardResponse(req, card);
 }
 
 export async function serveAgentRpc(req: Request, slug?: string): Promise<Response> {
@@ -26,4 +28,17 @@ export async function serveAgentRpc(req: Request, slug?: string): Promise<Respon
   const agent = slug ? findAgent(slug) : defaultAgent();
   if (!agent) return unknownAgent(slug!);
   return serveJsonRpc(req, agent);
+}
+
+/** The path below `/a2a/<slug>/`, decoded segment by segment (`tasks/<id>:cancel` keeps its colon). */
+function restSegments(req: Request, slug: string): string[] {
+  const path = new URL(req.url).pathname.slice(`/a2a/${encodeURIComponent(slug)}/`.length);
+  return path.split('/').filter(Boolean).map((s) => decodeURIComponent(s));
+}
+
+export async function serveAgentRest(req: Request, slug: string, verb: 'GET' | 'POST' | 'DELETE'): Promise<Response> {
+  await ensureBooted();
+  const agent = findAgent(slug);
+  if (!agent) return unknownAgent(slug);
+  return serveRest(req, agent, restSegments(req, slug), verb);
 }

@@ -1,61 +1,105 @@
 /**
- * Agent cards (design §2): v1.0 `supportedInterfaces` (1.0 first, then 0.3) plus the v0.3
- * top-level fields, so both generations of clients read the same document. Security schemes
- * are declared only when API keys exist (then calls without a key get 401).
+ * Agent cards (design §2). Two generations of the same card (docs/decisions.md):
+ * - **pure v1.0** when the card request says `A2A-Version: 1.x` (header or query parameter), as
+ *   the a2a-js 1.x client and the TCK do: only v1.0 fields, so strict ProtoJSON parsers accept it;
+ * - **dual** otherwise: the v1.0 fields plus the v0.3 top-level ones (`url`, `protocolVersion`,
+ *   `preferredTransport`, `additionalInterfaces`, v0.3 security schemes) that v0.3 clients need.
+ * Both list JSON-RPC 1.0, HTTP+JSON 1.0 and JSON-RPC 0.3 in `supportedInterfaces`. Security
+ * schemes are declared only when API keys exist (then calls without a key get 401).
  */
 import type { ServedAgent } from '../engine/agent';
 import { timingFor } from '../engine/inbound';
+import { TIMING_EXTENSION_URI } from '../protocol/extensions';
 
 export const SWITCHBOARD_VERSION = '0.1.0';
-import { TIMING_EXTENSION_URI } from '../protocol/extensions';
+
+export type CardGeneration = 'dual' | '1.0';
+
+/** The generation a card request asks for: its A2A-Version (header, else query parameter). */
+export function cardGenerationFor(req: Request): CardGeneration {
+  const version = req.headers.get('a2a-version') ?? new URL(req.url).searchParams.get('A2A-Version') ?? '';
+  return /^1(\.|$)/.test(version.trim()) ? '1.0' : 'dual';
+}
 
 export function agentEndpoint(baseUrl: string, agent: ServedAgent, isDefault: boolean): string {
   return isDefault ? `${baseUrl}/a2a` : `${baseUrl}/a2a/${agent.slug}`;
 }
 
-export function buildAgentCard(agent: ServedAgent, baseUrl: string, opts: { isDefault: boolean; keysRequired: boolean }) {
+/** The HTTP+JSON base: always the agent's own path (`/a2a/<slug>/message:send`, `/a2a/<slug>/tasks/…`). */
+export function restEndpoint(baseUrl: string, agent: ServedAgent): string {
+  return `${baseUrl}/a2a/${agent.slug}`;
+}
+
+const BEARER_DESCRIPTION = 'Switchboard API key as a bearer token';
+const API_KEY_DESCRIPTION = 'Switchboard API key';
+
+function v10Security() {
+  return {
+    securitySchemes: {
+      bearer: { httpAuthSecurityScheme: { scheme: 'bearer', description: BEARER_DESCRIPTION } },
+      apiKey: { apiKeySecurityScheme: { location: 'header', name: 'X-API-Key', description: API_KEY_DESCRIPTION } },
+    },
+    securityRequirements: [{ schemes: { bearer: { list: [] } } }, { schemes: { apiKey: { list: [] } } }],
+  };
+}
+
+function dualSecurity() {
+  return {
+    securitySchemes: {
+      bearer: { type: 'http', scheme: 'bearer', description: BEARER_DESCRIPTION },
+      apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: API_KEY_DESCRIPTION },
+    },
+    security: [{ bearer: [] }, { apiKey: [] }],
+    securityRequirements: v10Security().securityRequirements,
+  };
+}
+
+export interface CardOptions {
+  isDefault: boolean;
+  keysRequired: boolean;
+  generation: CardGeneration;
+}
+
+export function buildAgentCard(agent: ServedAgent, baseUrl: string, opts: CardOptions) {
   const url = agentEndpoint(baseUrl, agent, opts.isDefault);
   const { windowMs, graceMs } = timingFor(agent);
-  const security = opts.keysRequired
-    ? {
-        securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', description: 'Switchboard API key as a bearer token' },
-          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Switchboard API key' },
-        },
-        security: [{ bearer: [] }, { apiKey: [] }],
-        securityRequirements: [{ schemes: { bearer: { list: [] } } }, { schemes: { apiKey: { list: [] } } }],
-      }
-    : {};
-  return {
+  const capabilities = {
+    streaming: true,
+    pushNotifications: true,
+    extensions: [
+      {
+        uri: TIMING_EXTENSION_URI,
+        description: 'Response window and late-result grace: a blocking call held longer than the window returns the task WORKING (detached); fetch the result with tasks/get or tasks/resubscribe.',
+        required: false,
+        params: { responseWindowSeconds: windowMs / 1000, lateResultGraceSeconds: graceMs / 1000 },
+      },
+    ],
+  };
+  const card = {
     name: agent.name,
     description: agent.description,
     version: SWITCHBOARD_VERSION,
     supportedInterfaces: [
       { url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+      { url: restEndpoint(baseUrl, agent), protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
       { url, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
     ],
-    // v0.3 top-level fields
+    provider: { organization: 'Switchboard', url: baseUrl },
+    capabilities,
+    defaultInputModes: ['text/plain', 'application/json'],
+    defaultOutputModes: ['text/plain', 'application/json'],
+    skills: agent.skills.map((s) => ({ ...s, tags: s.tags.length ? s.tags : ['general'] })),
+  };
+  if (opts.generation === '1.0') return { ...card, ...(opts.keysRequired ? v10Security() : {}) };
+  return {
+    ...card,
+    // v0.3 top-level fields. Only JSON-RPC here: our HTTP+JSON binding is v1.0, and a v0.3
+    // client would speak v0.3 REST to it.
     protocolVersion: '0.3.0',
     url,
     preferredTransport: 'JSONRPC',
     additionalInterfaces: [{ url, transport: 'JSONRPC' }],
-    provider: { organization: 'Switchboard', url: baseUrl },
-    capabilities: {
-      streaming: true,
-      pushNotifications: true,
-      stateTransitionHistory: true,
-      extensions: [
-        {
-          uri: TIMING_EXTENSION_URI,
-          description: 'Response window and late-result grace: a blocking call held longer than the window returns the task WORKING (detached); fetch the result with tasks/get or tasks/resubscribe.',
-          required: false,
-          params: { responseWindowSeconds: windowMs / 1000, lateResultGraceSeconds: graceMs / 1000 },
-        },
-      ],
-    },
-    defaultInputModes: ['text/plain', 'application/json'],
-    defaultOutputModes: ['text/plain', 'application/json'],
-    skills: agent.skills.map((s) => ({ ...s, tags: s.tags.length ? s.tags : ['general'] })),
-    ...security,
+    capabilities: { ...capabilities, stateTransitionHistory: true },
+    ...(opts.keysRequired ? dualSecurity() : {}),
   };
 }

@@ -9,10 +9,13 @@ import { callerScope } from '../db/task-scope';
 import { getSettings } from '../config/settings';
 import { A2AError, toJsonRpcError } from '../protocol/errors';
 import { BodyTooLargeError, readBodyText } from './read-body';
-import { acceptsVersionHeader, METHODS, type ProtocolVersion } from './rpc-methods';
+import { acceptsVersionHeader, METHODS, STREAMING_OPS, type Operation, type ProtocolVersion } from './rpc-methods';
+import { toProtoJsonNames } from '../protocol/proto-json-names';
+import { isJsonMediaType } from './media-type';
 import { runOperation } from './rpc-handlers';
-import { KEEPALIVE_MS, SSE_HEADERS, SSE_KEEPALIVE, sseData, sseErrorEvent } from './sse';
-import { errorMessage, log } from '../log';
+import { SSE_HEADERS, sseData, sseErrorEvent } from './sse';
+import { sseBatchResponse } from './sse-response';
+import { asA2AError } from './operation-error';
 
 type RpcId = string | number | null;
 
@@ -20,37 +23,57 @@ function rpcError(id: RpcId, err: A2AError, version: ProtocolVersion, status = 2
   return Response.json({ jsonrpc: '2.0', id, error: toJsonRpcError(err, version) }, { status });
 }
 
-function asA2AError(err: unknown, context: Record<string, unknown>): A2AError {
-  if (err instanceof A2AError) return err;
-  log.error('JSON-RPC method failed', { ...context, error: errorMessage(err), stack: err instanceof Error ? err.stack : undefined });
-  return new A2AError('internal');
-}
-
 interface Envelope {
   id: RpcId;
   method: string;
   params: unknown;
+  /** Bad params, reported once the method is known (an unknown method is -32601 first). */
+  paramsError?: A2AError;
 }
 
+/**
+ * The envelope. A request without an `id` is answered as if its id were null (the 0.3 suite
+ * expects -32601 / -32602 for such requests, not -32600); an id of the wrong type is -32600.
+ */
 function checkEnvelope(body: unknown): Envelope | { error: A2AError; id: RpcId } {
   if (!body || typeof body !== 'object' || Array.isArray(body)) {
     return { id: null, error: new A2AError('invalidRequest', 'expected a single JSON-RPC request object (batches are not supported)') };
   }
   const b = body as Record<string, unknown>;
-  const validId = typeof b.id === 'string' || typeof b.id === 'number' || b.id === null;
-  const id = validId ? (b.id as RpcId) : null;
-  if (!('id' in b) || !validId) return { id, error: new A2AError('invalidRequest', 'id: expected a string, number or null') };
+  const validId = b.id === undefined || typeof b.id === 'string' || typeof b.id === 'number' || b.id === null;
+  const id = validId ? ((b.id ?? null) as RpcId) : null;
+  if (!validId) return { id, error: new A2AError('invalidRequest', 'id: expected a string, number or null') };
   if (b.jsonrpc !== '2.0') return { id, error: new A2AError('invalidRequest', 'jsonrpc: expected "2.0"') };
   if (typeof b.method !== 'string' || !b.method) return { id, error: new A2AError('invalidRequest', 'method: expected a non-empty string') };
   if (b.params !== undefined && (typeof b.params !== 'object' || b.params === null || Array.isArray(b.params))) {
-    return { id, error: new A2AError('invalidParams', 'params: expected an object') };
+    return { id, method: b.method, params: b.params, paramsError: new A2AError('invalidParams', 'params: expected an object') };
   }
   return { id, method: b.method, params: b.params };
+}
+
+/** The version a request speaks before its method is known: its A2A-Version header. */
+function headerVersion(req: Request): ProtocolVersion {
+  return /^1(\.|$)/.test(req.headers.get('a2a-version')?.trim() ?? '') ? '1.0' : '0.3';
+}
+
+/**
+ * JSON-RPC bodies are JSON (a2a-protocol.md §2), decided before parsing: any other declared
+ * Content-Type is -32005 ContentTypeNotSupported, with HTTP 200 in v1.0 (which defines the
+ * code) and HTTP 415 in v0.3 (which has no transport-level code). No header at all is read as JSON.
+ */
+function contentTypeRefusal(req: Request): Response | null {
+  const declared = req.headers.get('content-type');
+  if (declared === null || isJsonMediaType(declared)) return null;
+  const version = headerVersion(req);
+  const err = new A2AError('contentTypeNotSupported', `Content-Type ${declared.split(';')[0].trim() || '(empty)'}; expected application/json`);
+  return rpcError(null, err, version, version === '1.0' ? 200 : 415);
 }
 
 export async function serveJsonRpc(req: Request, agent: ServedAgent): Promise<Response> {
   const auth = await authenticateInbound(req);
   if (!auth.ok) return auth.response;
+  const refusal = contentTypeRefusal(req);
+  if (refusal) return refusal;
   let text: string;
   try {
     text = await readBodyText(req, getSettings().maxBodyBytes);
@@ -62,64 +85,44 @@ export async function serveJsonRpc(req: Request, agent: ServedAgent): Promise<Re
   try {
     body = JSON.parse(text);
   } catch {
-    return rpcError(null, new A2AError('parse'), '0.3');
+    return rpcError(null, new A2AError('parse'), headerVersion(req));
   }
   const envelope = checkEnvelope(body);
-  if ('error' in envelope) return rpcError(envelope.id, envelope.error, '0.3');
+  if ('error' in envelope) return rpcError(envelope.id, envelope.error, headerVersion(req));
   const method = METHODS[envelope.method];
-  if (!method) return rpcError(envelope.id, new A2AError('methodNotFound', envelope.method), '0.3');
+  if (!method) return rpcError(envelope.id, new A2AError('methodNotFound', envelope.method), headerVersion(req));
+  const answer = errorAnswer(envelope.id, method);
+  if (envelope.paramsError) return answer(envelope.paramsError);
   const header = req.headers.get('a2a-version');
   if (!acceptsVersionHeader(header)) {
     return rpcError(envelope.id, new A2AError('versionNotSupported', `A2A-Version ${header}; supported: 0.3, 1.0`), '1.0');
   }
   const ctx = { agent, version: method.version, caller: auth.caller, ownerName: auth.ownerName, scope: callerScope(agent.slug, auth.owner), signal: req.signal };
   const logContext = { agent: agent.slug, method: envelope.method, caller: auth.caller };
+  // v1.0 is ProtoJSON: proto field names (task_id) are read as their JSON names (taskId).
+  const params = method.version === '1.0' ? toProtoJsonNames(envelope.params) : envelope.params;
   try {
-    const outcome = await runOperation(method.op, envelope.params, ctx);
+    const outcome = await runOperation(method.op, params, ctx);
     if (outcome.kind === 'result') return Response.json({ jsonrpc: '2.0', id: envelope.id, result: outcome.result });
-    return await streamResponse(envelope.id, outcome.events, method.version, logContext);
+    const id = envelope.id;
+    return await sseBatchResponse(outcome.events, {
+      frame: (result) => sseData({ jsonrpc: '2.0', id, result }),
+      errorFrame: (err) => sseErrorEvent({ jsonrpc: '2.0', id, error: toJsonRpcError(asA2AError(err, logContext), method.version) }),
+    });
   } catch (err) {
-    return rpcError(envelope.id, asA2AError(err, logContext), method.version);
+    return answer(asA2AError(err, logContext));
   }
 }
 
 /**
- * Pulls the first batch before committing to SSE, so early errors are plain JSON-RPC errors.
- * Each batch (the events that committed together) goes out as one write of its frames.
+ * How a method's errors go out: plain JSON-RPC errors, except for the v0.3 streaming methods,
+ * whose errors come as an event stream carrying the error event (as the 0.3 suite and the
+ * a2a-js 0.3 server do). v1.0 answers streaming errors as plain JSON (a2a-js 1.x does too).
  */
-async function streamResponse(id: RpcId, batches: AsyncGenerator<unknown[]>, version: ProtocolVersion, logContext: Record<string, unknown>): Promise<Response> {
-  const first = await batches.next();
-  const encoder = new TextEncoder();
-  let keepalive: NodeJS.Timeout | undefined;
-  const frames = (results: unknown[]) => {
-    let text = '';
-    for (const result of results) text += sseData({ jsonrpc: '2.0', id, result });
-    return text;
+function errorAnswer(id: RpcId, method: { version: ProtocolVersion; op: Operation }) {
+  const asStream = method.version === '0.3' && STREAMING_OPS.includes(method.op);
+  return (err: A2AError): Response => {
+    if (!asStream) return rpcError(id, err, method.version);
+    return new Response(sseErrorEvent({ jsonrpc: '2.0', id, error: toJsonRpcError(err, method.version) }), { headers: SSE_HEADERS });
   };
-  const stream = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      const send = (chunk: string) => controller.enqueue(encoder.encode(chunk));
-      keepalive = setInterval(() => send(SSE_KEEPALIVE), KEEPALIVE_MS);
-      try {
-        if (!first.done) send(frames(first.value));
-        for (let step = await batches.next(); !step.done; step = await batches.next()) send(frames(step.value));
-      } catch (err) {
-        send(sseErrorEvent({ jsonrpc: '2.0', id, error: toJsonRpcError(asA2AError(err, logContext), version) }));
-      } finally {
-        clearInterval(keepalive);
-        try {
-          controller.close();
-        } catch {
-          // the client already went away
-        }
-      }
-    },
-    cancel() {
-      // The client went away. The request signal already stops the observation (and detaches
-      // the task); this only releases the generator once its pending step settles.
-      clearInterval(keepalive);
-      void batches.return(undefined);
-    },
-  });
-  return new Response(stream, { headers: SSE_HEADERS });
 }

@@ -34,6 +34,7 @@ describe('agent cards', () => {
       expect(card.preferredTransport).toBe('JSONRPC');
       expect(card.supportedInterfaces).toEqual([
         { url: `${app.url}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+        { url: `${app.url}/a2a/echo`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
         { url: `${app.url}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
       ]);
       expect(card.capabilities).toMatchObject({ streaming: true, pushNotifications: true });

@@ -92,7 +92,7 @@ describe('served launched agents', () => {
   });
 
   it('an rpc worker streams chunks through message/stream and the task holds them all', async () => {
-    const res = await fetch(`${app.url}/a2a/worker`, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/stream', params: send('stream 5') }) });
+    const res = await fetch(`${app.url}/a2a/worker`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/stream', params: send('stream 5') }) });
     const results = sseResults(await res.text());
     const last = results[results.length - 1] as { status?: { state: string }; final?: boolean };
     expect(last).toMatchObject({ final: true, status: { state: 'completed' } });

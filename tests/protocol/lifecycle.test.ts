@@ -82,7 +82,7 @@ describe('crash recovery', () => {
     expect(task.metadata.switchboard.endReason).toBe('interrupted: restart');
     expect(task.history[0].parts[0].text).toBe('work 30s chunks 30');
     expect(task.artifacts[0].parts.length).toBeGreaterThan(0);
-    const resub = await fetch(`${app.url}/a2a/slow`, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/resubscribe', params: { id } }) });
+    const resub = await fetch(`${app.url}/a2a/slow`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/resubscribe', params: { id } }) });
     expect(await resub.text()).toContain('interrupted: restart');
   });
 

@@ -64,6 +64,7 @@ describe('subscribing after the end', () => {
     const id = sent.body.result.id;
     const res = await fetch(`${app.url}/a2a/echo`, {
       method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tasks/resubscribe', params: { id } }),
     });
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
@@ -86,6 +87,7 @@ describe('callers that go away', () => {
     const res = await fetch(`${app.url}/a2a/slow`, {
       method: 'POST',
       signal: controller.signal,
+      headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/stream', params: { message: { messageId: 'dc-1', role: 'user', parts: [{ kind: 'text', text: 'work 1.5s chunks 3' }] } } }),
     });
     const reader = res.body!.getReader();

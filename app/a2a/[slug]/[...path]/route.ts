@@ -1,0 +1,19 @@
+// /a2a/<slug>/message:send, /a2a/<slug>/tasks/<id>… — A2A v1.0 HTTP+JSON for one served agent.
+import { serveAgentRest } from '@/lib/server/a2a-routes';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+type Ctx = { params: Promise<{ slug: string }> };
+
+export async function GET(req: Request, ctx: Ctx): Promise<Response> {
+  return serveAgentRest(req, (await ctx.params).slug, 'GET');
+}
+
+export async function POST(req: Request, ctx: Ctx): Promise<Response> {
+  return serveAgentRest(req, (await ctx.params).slug, 'POST');
+}
+
+export async function DELETE(req: Request, ctx: Ctx): Promise<Response> {
+  return serveAgentRest(req, (await ctx.params).slug, 'DELETE');
+}

@@ -1,0 +1,41 @@
+/**
+ * The agent card response with the caching headers of v1.0 §8.6: `Cache-Control`, a strong
+ * `ETag` (a hash of the card's bytes; `If-None-Match` gets 304), and `Last-Modified` (when this
+ * process first served these exact bytes: a card changes when API keys appear or the config
+ * does, and a new card gets a new time). `Vary: A2A-Version`, as the card's generation follows it.
+ */
+import { createHash } from 'node:crypto';
+import { processSingleton } from '../process-singleton';
+
+/** Distinct cards seen (agents × generations × key states × public URLs); bounded against odd Host headers. */
+const MAX_REMEMBERED = 1_000;
+const firstServed = () => processSingleton('card-first-served', () => new Map<string, string>());
+
+function lastModified(etag: string): string {
+  const seen = firstServed();
+  let at = seen.get(etag);
+  if (!at) {
+    if (seen.size >= MAX_REMEMBERED) seen.clear();
+    at = new Date(Math.floor(Date.now() / 1000) * 1000).toUTCString();
+    seen.set(etag, at);
+  }
+  return at;
+}
+
+function matches(ifNoneMatch: string | null, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+export function cardResponse(req: Request, card: unknown): Response {
+  const body = JSON.stringify(card);
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+  const headers = {
+    'Cache-Control': 'public, max-age=60',
+    Vary: 'A2A-Version',
+    ETag: etag,
+    'Last-Modified': lastModified(etag),
+  };
+  if (matches(req.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
+  return new Response(body, { headers: { ...headers, 'Content-Type': 'application/json' } });
+}

@@ -1,0 +1,147 @@
+/**
+ * The A2A v1.0 HTTP+JSON binding (spec §11) at `/a2a/<slug>/…`: resource paths and verbs onto
+ * the same operations as JSON-RPC (runOperation), ProtoJSON bodies, AIP-193 errors with the
+ * §5.4 HTTP statuses, and SSE whose events are StreamResponse objects. v1.0 only: a request
+ * naming another A2A-Version gets VersionNotSupported (no header is read as 1.0, the one
+ * generation this binding has).
+ */
+import type { ServedAgent } from '../engine/agent';
+import { authenticateInbound } from '../auth/api-keys';
+import { callerScope } from '../db/task-scope';
+import { getSettings } from '../config/settings';
+import { A2AError, httpStatusOf, toRestError } from '../protocol/errors';
+import { toProtoJsonNames } from '../protocol/proto-json-names';
+import { BodyTooLargeError, readBodyText } from './read-body';
+import { isJsonMediaType } from './media-type';
+import { runOperation } from './rpc-handlers';
+import type { Operation } from './rpc-methods';
+import { asA2AError } from './operation-error';
+import { sseBatchResponse } from './sse-response';
+import { encodeFrame, sseData } from './sse';
+
+type Verb = 'GET' | 'POST' | 'DELETE';
+
+interface Route {
+  op: Operation;
+  /** Params from the path and query; a POST body is merged over them. */
+  params: Record<string, unknown>;
+  body: boolean;
+}
+
+function restError(err: A2AError, status = httpStatusOf(err)): Response {
+  return Response.json({ error: { ...toRestError(err).error, code: status } }, { status });
+}
+
+/** A path that exists with another verb: 405, naming the one it takes. */
+interface WrongVerb {
+  wrongVerb: A2AError;
+}
+
+/** Query values as ProtoJSON reads them: decimal numbers and true/false; the rest stay strings. */
+function queryParams(url: URL): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of url.searchParams) {
+    if (key === 'A2A-Version') continue;
+    out[key] = /^-?\d+$/.test(value) ? Number(value) : value === 'true' ? true : value === 'false' ? false : value;
+  }
+  return out;
+}
+
+/** ListTasks' status may be given as `TASK_STATE_WORKING` or, as §11.5 shows, `working`. */
+function v10StateName(status: unknown): unknown {
+  if (typeof status !== 'string' || status.startsWith('TASK_STATE_')) return status;
+  return `TASK_STATE_${status.toUpperCase().replace(/-/g, '_')}`;
+}
+
+/** `tasks/<id>:cancel` → [id, 'cancel']; `tasks/<id>` → [id, undefined]. */
+function splitVerb(segment: string): [string, string | undefined] {
+  const colon = segment.lastIndexOf(':');
+  return colon > 0 ? [segment.slice(0, colon), segment.slice(colon + 1)] : [segment, undefined];
+}
+
+/** The operation at a path and verb, or the error to answer (404 no such path, 405 wrong verb). */
+function route(verb: Verb, segments: string[], url: URL): Route | WrongVerb | A2AError {
+  const query = queryParams(url);
+  const [root, second, third, fourth] = segments;
+  const at = (allowed: Verb, r: Route): Route | WrongVerb =>
+    verb === allowed || (r.op === 'subscribe' && verb === 'GET') ? r : { wrongVerb: new A2AError('methodNotFound', `${verb} is not allowed here; use ${allowed}`) };
+  if (segments.length === 1 && root === 'message:send') return at('POST', { op: 'send', params: {}, body: true });
+  if (segments.length === 1 && root === 'message:stream') return at('POST', { op: 'stream', params: {}, body: true });
+  if (segments.length === 1 && root === 'extendedAgentCard') return at('GET', { op: 'extendedCard', params: {}, body: false });
+  if (root === 'tasks' && segments.length === 1) return at('GET', { op: 'list', params: { ...query, status: v10StateName(query.status) }, body: false });
+  if (root === 'tasks' && segments.length === 2) {
+    const [id, action] = splitVerb(second);
+    if (action === 'cancel') return at('POST', { op: 'cancel', params: { id }, body: true });
+    if (action === 'subscribe') return at('POST', { op: 'subscribe', params: { id }, body: false });
+    if (action === undefined) return at('GET', { op: 'get', params: { ...query, id }, body: false });
+  }
+  if (root === 'tasks' && third === 'pushNotificationConfigs' && segments.length === 3) {
+    if (verb === 'POST') return { op: 'pushSet', params: { taskId: second }, body: true };
+    return at('GET', { op: 'pushList', params: { ...query, taskId: second }, body: false });
+  }
+  if (root === 'tasks' && third === 'pushNotificationConfigs' && segments.length === 4) {
+    if (verb === 'DELETE') return { op: 'pushDelete', params: { taskId: second, id: fourth }, body: false };
+    return at('GET', { op: 'pushGet', params: { taskId: second, id: fourth }, body: false });
+  }
+  return new A2AError('methodNotFound', `no HTTP+JSON operation at /${segments.join('/')}`);
+}
+
+/** A POST body: JSON (decided by Content-Type before reading), an object, within the size limit. */
+async function readJsonBody(req: Request): Promise<Record<string, unknown> | A2AError> {
+  const declared = req.headers.get('content-type');
+  if (declared !== null && !isJsonMediaType(declared)) {
+    return new A2AError('contentTypeNotSupported', `Content-Type ${declared.split(';')[0].trim() || '(empty)'}; expected application/json`);
+  }
+  let text: string;
+  try {
+    text = await readBodyText(req, getSettings().maxBodyBytes);
+  } catch (err) {
+    if (err instanceof BodyTooLargeError) return new A2AError('invalidRequest', err.message);
+    throw err;
+  }
+  if (text.trim() === '') return {};
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return new A2AError('parse');
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return new A2AError('invalidRequest', 'body: expected a JSON object');
+  return body as Record<string, unknown>;
+}
+
+function acceptsRestVersion(header: string | null): boolean {
+  return header === null || header.trim() === '' || /^1(\.0(\.\d+)?)?$/.test(header.trim());
+}
+
+/** Serves one HTTP+JSON request; `segments` is the path below `/a2a/<slug>/`. */
+export async function serveRest(req: Request, agent: ServedAgent, segments: string[], verb: Verb): Promise<Response> {
+  const auth = await authenticateInbound(req);
+  if (!auth.ok) return auth.response;
+  const url = new URL(req.url);
+  const version = req.headers.get('a2a-version') ?? url.searchParams.get('A2A-Version');
+  if (!acceptsRestVersion(version)) return restError(new A2AError('versionNotSupported', `A2A-Version ${version}; HTTP+JSON serves 1.0`));
+  const found = route(verb, segments, url);
+  if (found instanceof A2AError) return restError(found);
+  if ('wrongVerb' in found) return restError(found.wrongVerb, 405);
+  let params: Record<string, unknown> = found.params;
+  if (found.body) {
+    const body = await readJsonBody(req);
+    if (body instanceof A2AError) return restError(body);
+    // The path names the task; a body's own taskId/id may not point elsewhere.
+    params = { ...(toProtoJsonNames(body) as Record<string, unknown>), ...found.params };
+  } else {
+    params = toProtoJsonNames(params) as Record<string, unknown>;
+  }
+  const logContext = { agent: agent.slug, binding: 'HTTP+JSON', op: found.op, caller: auth.caller };
+  try {
+    const outcome = await runOperation(found.op, params, { agent, version: '1.0', caller: auth.caller, ownerName: auth.ownerName, scope: callerScope(agent.slug, auth.owner), signal: req.signal });
+    if (outcome.kind === 'result') return Response.json(outcome.result ?? {});
+    return await sseBatchResponse(outcome.events, {
+      frame: (result) => sseData(result),
+      errorFrame: (err) => encodeFrame({ event: 'error', data: toRestError(asA2AError(err, logContext)) }),
+    });
+  } catch (err) {
+    return restError(asA2AError(err, logContext));
+  }
+}
