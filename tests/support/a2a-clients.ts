@@ -97,7 +97,13 @@ export async function rpc(url: string, method: string, params: unknown, headers:
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, text, body: text.startsWith('{') ? JSON.parse(text) : null };
+  return { status: res.status, headers: res.headers, text, body: text.startsWith('{') ? JSON.parse(text) : streamedError(text) };
+}
+
+/** v0.3 streaming methods answer an error as an event stream whose one event is the error. */
+function streamedError(text: string): Record<string, unknown> | null {
+  const match = /^event: error\ndata: (.*)$/m.exec(text);
+  return match ? JSON.parse(match[1]) : null;
 }
 
 /** Parses an SSE body of JSON-RPC responses into their results. */
