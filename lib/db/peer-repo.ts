@@ -1,13 +1,14 @@
 /**
  * Every query on peers (outbound A2A targets). Records carry the secret because the client
  * needs it to call the peer; lib/client/peers.ts strips it before anything leaves the server.
- * The secret is stored encrypted (secret-box.ts) and decrypted only here.
+ * The secret and the extra headers are stored encrypted (secret-box.ts) and decrypted only here.
  */
 import { db } from './client';
 import { fromJson, toJson } from './json';
 import { isSealed, openSecret, sealSecret } from './secret-box';
 
 const SECRET_COLUMN = 'Peer.authSecret';
+const HEADERS_COLUMN = 'Peer.headers';
 
 export type PeerAuthType = 'none' | 'bearer' | 'apiKey';
 export type PeerSource = 'api' | 'config' | 'builtin';
@@ -47,7 +48,7 @@ function toRecord(row: PeerRow): PeerRecord {
     authType: (['bearer', 'apiKey'].includes(row.authType) ? row.authType : 'none') as PeerAuthType,
     authSecret: openSecret(row.authSecret, SECRET_COLUMN),
     authHeader: row.authHeader,
-    headers: fromJson<Record<string, string>>(row.headers) ?? {},
+    headers: fromJson<Record<string, string>>(openSecret(row.headers, HEADERS_COLUMN)) ?? {},
     credentialOrigins: fromJson<string[]>(row.credentialOrigins) ?? [],
     timeoutSeconds: row.timeoutSeconds,
     notes: row.notes,
@@ -69,7 +70,7 @@ function inputData(p: Partial<PeerInput>) {
     authType: p.authType,
     authSecret: p.authSecret === undefined ? undefined : sealSecret(p.authSecret, SECRET_COLUMN),
     authHeader: p.authHeader,
-    headers: p.headers === undefined ? undefined : toJson(p.headers),
+    headers: p.headers === undefined ? undefined : sealSecret(toJson(p.headers), HEADERS_COLUMN),
     credentialOrigins: p.credentialOrigins === undefined ? undefined : p.credentialOrigins.length ? toJson(p.credentialOrigins) : null,
     timeoutSeconds: p.timeoutSeconds,
     notes: p.notes,
@@ -125,12 +126,16 @@ export async function savePeerCard(name: string, cache: PeerCardCache): Promise<
   });
 }
 
-/** Encrypts secrets an older version stored in plain text; returns how many rows it sealed. */
+/** Encrypts secrets and headers an older version stored in plain text; returns rows sealed. */
 export async function sealPlaintextPeerSecrets(): Promise<number> {
-  const rows = await db().peer.findMany({ where: { authSecret: { not: null } }, select: { name: true, authSecret: true } });
-  const plain = rows.filter((r) => r.authSecret !== null && !isSealed(r.authSecret));
+  const rows = await db().peer.findMany({ select: { name: true, authSecret: true, headers: true } });
+  const plain = rows.filter((r) => (r.authSecret !== null && !isSealed(r.authSecret)) || (r.headers !== null && !isSealed(r.headers)));
   for (const row of plain) {
-    await db().peer.updateMany({ where: { name: row.name, authSecret: row.authSecret }, data: { authSecret: sealSecret(row.authSecret, SECRET_COLUMN) } });
+    const data = {
+      authSecret: sealSecret(openSecret(row.authSecret, SECRET_COLUMN), SECRET_COLUMN),
+      headers: sealSecret(openSecret(row.headers, HEADERS_COLUMN), HEADERS_COLUMN),
+    };
+    await db().peer.updateMany({ where: { name: row.name, authSecret: row.authSecret, headers: row.headers }, data });
   }
   return plain.length;
 }

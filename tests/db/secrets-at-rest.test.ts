@@ -37,22 +37,24 @@ const peerInput = (name: string, secret: string) => ({
   authType: 'bearer' as const,
   authSecret: secret,
   authHeader: null,
-  headers: {},
+  headers: { 'X-Tenant-Key': `${secret}-header` },
   credentialOrigins: [],
   timeoutSeconds: null,
   notes: null,
   source: 'api' as const,
 });
 
-const rawPeerSecret = (name: string) => (raw.prepare('SELECT authSecret FROM "Peer" WHERE name = ?').get(name) as { authSecret: string }).authSecret;
+const rawPeer = (name: string) => raw.prepare('SELECT authSecret, headers FROM "Peer" WHERE name = ?').get(name) as { authSecret: string; headers: string };
+const rawPeerSecret = (name: string) => rawPeer(name).authSecret;
 const rawPush = (id: string) => raw.prepare('SELECT token, authentication FROM "PushConfig" WHERE id = ?').get(id) as { token: string; authentication: string };
 
 describe('stored secrets are encrypted', () => {
-  it('a peer secret is stored sealed and read back plain; the key file is 0600 beside the database', async () => {
+  it('a peer secret and its headers are stored sealed and read back plain; the key file is 0600 beside the database', async () => {
     await peers.insertPeerRecord(peerInput('alpha', 'peer-secret-alpha'));
-    expect(rawPeerSecret('alpha')).toMatch(/^enc:v1:/);
-    expect(rawPeerSecret('alpha')).not.toContain('peer-secret-alpha');
-    expect((await peers.findPeerRecord('alpha'))?.authSecret).toBe('peer-secret-alpha');
+    expect(rawPeer('alpha').authSecret).toMatch(/^enc:v1:/);
+    expect(rawPeer('alpha').headers).toMatch(/^enc:v1:/);
+    expect(JSON.stringify(rawPeer('alpha'))).not.toContain('peer-secret-alpha');
+    expect(await peers.findPeerRecord('alpha')).toMatchObject({ authSecret: 'peer-secret-alpha', headers: { 'X-Tenant-Key': 'peer-secret-alpha-header' } });
     expect(mode(path.join(dir, 'secret.key'))).toBe(0o600);
   });
 
@@ -66,14 +68,16 @@ describe('stored secrets are encrypted', () => {
   });
 
   it('plaintext rows of an older version still read, and are sealed by the boot migration', async () => {
-    raw.prepare(`INSERT INTO "Peer" (name, url, normalizedUrl, authType, authSecret) VALUES ('legacy', 'https://legacy.example', 'https://legacy.example', 'bearer', 'legacy-secret')`).run();
+    raw.prepare(`INSERT INTO "Peer" (name, url, normalizedUrl, authType, authSecret, headers) VALUES ('legacy', 'https://legacy.example', 'https://legacy.example', 'bearer', 'legacy-secret', '{"X-Team":"blue"}')`).run();
     raw.prepare(`INSERT INTO "PushConfig" (taskId, id, url, token, authentication, version) VALUES ('t1', 'old', 'https://h.example', 'old-token', '{"scheme":"Bearer","credentials":"old-cred"}', '1.0')`).run();
     expect((await peers.findPeerRecord('legacy'))?.authSecret).toBe('legacy-secret');
     expect(await pushes.findPushConfig('t1', 'old')).toMatchObject({ token: 'old-token', authentication: { credentials: 'old-cred' } });
 
     expect(await peers.sealPlaintextPeerSecrets()).toBe(1);
     expect(await pushes.sealPlaintextPushSecrets()).toBe(1);
-    expect(rawPeerSecret('legacy')).toMatch(/^enc:v1:/);
+    expect(rawPeer('legacy').authSecret).toMatch(/^enc:v1:/);
+    expect(rawPeer('legacy').headers).toMatch(/^enc:v1:/);
+    expect((await peers.findPeerRecord('legacy'))?.headers).toEqual({ 'X-Team': 'blue' });
     expect(rawPush('old').token).toMatch(/^enc:v1:/);
     expect(rawPush('old').authentication).toMatch(/^enc:v1:/);
     expect((await peers.findPeerRecord('legacy'))?.authSecret).toBe('legacy-secret');
