@@ -2,6 +2,12 @@ import type { TimelineEvent } from '@/lib/dashboard/wire';
 import { isTerminal } from '@/lib/dashboard/wire';
 
 interface Payload {
+  /** A `remote` event's kind: task, blocking-strategy, client-timeout, polling... */
+  event?: string;
+  note?: string;
+  warning?: string;
+  phase?: string;
+  answer?: string;
   message?: { role?: string; parts?: { kind?: string; text?: string }[]; metadata?: { switchboard?: { detached?: boolean; reason?: string } } };
   reason?: string;
   peer?: string;
@@ -31,6 +37,31 @@ export function isPeerDetach(event: TimelineEvent): boolean {
   return event.type === 'status' && event.state === 'working' && p.message?.metadata?.switchboard?.detached === true;
 }
 
+/** What the outbound client noted about the peer (`remote` events), in the operator's words. */
+function describeRemote(p: Payload): { title: string; detail: string | null } {
+  const detail = (value: unknown) => (typeof value === 'string' && value ? short(value) : null);
+  switch (p.event) {
+    case 'task':
+      return { title: 'Peer task linked', detail: p.remoteTaskId ? `remote task ${p.remoteTaskId}` : null };
+    case 'blocking-strategy':
+      return { title: `Blocking, sent as a ${p.via ?? 'send'}`, detail: detail(p.reason) };
+    case 'client-timeout':
+      return { title: 'Client timeout — following the task instead', detail: detail(p.note) };
+    case 'streaming-unsupported':
+      return { title: 'The peer does not stream', detail: detail(p.note) };
+    case 'polling':
+      return { title: 'Polling the peer (it cannot be subscribed to)', detail: detail(p.reason) };
+    case 'timing-warning':
+      return { title: 'Timing warning', detail: detail(p.warning) };
+    case 'resumed':
+      return { title: 'Resumed after a restart', detail: p.phase ? `from phase ${p.phase}` : null };
+    case 'cancel':
+      return { title: 'Cancel sent to the peer', detail: p.answer ? `the peer answered ${p.answer}` : null };
+    default:
+      return { title: `Peer: ${p.event ?? 'note'}`, detail: detail(p.note ?? p.reason) };
+  }
+}
+
 /** A one-line title and an optional detail for a timeline event; all of it plain text. */
 export function describeEvent(event: TimelineEvent): { title: string; detail: string | null } {
   const p = (event.payload ?? {}) as Payload;
@@ -55,7 +86,7 @@ export function describeEvent(event: TimelineEvent): { title: string; detail: st
     case 'follow-error':
       return { title: 'Following the peer failed (will retry)', detail: short(typeof p.error === 'string' ? p.error : JSON.stringify(p.error ?? p)) };
     case 'remote':
-      return { title: 'Peer task linked', detail: p.remoteTaskId ? `remote task ${p.remoteTaskId}` : null };
+      return describeRemote(p);
     default:
       return { title: event.type, detail: null };
   }

@@ -63,7 +63,10 @@ class ErrorLog {
 }
 
 export interface FollowOptions {
-  /** Read the task once with tasks/get before subscribing (a restart may have missed its end). */
+  /**
+   * Read the task once with tasks/get before subscribing: a restart may have missed its end, and
+   * a lookup found only its id.
+   */
   getFirst?: boolean;
 }
 
@@ -125,7 +128,7 @@ export async function followRemoteTask(job: FollowJob, opts: FollowOptions = {})
  * blocking send, the connection dropped, a restart), look the task up by our message id, where
  * the peer can list tasks: v1.0 ListTasks by context. v0.3 JSON-RPC has no tasks/list (v0.3.0
  * §7.3.1 defines it for gRPC/REST only), so there contact is lost, and the task ends saying so.
- * Returns true when there is a task to follow.
+ * Returns true when there is a task to follow (read it with tasks/get first: getFirst).
  */
 export async function locateRemoteTask(job: FollowJob, why: string): Promise<boolean> {
   const { message, remoteContextId } = job.recorder.follow;
@@ -146,7 +149,9 @@ export async function locateRemoteTask(job: FollowJob, why: string): Promise<boo
           await claimLocalFailure(taskOf(job), 'dispatch failed: the peer has no task for this message', `${why}; context ${contextId} holds ${tasks.length} task(s), none with message ${message.messageId}`);
           return false;
         }
-        return !(await settle(job, await job.recorder.applySnapshot(mine)));
+        // A listed task may lack its artifacts (v1.0 ListTasks leaves them out unless asked):
+        // only its id is taken here, and following reads the task itself first.
+        return job.recorder.learnRemote(mine);
       } catch (err) {
         if (job.signal.aborted || clock.expired()) continue;
         if ((err instanceof RpcError && err.code !== -32603) || (err instanceof TransportError && err.status !== undefined)) {

@@ -79,8 +79,9 @@ async function runOutbound(taskId: string, signal: AbortSignal, opts: RunOptions
   let next: AfterSend;
   if (follow.phase === 'connect' || follow.phase === 'send') next = await sendTurn(job);
   else next = recorder.remoteTaskId ? 'follow' : { locate: opts.resumed ? 'restarted after sending, before the peer named its task' : 'the send ended before the peer named its task' };
+  const locating = typeof next === 'object';
   if (typeof next === 'object') next = (await locateRemoteTask(job, next.locate)) ? 'follow' : 'done';
-  if (next === 'follow') await followRemoteTask(job, { getFirst: opts.resumed === true });
+  if (next === 'follow') await followRemoteTask(job, { getFirst: opts.resumed === true || locating });
 }
 
 /**

@@ -12,6 +12,7 @@ import { startApp, type AppServer } from '../support/app-server';
 import { startSdkPeer, sdkChunkText, type SdkPeer } from '../support/sdk-peer';
 import { LEGACY_SDKS, startLegacySdkPeer } from '../support/legacy-sdk-peer';
 import { artifactText, dispatch, waitForTask, type TaskView } from '../support/dispatch-api';
+import { waitFor } from '../support/a2a-clients';
 
 const SDKS = ['1.3.0', ...LEGACY_SDKS] as const;
 type Sdk = (typeof SDKS)[number];
@@ -120,5 +121,43 @@ describe('a peer that can neither stream nor send non-blocking: plain blocking, 
     expect(view.task.endReason).toBe('lost contact with the peer: our client timeout (1.5 s) cut the send before the peer named its task');
     expect(view.task.endReason).not.toMatch(/cannot be found/);
     expect(holding.requests.slice(before).map((r) => r.method)).toEqual(['message/send', 'message/send']);
+  });
+});
+
+describe('A restarts while a last-resort plain blocking send is held', () => {
+  let r: AppServer;
+  beforeAll(async () => {
+    r = await startApp({ SWITCHBOARD_CLIENT_TIMEOUT: '30' });
+  });
+  afterAll(async () => {
+    await r?.stop();
+  });
+
+  /** Dispatches, and kills A once the peer holds the plain blocking send (its second send). */
+  async function killWhileHeld(version: '0.3' | '1.0'): Promise<string> {
+    const method = version === '1.0' ? 'SendMessage' : 'message/send';
+    const sends = () => holding.requests.filter((q) => q.method === method).length;
+    const before = sends();
+    const taskId = await dispatch(r.url, { url: holding.url, text: LATE, mode: 'blocking', protocolVersion: version });
+    await waitFor(async () => sends() >= before + 2, 30_000);
+    await r.kill();
+    await r.restart();
+    return taskId;
+  }
+
+  it('over v1.0 the task is looked up by message id and completes, never sent again', async () => {
+    const taskId = await killWhileHeld('1.0');
+    const view = await waitForTask(r.url, taskId);
+    expect(view.task.state).toBe('completed');
+    expect(artifactText(view, 'sdk-result')).toBe(sdkChunkText(0));
+  });
+
+  it('over v0.3 it ends FAILED "lost contact" saying a restart cut it; tasks/list is never called', async () => {
+    const before = holding.requests.length;
+    const taskId = await killWhileHeld('0.3');
+    const view = await waitForTask(r.url, taskId);
+    expect(view.task.state).toBe('failed');
+    expect(view.task.endReason).toBe('lost contact with the peer: restarted after sending, before the peer named its task');
+    expect(holding.requests.slice(before).map((q) => q.method)).toEqual(['message/send', 'message/send']);
   });
 });
