@@ -6,7 +6,8 @@ import type { ServedAgent } from '../engine/agent';
 import { builtinAgents, DEFAULT_AGENT_SLUG } from './builtin-agents';
 import { loadFileConfig, type AgentConfig } from '../config/file-config';
 import { getSettings } from '../config/settings';
-import { createLauncherRunner } from '../launchers';
+import { createLauncherRunner, reapOrphanedGroups } from '../launchers';
+import { launchedGroupLedger } from '../db/launched-group-repo';
 import { processSingleton } from '../process-singleton';
 import { log } from '../log';
 
@@ -20,7 +21,7 @@ function fromConfig(agent: AgentConfig, baseDir: string): ServedAgent {
       : [{ id: agent.slug, name: agent.name, description: agent.description || agent.name, tags: ['launcher'] }],
     responseWindowMs: agent.responseWindowSeconds !== undefined ? agent.responseWindowSeconds * 1000 : undefined,
     lateResultGraceMs: agent.lateResultGraceSeconds !== undefined ? agent.lateResultGraceSeconds * 1000 : undefined,
-    runner: createLauncherRunner(agent.launcher, { slug: agent.slug, baseDir }),
+    runner: createLauncherRunner(agent.launcher, { slug: agent.slug, baseDir, ledger: launchedGroupLedger }),
   };
 }
 
@@ -43,6 +44,15 @@ function buildRegistry(): AgentRegistry {
     }
   }
   return { agents, configErrors: config.errors };
+}
+
+/**
+ * Ends the process groups a hub that died (kill -9, OOM, power) left running; boot calls it
+ * before recovering interrupted tasks, so no task reads "interrupted" while its run goes on.
+ */
+export async function reapOrphanedLaunches(): Promise<number> {
+  const reaped = await reapOrphanedGroups(launchedGroupLedger, (level, message) => log[level](message, { launcher: 'start-up' }));
+  return reaped.length;
 }
 
 export function agentRegistry(): AgentRegistry {

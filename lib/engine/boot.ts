@@ -6,7 +6,7 @@
 import { getSettings, isLoopbackHost, SettingsError } from '../config/settings';
 import { db } from '../db/client';
 import { countApiKeys } from '../db/key-repo';
-import { agentRegistry } from '../agents/registry';
+import { agentRegistry, reapOrphanedLaunches } from '../agents/registry';
 import { recoverInterruptedTasks, drainAndStop } from './lifecycle';
 import { ensurePushDelivery } from '../push/push-delivery';
 import { processSingleton } from '../process-singleton';
@@ -47,6 +47,7 @@ async function boot(): Promise<void> {
   db();
   await checkExposure();
   const registry = agentRegistry();
+  await reapOrphanedLaunches();
   await recoverInterruptedTasks();
   ensurePushDelivery();
   for (const hook of hooks()) {

@@ -9,6 +9,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { AgentRunner } from '../engine/agent';
 import { processSingleton } from '../process-singleton';
+import { NO_LEDGER, type GroupLedger } from './group-ledger';
 import { defaultLauncherLog, type LauncherLog } from './log';
 import { ProcessLauncherRunner } from './process-runner';
 import { RpcLauncherRunner } from './rpc/rpc-runner';
@@ -18,6 +19,8 @@ export { LauncherSpecSchema, LAUNCHER_DEFAULTS, formatLauncherIssues } from './s
 export type { LauncherSpec, LauncherSpecInput, ProcessLauncherSpec, RpcLauncherSpec } from './spec';
 export { WORKER_PROTOCOL } from './rpc/frames';
 export type { LauncherLog, LogLevel } from './log';
+export type { GroupLedger, LaunchedGroupRecord } from './group-ledger';
+export { reapOrphanedGroups, type ReapedGroup } from './orphan-reaper';
 
 /** A runner whose close() is always there: it owns processes that must not outlive the hub. */
 export type LauncherRunner = AgentRunner & { close(): Promise<void> };
@@ -29,6 +32,8 @@ export interface LauncherRunnerOptions {
   baseDir: string;
   /** Defaults to the project's structured log (lib/log.ts), tagged `launcher: <slug>`. */
   log?: LauncherLog;
+  /** Where launched process groups are recorded until reaped; none by default (tests, tools). */
+  ledger?: GroupLedger;
 }
 
 /**
@@ -56,7 +61,7 @@ export function createLauncherRunner(spec: LauncherSpec, opts: LauncherRunnerOpt
   if (!isDirectory(cwd)) {
     throw new LauncherConfigError([{ path: ['cwd'], message: `directory not found: ${cwd}` }]);
   }
-  const ctx = { slug: opts.slug, cwd, log: opts.log ?? defaultLauncherLog(opts.slug) };
+  const ctx = { slug: opts.slug, cwd, log: opts.log ?? defaultLauncherLog(opts.slug), ledger: opts.ledger ?? NO_LEDGER };
   const runner = spec.type === 'process' ? new ProcessLauncherRunner(spec, ctx) : new RpcLauncherRunner(spec, ctx);
   return track(runner);
 }

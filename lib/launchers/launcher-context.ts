@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import type { GroupLedger } from './group-ledger';
 import type { LauncherLog } from './log';
 
 /** What every runner needs besides its spec: who it serves, where it runs, where it logs. */
@@ -7,6 +8,8 @@ export interface LauncherContext {
   /** Absolute working directory for the child. */
   cwd: string;
   log: LauncherLog;
+  /** Where every launched process group is recorded until it is reaped. */
+  ledger: GroupLedger;
 }
 
 /**

@@ -40,7 +40,7 @@ describe('placeholders and env', () => {
 
 describe('/proc stat parsing', () => {
   it('reads fields after a command name containing spaces and parentheses', () => {
-    expect(parseProcStat('4242 (my (odd) cmd) S 1 4200 4100 0 -1')).toEqual({ pid: 4242, state: 'S', pgrp: 4200, session: 4100 });
+    expect(parseProcStat('4242 (my (odd) cmd) S 1 4200 4100 0 -1')).toEqual({ pid: 4242, state: 'S', pgrp: 4200, session: 4100, startTime: '' });
   });
 });
 

@@ -7,6 +7,7 @@ import { textOf } from '../protocol/types';
 import { linkSignals } from './abort-link';
 import { buildChildEnv } from './child-env';
 import { EmitQueue } from './emit-queue';
+import { launchRecorder, type LaunchRecorder } from './group-ledger';
 import { KeyedLock } from './keyed-lock';
 import { directoryProblem, type LauncherContext } from './launcher-context';
 import { argvUses, substituteArgv, type PlaceholderValues } from './placeholders';
@@ -22,12 +23,14 @@ export class ProcessLauncherRunner implements AgentRunner {
   private readonly locks = new KeyedLock();
   private readonly turns = new TurnTracker();
   private readonly resumeNeedsId: boolean;
+  private readonly record: LaunchRecorder;
 
   constructor(
     private readonly spec: ProcessLauncherSpec,
     private readonly ctx: LauncherContext,
   ) {
     this.resumeNeedsId = spec.resume !== undefined && argvUses(spec.resume, 'session_id');
+    this.record = launchRecorder(ctx.ledger, { agentSlug: ctx.slug, kind: 'process', killGraceMs: spec.killGraceMs }, ctx.log);
   }
 
   runTurn(turn: AgentTurn): Promise<TurnOutcome> {
@@ -77,6 +80,7 @@ export class ProcessLauncherRunner implements AgentRunner {
       signal,
       onStdout: stream && ((chunk) => stream.push(chunk)),
       log: this.ctx.log,
+      record: this.record,
     });
     const outcome = this.toOutcome(result, turn.contextId, stream);
     const emitFailure = await queue.drained();

@@ -12,6 +12,7 @@ import type { AgentTurn, TurnOutcome } from '../../engine/agent';
 import { textOf } from '../../protocol/types';
 import { TailBuffer } from '../byte-buffers';
 import { buildChildEnv } from '../child-env';
+import { launchRecorder } from '../group-ledger';
 import { substituteArgv } from '../placeholders';
 import { ProcessGroup, type GroupExit, type GroupStreams } from '../process-group';
 import type { LauncherContext } from '../launcher-context';
@@ -53,7 +54,8 @@ export class RpcWorker {
     this.reaped = new Promise((resolve) => (this.resolveReaped = resolve));
     this.reader = new FrameReader(spec.maxFrameBytes);
     const argv = substituteArgv(spec.command, { agent: ctx.slug, context_id: contextId });
-    this.group = ProcessGroup.spawn(argv, { cwd: ctx.cwd, env: buildChildEnv(spec), stdin: 'pipe' }, ctx.log);
+    const record = launchRecorder(ctx.ledger, { agentSlug: ctx.slug, kind: 'rpc', killGraceMs: spec.killGraceMs }, ctx.log);
+    this.group = ProcessGroup.spawn(argv, { cwd: ctx.cwd, env: buildChildEnv(spec), stdin: 'pipe', record }, ctx.log);
     this.streams = this.group.streams;
     void this.group.exited.then((exit) => this.onExit(exit));
     if (!this.streams) return;
