@@ -13,6 +13,7 @@ import { buildTask, loadTask } from './snapshot';
 import { toStreamEvent } from './stream-events';
 import { executions } from './executions';
 import { agentText } from './messages';
+import { directReplyIn } from './direct-reply';
 import { findTask, listMessages } from '../db/task-repo';
 import { newId } from '../db/ids';
 import type { TaskRecord } from '../db/task-records';
@@ -69,7 +70,7 @@ async function beginTurn(req: SendRequest): Promise<TaskRecord> {
     [stored],
   );
   await req.onTaskCreated?.(taskId);
-  startTurn({ agent, taskId, contextId, message: stored, history: [], peer: req.peer });
+  startTurn({ agent, taskId, contextId, message: stored, history: [], peer: req.peer, turnNumber: 1 });
   return change.task;
 }
 
@@ -98,7 +99,8 @@ async function continueTask(req: SendRequest, taskId: string): Promise<TaskRecor
     { onlyIfStateIn: [record.state], messages: [stored], patch: { state: 'working', statusMessage: null, detached: false } },
   );
   if (!change) throw new A2AError('unsupportedOperation', `task ${taskId} changed state; retry`);
-  startTurn({ agent: req.agent, taskId, contextId: record.contextId, message: stored, history, peer: req.peer });
+  const turnNumber = history.filter((m) => m.role === 'user').length + 1;
+  startTurn({ agent: req.agent, taskId, contextId: record.contextId, message: stored, history, peer: req.peer, turnNumber });
   return change.task;
 }
 
@@ -110,17 +112,25 @@ function detachReason(end: ObservationEnd): DetachReason {
 /** Ends that still owe an open stream the detach status: the window, and shutdown. */
 const ANSWERED_ENDS: readonly ObservationEnd[] = ['window', 'shutdown'];
 
-/** message/send and SendMessage: wait for the turn's end, at most one response window. */
-export async function sendMessage(req: SendRequest, mode: SendMode): Promise<Task> {
+/**
+ * message/send and SendMessage: wait for the turn's end, at most one response window. A turn
+ * that created its task and ended with a direct message answers with that Message.
+ */
+export async function sendMessage(req: SendRequest, mode: SendMode): Promise<Task | Message> {
   const record = await beginTurn(req);
   const { windowMs, graceMs } = timingFor(req.agent);
   if (mode === 'non-blocking') {
     await detachTask(record.id, record.contextId, { reason: 'non-blocking request', windowMs, graceMs });
   } else {
     const events = observeTaskBatches(record.id, { afterSeq: record.lastSeq, until: 'turn', windowMs, signal: req.signal });
+    let reply: Message | null = null;
     let step = await events.next();
-    while (!step.done) step = await events.next();
+    while (!step.done) {
+      reply ??= directReplyIn(step.value, record.contextId);
+      step = await events.next();
+    }
     if (step.value !== 'ended') await detachTask(record.id, record.contextId, { reason: detachReason(step.value), windowMs, graceMs });
+    else if (reply && !req.message.taskId) return reply;
   }
   return (await loadTask(record.id, { historyLength: req.historyLength }))!;
 }
@@ -135,8 +145,12 @@ export type StreamBatch = StreamEvent[];
 export async function* streamMessage(req: SendRequest): AsyncGenerator<StreamBatch> {
   const record = await beginTurn(req);
   const { windowMs, graceMs } = timingFor(req.agent);
-  yield [await buildTask(record, { historyLength: req.historyLength })];
-  yield* followTurn(record, { windowMs, graceMs, signal: req.signal, detachOnLeave: true });
+  const snapshot = await buildTask(record, { historyLength: req.historyLength });
+  // A new task whose agent may answer with a message: the task goes out with the turn's first
+  // event, so a reply that comes first is the stream's only event (a Message, not a Task).
+  const held = req.agent.runner.mayReplyWithMessage === true && !req.message.taskId;
+  if (!held) yield [snapshot];
+  yield* followTurn(record, { windowMs, graceMs, signal: req.signal, detachOnLeave: true, held: held ? snapshot : undefined });
 }
 
 interface FollowOptions {
@@ -144,11 +158,14 @@ interface FollowOptions {
   graceMs: number;
   signal?: AbortSignal;
   detachOnLeave: boolean;
+  /** The task snapshot not sent yet: it precedes the first batch, unless that is a direct reply. */
+  held?: Task;
 }
 
 async function* followTurn(record: TaskRecord, opts: FollowOptions): AsyncGenerator<StreamBatch> {
   const events = observeTaskBatches(record.id, { afterSeq: record.lastSeq, until: 'turn', windowMs: opts.windowMs, signal: opts.signal });
   let end: ObservationEnd = 'aborted';
+  let held = opts.held;
   try {
     for (;;) {
       const step = await events.next();
@@ -156,7 +173,14 @@ async function* followTurn(record: TaskRecord, opts: FollowOptions): AsyncGenera
         end = step.value;
         break;
       }
-      const out: StreamBatch = [];
+      const reply = held ? directReplyIn(step.value, record.contextId) : null;
+      if (reply) {
+        yield [reply];
+        end = 'ended';
+        break;
+      }
+      const out: StreamBatch = held ? [held] : [];
+      held = undefined;
       for (const event of step.value) {
         const streamed = toStreamEvent(event, record.contextId);
         if (streamed) out.push(streamed);
@@ -177,6 +201,7 @@ async function* followTurn(record: TaskRecord, opts: FollowOptions): AsyncGenera
   if (ANSWERED_ENDS.includes(end)) {
     const guidance = detachGuidance(record.id, detachReason(end), opts.windowMs ?? 0);
     yield [
+      ...(held ? [held] : []),
       {
         kind: 'status-update',
         taskId: record.id,

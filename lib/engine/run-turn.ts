@@ -7,6 +7,7 @@ import { claimTerminal, recordEvents } from './task-writer';
 import { agentMessage, agentText } from './messages';
 import { executions, type TurnAbort } from './executions';
 import { EmitPipe } from './emit-pipe';
+import { loadConversation } from './conversation';
 import type { ArtifactChunk, Message } from '../protocol/types';
 import { errorMessage, log } from '../log';
 
@@ -17,6 +18,10 @@ export interface TurnStart {
   message: Message;
   history: Message[];
   peer: string;
+  /** The task's owner; "anonymous" until tasks record one. */
+  owner?: string;
+  /** 1 for the message that created the task, +1 for each answer after input-required. */
+  turnNumber: number;
 }
 
 /** Appends made by a running turn are refused once the task is no longer working. */
@@ -57,6 +62,10 @@ export function startTurn(start: TurnStart): void {
     message: start.message,
     history: start.history,
     peer: start.peer,
+    owner: start.owner ?? 'anonymous',
+    turnNumber: start.turnNumber,
+    conversation: (bounds) =>
+      loadConversation({ taskId: start.taskId, contextId: start.contextId, agentSlug: start.agent.slug, messageId: start.message.messageId }, bounds),
     get signal() {
       return controller.signal;
     },
@@ -99,6 +108,11 @@ async function recordOutcome(start: TurnStart, outcome: TurnOutcome): Promise<vo
       messages: [message],
       patch: { state: 'input-required', statusMessage: message },
     });
+    return;
+  }
+  if (outcome.state === 'message') {
+    const message = agentMessage(taskId, contextId, outcome.parts, outcome.metadata);
+    await claimTerminal(taskId, { state: 'completed', message, directReply: true });
     return;
   }
   const reason = outcome.state === 'failed' || outcome.state === 'rejected' ? outcome.reason : undefined;

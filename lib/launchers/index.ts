@@ -75,6 +75,7 @@ export async function closeAllLauncherRunners(): Promise<void> {
 function track(runner: LauncherRunner): LauncherRunner {
   const tracked: LauncherRunner = {
     runTurn: (turn) => runner.runTurn(turn),
+    mayReplyWithMessage: runner.mayReplyWithMessage,
     close: async () => {
       registry.delete(tracked);
       await runner.close();

@@ -11,6 +11,7 @@ import { launchRecorder, type LaunchRecorder } from './group-ledger';
 import { KeyedLock } from './keyed-lock';
 import { directoryProblem, type LauncherContext } from './launcher-context';
 import { argvUses, substituteArgv, type PlaceholderValues } from './placeholders';
+import { buildPromptFrame } from './prompt-frame';
 import { abortReason, exitReason, withTail } from './reasons';
 import { extractReply } from './reply';
 import { runChild, STDERR_TAIL_BYTES, type ChildRunResult } from './run-child';
@@ -67,13 +68,14 @@ export class ProcessLauncherRunner implements AgentRunner {
     const session = resume ? this.sessions.get(turn.contextId) : undefined;
     const prompt = textOf(turn.message.parts);
     const argv = substituteArgv(resume && session ? resume : this.spec.command, this.placeholders(turn, prompt, session));
+    const stdinText = await this.stdinFor(turn, prompt);
     const queue = new EmitQueue();
     const stream = this.spec.streamStdout ? new StdoutArtifact(turn.emit, queue) : undefined;
     const result = await runChild({
       argv,
       cwd: this.ctx.cwd,
       env: buildChildEnv(this.spec),
-      stdinText: this.spec.stdin === 'prompt' ? prompt : undefined,
+      stdinText,
       maxOutputBytes: this.spec.maxOutputBytes,
       timeoutSeconds: this.spec.timeoutSeconds,
       killGraceMs: this.spec.killGraceMs,
@@ -87,11 +89,19 @@ export class ProcessLauncherRunner implements AgentRunner {
     return emitFailure && outcome.state === 'completed' ? { state: 'failed', reason: emitFailure } : outcome;
   }
 
+  /** `stdin: "json"`: the prompt frame's fields as one JSON document, history included. */
+  private async stdinFor(turn: AgentTurn, prompt: string): Promise<string | undefined> {
+    if (this.spec.stdin === 'prompt') return prompt;
+    if (this.spec.stdin === 'json') return JSON.stringify(await buildPromptFrame(turn, this.ctx.slug, this.spec));
+    return undefined;
+  }
+
   private placeholders(turn: AgentTurn, prompt: string, session: StoredSession | undefined): PlaceholderValues {
     return {
       prompt,
       context_id: turn.contextId,
       task_id: turn.taskId,
+      message_id: turn.message.messageId,
       peer: turn.peer,
       agent: this.ctx.slug,
       session_id: session?.sessionId,
@@ -111,6 +121,8 @@ export class ProcessLauncherRunner implements AgentRunner {
     const reply = extractReply(result.stdout, this.spec.output, this.spec.maxReplyBytes);
     if (!reply.ok) return { state: 'failed', reason: reply.reason };
     this.rememberSession(contextId, reply.sessionId);
+    // The question is said in the status message, streamed or not: the caller must see it there.
+    if (reply.inputRequired) return { state: 'input-required', parts: [{ kind: 'text', text: reply.text }] };
     if (stream) return { state: 'completed', metadata: { launcher: { replyArtifactId: stream.artifactId } } };
     return { state: 'completed', parts: [{ kind: 'text', text: reply.text }] };
   }

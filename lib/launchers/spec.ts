@@ -27,6 +27,8 @@ export const LAUNCHER_DEFAULTS = {
   idleTimeoutSeconds: 900,
   maxFrameBytes: MIB,
   maxWorkers: 8,
+  historyMaxItems: 50,
+  historyMaxBytes: 256 * 1024,
 } as const;
 
 const noNul = (s: string) => !s.includes('\0');
@@ -100,8 +102,9 @@ const textOutputSchema = z.strictObject(
     format: z.literal('text'),
     sessionIdRegex: sessionRegexSchema.optional(),
     stripSessionMatch: z.boolean({ error: 'expected true or false' }).default(false),
+    inputRequiredMarker: z.string({ error: 'expected a string' }).trim().min(1, 'must not be empty').regex(/^[^\r\n]*$/, 'must be one line').optional(),
   },
-  { error: unknownKeys('format, sessionIdRegex, stripSessionMatch') },
+  { error: unknownKeys('format, sessionIdRegex, stripSessionMatch, inputRequiredMarker') },
 );
 
 const jsonOutputSchema = z.strictObject(
@@ -109,8 +112,9 @@ const jsonOutputSchema = z.strictObject(
     format: z.literal('json'),
     replyField: dotPathSchema,
     sessionIdField: dotPathSchema.optional(),
+    inputRequiredField: dotPathSchema.optional(),
   },
-  { error: unknownKeys('format, replyField, sessionIdField') },
+  { error: unknownKeys('format, replyField, sessionIdField, inputRequiredField') },
 );
 
 const outputSchema = z
@@ -129,9 +133,11 @@ const commonShape = {
   killGraceMs: integer('milliseconds', 0, 60_000, LAUNCHER_DEFAULTS.killGraceMs),
   maxOutputBytes: integer('bytes', 1024, MAX_BYTES, LAUNCHER_DEFAULTS.maxOutputBytes),
   maxReplyBytes: integer('bytes', 1, MAX_BYTES, LAUNCHER_DEFAULTS.maxReplyBytes),
+  historyMaxItems: integer('items', 0, 10_000, LAUNCHER_DEFAULTS.historyMaxItems),
+  historyMaxBytes: integer('bytes', 0, 64 * MIB, LAUNCHER_DEFAULTS.historyMaxBytes),
 };
 
-const PROCESS_KEYS = 'type, command, resume, cwd, passEnv, env, stdin, timeoutSeconds, killGraceMs, maxOutputBytes, maxReplyBytes, streamStdout, output';
+const PROCESS_KEYS = 'type, command, resume, cwd, passEnv, env, stdin, timeoutSeconds, killGraceMs, maxOutputBytes, maxReplyBytes, historyMaxItems, historyMaxBytes, streamStdout, output';
 
 export const ProcessLauncherSpecSchema = z
   .strictObject(
@@ -139,7 +145,7 @@ export const ProcessLauncherSpecSchema = z
       type: z.literal('process'),
       ...commonShape,
       resume: argvSchema.optional(),
-      stdin: z.enum(['none', 'prompt'], { error: 'expected "none" or "prompt"' }).default('none'),
+      stdin: z.enum(['none', 'prompt', 'json'], { error: 'expected "none", "prompt" or "json"' }).default('none'),
       streamStdout: z.boolean({ error: 'expected true or false' }).default(false),
       output: outputSchema,
     },
@@ -151,7 +157,7 @@ export const ProcessLauncherSpecSchema = z
     addProcessConsistencyIssues(ctx, spec);
   });
 
-const RPC_KEYS = 'type, command, cwd, passEnv, env, timeoutSeconds, startupTimeoutSeconds, idleTimeoutSeconds, killGraceMs, maxFrameBytes, maxOutputBytes, maxReplyBytes, maxWorkers';
+const RPC_KEYS = 'type, command, cwd, passEnv, env, timeoutSeconds, startupTimeoutSeconds, idleTimeoutSeconds, killGraceMs, maxFrameBytes, maxOutputBytes, maxReplyBytes, historyMaxItems, historyMaxBytes, maxWorkers';
 
 export const RpcLauncherSpecSchema = z
   .strictObject(

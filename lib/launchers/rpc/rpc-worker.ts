@@ -9,7 +9,6 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentTurn, TurnOutcome } from '../../engine/agent';
-import { textOf } from '../../protocol/types';
 import { TailBuffer } from '../byte-buffers';
 import { buildChildEnv } from '../child-env';
 import { launchRecorder } from '../group-ledger';
@@ -19,6 +18,7 @@ import type { LauncherContext } from '../launcher-context';
 import { abortReason, exitReason, timeoutReason, withTail } from '../reasons';
 import { STDERR_TAIL_BYTES } from '../run-child';
 import type { RpcLauncherSpec } from '../spec';
+import { buildPromptFrame, fitFrameLine } from '../prompt-frame';
 import { FrameReader } from './frame-reader';
 import { frameParts, parseWorkerFrame, WORKER_PROTOCOL, type HubFrame, type WorkerFrame } from './frames';
 import { WorkerTurn } from './worker-turn';
@@ -77,20 +77,14 @@ export class RpcWorker {
   /** Runs one turn on an idle worker; resolves once, after any eviction has reaped the tree. */
   async runTurn(turn: AgentTurn, signal: AbortSignal): Promise<TurnOutcome> {
     if (this.phase !== 'idle') return { state: 'failed', reason: `worker is not ready (${this.phase})` };
-    const prompt: HubFrame = {
-      type: 'prompt',
-      taskId: turn.taskId,
-      contextId: turn.contextId,
-      agent: this.ctx.slug,
-      peer: turn.peer,
-      text: textOf(turn.message.parts),
-      parts: turn.message.parts,
-    };
-    const line = `${JSON.stringify(prompt)}\n`;
-    const bytes = Buffer.byteLength(line);
-    if (bytes > this.spec.maxFrameBytes) {
+    const prompt = await buildPromptFrame(turn, this.ctx.slug, this.spec);
+    const line = fitFrameLine(prompt, this.spec.maxFrameBytes);
+    if (line === null) {
+      const bytes = Buffer.byteLength(JSON.stringify({ ...prompt, history: [], artifacts: [] })) + 1;
       return { state: 'failed', reason: `prompt frame is ${bytes} bytes, over the frame limit (${this.spec.maxFrameBytes})` };
     }
+    // The worker may have gone while the conversation was read.
+    if (this.phase !== 'idle') return { state: 'failed', reason: `worker is not ready (${this.phase})` };
     const active = new WorkerTurn(turn, this.spec);
     this.begin(active, line, signal);
     return active.outcome;
@@ -217,6 +211,9 @@ export class RpcWorker {
         return undefined;
       case 'input-required':
         this.endTurn(active.inputRequired(frameParts(frame)));
+        return undefined;
+      case 'message':
+        this.endTurn(active.directMessage(frameParts(frame), frame.metadata));
         return undefined;
       case 'error':
         this.endTurn({ state: 'failed', reason: `worker error: ${frame.message.slice(0, 2000)}` });
