@@ -22,6 +22,8 @@ describe('LauncherSpecSchema (design §5: an invalid config names the key)', () 
       killGraceMs: 2000,
       maxOutputBytes: 4 * 1024 * 1024,
       maxReplyBytes: 1024 * 1024,
+      historyMaxItems: 50,
+      historyMaxBytes: 256 * 1024,
     });
   });
 
