@@ -6,8 +6,9 @@ import type { ServedAgent } from '../engine/agent';
 import { builtinAgents, DEFAULT_AGENT_SLUG } from './builtin-agents';
 import { loadFileConfig, type AgentConfig } from '../config/file-config';
 import { getSettings } from '../config/settings';
-import { createLauncherRunner, reapOrphanedGroups } from '../launchers';
+import { createLauncherRunner, MAX_SESSIONS, reapOrphanedGroups } from '../launchers';
 import { launchedGroupLedger } from '../db/launched-group-repo';
+import { launcherSessionStore } from '../db/launcher-session-repo';
 import { processSingleton } from '../process-singleton';
 import { log } from '../log';
 
@@ -21,7 +22,7 @@ function fromConfig(agent: AgentConfig, baseDir: string): ServedAgent {
       : [{ id: agent.slug, name: agent.name, description: agent.description || agent.name, tags: ['launcher'] }],
     responseWindowMs: agent.responseWindowSeconds !== undefined ? agent.responseWindowSeconds * 1000 : undefined,
     lateResultGraceMs: agent.lateResultGraceSeconds !== undefined ? agent.lateResultGraceSeconds * 1000 : undefined,
-    runner: createLauncherRunner(agent.launcher, { slug: agent.slug, baseDir, ledger: launchedGroupLedger }),
+    runner: createLauncherRunner(agent.launcher, { slug: agent.slug, baseDir, ledger: launchedGroupLedger, sessions: launcherSessionStore(MAX_SESSIONS) }),
   };
 }
 

@@ -11,6 +11,7 @@ import type { AgentRunner } from '../engine/agent';
 import { processSingleton } from '../process-singleton';
 import { NO_LEDGER, type GroupLedger } from './group-ledger';
 import { defaultLauncherLog, type LauncherLog } from './log';
+import { MemorySessionStore, type SessionStore } from './session-store';
 import { ProcessLauncherRunner } from './process-runner';
 import { RpcLauncherRunner } from './rpc/rpc-runner';
 import type { LauncherSpec } from './spec';
@@ -21,6 +22,7 @@ export { WORKER_PROTOCOL } from './rpc/frames';
 export type { LauncherLog, LogLevel } from './log';
 export type { GroupLedger, LaunchedGroupRecord } from './group-ledger';
 export { reapOrphanedGroups, type ReapedGroup } from './orphan-reaper';
+export { MAX_SESSIONS, type SessionKey, type SessionStore, type StoredSession } from './session-store';
 
 /** A runner whose close() is always there: it owns processes that must not outlive the hub. */
 export type LauncherRunner = AgentRunner & { close(): Promise<void> };
@@ -34,6 +36,8 @@ export interface LauncherRunnerOptions {
   log?: LauncherLog;
   /** Where launched process groups are recorded until reaped; none by default (tests, tools). */
   ledger?: GroupLedger;
+  /** Where `resume` session ids are kept; in memory by default (lost at restart). */
+  sessions?: SessionStore;
 }
 
 /**
@@ -61,7 +65,13 @@ export function createLauncherRunner(spec: LauncherSpec, opts: LauncherRunnerOpt
   if (!isDirectory(cwd)) {
     throw new LauncherConfigError([{ path: ['cwd'], message: `directory not found: ${cwd}` }]);
   }
-  const ctx = { slug: opts.slug, cwd, log: opts.log ?? defaultLauncherLog(opts.slug), ledger: opts.ledger ?? NO_LEDGER };
+  const ctx = {
+    slug: opts.slug,
+    cwd,
+    log: opts.log ?? defaultLauncherLog(opts.slug),
+    ledger: opts.ledger ?? NO_LEDGER,
+    sessions: opts.sessions ?? new MemorySessionStore(),
+  };
   const runner = spec.type === 'process' ? new ProcessLauncherRunner(spec, ctx) : new RpcLauncherRunner(spec, ctx);
   return track(runner);
 }
