@@ -4,9 +4,9 @@
  */
 import type { ServedAgent } from '../engine/agent';
 import { builtinAgents, DEFAULT_AGENT_SLUG } from './builtin-agents';
-import { loadFileConfig, type AgentConfig } from '../config/file-config';
+import { configIssue, loadFileConfig, type AgentConfig, type ConfigIssue } from '../config/file-config';
 import { getSettings } from '../config/settings';
-import { createLauncherRunner, MAX_SESSIONS, reapOrphanedGroups } from '../launchers';
+import { createLauncherRunner, LauncherConfigError, MAX_SESSIONS, reapOrphanedGroups } from '../launchers';
 import { launchedGroupLedger } from '../db/launched-group-repo';
 import { launcherSessionStore } from '../db/launcher-session-repo';
 import { processSingleton } from '../process-singleton';
@@ -28,7 +28,8 @@ function fromConfig(agent: AgentConfig, baseDir: string): ServedAgent {
 
 export interface AgentRegistry {
   agents: Map<string, ServedAgent>;
-  configErrors: string[];
+  /** Every config problem: the file's, and launchers that parsed but cannot run here. */
+  configErrors: ConfigIssue[];
 }
 
 function buildRegistry(): AgentRegistry {
@@ -39,12 +40,15 @@ function buildRegistry(): AgentRegistry {
     try {
       agents.set(agent.slug, fromConfig(agent, config.baseDir));
     } catch (err) {
-      const error = `${config.file}: agents "${agent.slug}": launcher.${(err as Error).message}`;
-      config.errors.push(error);
-      log.error('config error; entry not served', { error });
+      const issues = err instanceof LauncherConfigError ? err.issues : [{ path: [], message: (err as Error).message }];
+      for (const issue of issues) {
+        const found = configIssue(config.file ?? null, `agents "${agent.slug}"`, ['launcher', ...issue.path].join('.'), issue.message);
+        config.issues.push(found);
+        log.error('config error; entry not served', { error: found.text });
+      }
     }
   }
-  return { agents, configErrors: config.errors };
+  return { agents, configErrors: config.issues };
 }
 
 /**
