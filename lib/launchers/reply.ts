@@ -18,7 +18,7 @@ export function extractReply(stdout: Buffer, output: OutputSpec, maxReplyBytes: 
   } catch {
     return { ok: false, reason: 'reply is not valid UTF-8' };
   }
-  const extracted = output.format === 'json' ? fromJson(text, output) : fromText(text, output);
+  const extracted = output.format === 'json' ? fromJson(text, output) : output.format === 'jsonl' ? fromJsonLines(text, output) : fromText(text, output);
   if (!extracted.ok) return extracted;
   return checkReply(extracted, maxReplyBytes);
 }
@@ -60,11 +60,48 @@ function fromJson(text: string, output: Extract<OutputSpec, { format: 'json' }>)
   const reply = readDotPath(doc, replyField);
   if (reply === undefined) return { ok: false, reason: `reply field "${replyField}" is missing from the JSON output` };
   if (typeof reply !== 'string') return { ok: false, reason: `reply field "${replyField}" is not a string (got ${kindOf(reply)})` };
-  const session = sessionIdField === undefined ? undefined : readDotPath(doc, sessionIdField);
-  const sessionId = typeof session === 'string' || typeof session === 'number' ? String(session) : undefined;
-  const asked = inputRequiredField === undefined ? undefined : readDotPath(doc, inputRequiredField);
-  const inputRequired = asked === true || (typeof asked === 'string' && asked.trim() !== '');
-  return { ok: true, text: reply, sessionId, ...(inputRequired ? { inputRequired } : {}) };
+  return { ok: true, text: reply, sessionId: sessionIn([doc], sessionIdField), ...inputRequiredIn([doc], inputRequiredField) };
+}
+
+/**
+ * `format: "jsonl"` (event streams such as `codex exec --json`): one JSON document per line. The
+ * reply is `replyField` of the last line that has it as a string (and matches `replyWhere`); the
+ * session id is the first line's `sessionIdField` that has one.
+ */
+function fromJsonLines(text: string, output: Extract<OutputSpec, { format: 'jsonl' }>): ExtractedReply {
+  const docs: unknown[] = [];
+  for (const [index, line] of text.split('\n').entries()) {
+    if (!line.trim()) continue;
+    try {
+      docs.push(JSON.parse(line));
+    } catch (error) {
+      return { ok: false, reason: `stdout line ${index + 1} is not valid JSON: ${(error as Error).message.slice(0, 200)}` };
+    }
+  }
+  const where = Object.entries(output.replyWhere ?? {});
+  const matching = docs.filter((doc) => typeof readDotPath(doc, output.replyField) === 'string' && where.every(([path, value]) => readDotPath(doc, path) === value));
+  const last = matching[matching.length - 1];
+  if (last === undefined) return { ok: false, reason: `no line of the JSON-lines output has a string "${output.replyField}"${where.length ? ' where ' + where.map(([p, v]) => `${p} = ${JSON.stringify(v)}`).join(', ') : ''}` };
+  return { ok: true, text: readDotPath(last, output.replyField) as string, sessionId: sessionIn(docs, output.sessionIdField), ...inputRequiredIn(docs, output.inputRequiredField) };
+}
+
+function sessionIn(docs: unknown[], field: string | undefined): string | undefined {
+  if (field === undefined) return undefined;
+  for (const doc of docs) {
+    const value = readDotPath(doc, field);
+    if (typeof value === 'string' || typeof value === 'number') return String(value);
+  }
+  return undefined;
+}
+
+/** `true` or a non-empty string in the field (in any document) asks for input. */
+function inputRequiredIn(docs: unknown[], field: string | undefined): { inputRequired?: true } {
+  if (field === undefined) return {};
+  const asks = docs.some((doc) => {
+    const value = readDotPath(doc, field);
+    return value === true || (typeof value === 'string' && value.trim() !== '');
+  });
+  return asks ? { inputRequired: true } : {};
 }
 
 /** Follows `a.b.0.c` through objects and arrays; own properties only, so `__proto__` finds nothing. */

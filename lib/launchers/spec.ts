@@ -117,9 +117,20 @@ const jsonOutputSchema = z.strictObject(
   { error: unknownKeys('format, replyField, sessionIdField, inputRequiredField') },
 );
 
+const jsonLinesOutputSchema = z.strictObject(
+  {
+    format: z.literal('jsonl'),
+    replyField: dotPathSchema,
+    replyWhere: z.record(dotPathSchema, z.string({ error: 'expected a string value' }), { error: 'expected an object of "dot.path": "value"' }).optional(),
+    sessionIdField: dotPathSchema.optional(),
+    inputRequiredField: dotPathSchema.optional(),
+  },
+  { error: unknownKeys('format, replyField, replyWhere, sessionIdField, inputRequiredField') },
+);
+
 const outputSchema = z
-  .discriminatedUnion('format', [textOutputSchema, jsonOutputSchema], {
-    error: (issue) => (issue.code === 'invalid_union' ? 'expected "text" or "json"' : undefined),
+  .discriminatedUnion('format', [textOutputSchema, jsonOutputSchema, jsonLinesOutputSchema], {
+    error: (issue) => (issue.code === 'invalid_union' ? 'expected "text", "json" or "jsonl"' : undefined),
   })
   .default({ format: 'text', stripSessionMatch: false });
 
