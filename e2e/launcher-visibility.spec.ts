@@ -44,6 +44,6 @@ test('a direct-message reply is marked on its task page', async ({ page }) => {
   const list = await (await fetch(`${app.url}/api/tasks?agent=frames`)).json();
   const id = list.tasks.find((t: { contextId: string }) => t.contextId === contextId).id;
   await page.goto(`${app.url}/tasks/${id}`);
-  await expect(page.getByTestId('direct-reply-note')).toContainText('the caller received that Message');
+  await expect(page.getByTestId('direct-reply-note')).toContainText('received that Message, not the task');
   await expect(page.getByText('Completed — replied with a direct message')).toBeVisible();
 });

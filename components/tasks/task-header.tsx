@@ -62,7 +62,7 @@ export function TaskHeader({ detail, stream }: { detail: TaskDetail; stream: Liv
       <EndReason task={task} />
       {isDirectReply(detail) ? (
         <Alert tone="info" title="Direct message reply" testId="direct-reply-note">
-          The agent answered with a message instead of a task result: the caller received that Message, not this task. It is kept here as a completed task.
+          The agent answered with a message instead of a task result: a caller waiting on the send that created this task received that Message, not the task. It is kept here as a completed task.
         </Alert>
       ) : null}
       {task.displayState === 'detached' ? (

@@ -111,8 +111,10 @@ async function recordOutcome(start: TurnStart, outcome: TurnOutcome): Promise<vo
     return;
   }
   if (outcome.state === 'message') {
+    // Only the turn that created the task can be answered with a Message (its caller has no
+    // task yet); a later turn's direct message simply completes the task the caller holds.
     const message = agentMessage(taskId, contextId, outcome.parts, outcome.metadata);
-    await claimTerminal(taskId, { state: 'completed', message, directReply: true });
+    await claimTerminal(taskId, { state: 'completed', message, directReply: start.turnNumber === 1 });
     return;
   }
   const reason = outcome.state === 'failed' || outcome.state === 'rejected' ? outcome.reason : undefined;

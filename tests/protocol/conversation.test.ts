@@ -97,6 +97,15 @@ describe('direct-message replies', () => {
     expect(current[0]).toMatchObject({ message: { role: 'ROLE_AGENT', parts: [{ text: 'direct: message streamed' }] } });
   });
 
+  it('answering an input-required task with a direct message completes the task the caller holds', async () => {
+    const asked = (await rpc(`${app.url}/a2a/frames`, 'message/send', v03('ask first'))).body.result as V03Task;
+    expect(asked.status.state).toBe('input-required');
+    const { body } = await rpc(`${app.url}/a2a/frames`, 'message/send', v03('message after all', { taskId: asked.id, contextId: asked.contextId }));
+    expect(body.result).toMatchObject({ kind: 'task', id: asked.id, status: { state: 'completed', message: { parts: [{ text: 'direct: message after all' }] } } });
+    const view = await readTask(app.url, asked.id);
+    expect(view.events.some((e) => (e.payload as { reply?: string } | null)?.reply === 'message')).toBe(false);
+  });
+
   it('a stream whose turn ends as a task still begins with the task', async () => {
     const events = await stream('frames', 'message/stream', v03('artifact please'));
     expect(events[0]).toMatchObject({ kind: 'task' });

@@ -77,14 +77,16 @@ export class RpcWorker {
   /** Runs one turn on an idle worker; resolves once, after any eviction has reaped the tree. */
   async runTurn(turn: AgentTurn, signal: AbortSignal): Promise<TurnOutcome> {
     if (this.phase !== 'idle') return { state: 'failed', reason: `worker is not ready (${this.phase})` };
+    clearTimeout(this.timer); // not idle while the conversation is read: the idle close must wait
     const prompt = await buildPromptFrame(turn, this.ctx.slug, this.spec);
+    // The worker may have exited meanwhile.
+    if (this.phase !== 'idle') return { state: 'failed', reason: `worker is not ready (${this.phase})` };
     const line = fitFrameLine(prompt, this.spec.maxFrameBytes);
     if (line === null) {
+      this.armIdleClose();
       const bytes = Buffer.byteLength(JSON.stringify({ ...prompt, history: [], artifacts: [] })) + 1;
       return { state: 'failed', reason: `prompt frame is ${bytes} bytes, over the frame limit (${this.spec.maxFrameBytes})` };
     }
-    // The worker may have gone while the conversation was read.
-    if (this.phase !== 'idle') return { state: 'failed', reason: `worker is not ready (${this.phase})` };
     const active = new WorkerTurn(turn, this.spec);
     this.begin(active, line, signal);
     return active.outcome;
@@ -141,10 +143,15 @@ export class RpcWorker {
     this.current = undefined;
     this.phase = 'idle';
     this.lastUsed = Date.now();
+    this.armIdleClose();
+    active.finish(outcome);
+  }
+
+  private armIdleClose(): void {
+    clearTimeout(this.timer);
     const idle = this.spec.idleTimeoutSeconds;
     this.timer = setTimeout(() => void this.shutdown(`idle for ${idle}s`), idle * 1000);
     this.timer.unref(); // An idle worker must not keep the hub's process alive on its own.
-    active.finish(outcome);
   }
 
   private onStdout(chunk: Buffer): void {
