@@ -20,23 +20,27 @@ export interface ReapedGroup {
 export async function reapOrphanedGroups(ledger: GroupLedger, log: LauncherLog): Promise<ReapedGroup[]> {
   const me = hubIdentity();
   if (!me) return [];
-  const reaped: ReapedGroup[] = [];
-  for (const record of ledger.list()) {
-    if (record.host !== me.host) continue; // another machine's hub sharing the database
+  const orphans = ledger.list().filter((record) => {
+    if (record.host !== me.host) return false; // another machine's hub sharing the database
     if (record.bootId !== me.bootId) {
       ledger.remove(record); // the machine rebooted since: nothing of it survived
-      continue;
+      return false;
     }
-    if (isSameProcess(record.hubPid, record.hubStartTime) && record.hubPid !== me.hubPid) continue; // its hub is alive
-    const members = await recordedMembers(record);
-    if (members.length) {
-      await reapGroup(record.pgid, record.killGraceMs, log);
-      reaped.push({ record, pids: members.map((m) => m.pid) });
-      log('warn', `reaped process group ${record.pgid} (${record.kind} launcher of agent "${record.agentSlug}") left by a hub that stopped without ending it: pids ${members.map((m) => m.pid).join(', ')}`);
-    }
-    ledger.remove(record);
-  }
-  return reaped;
+    return !(isSameProcess(record.hubPid, record.hubStartTime) && record.hubPid !== me.hubPid); // its hub is alive
+  });
+  // In parallel: each may take its grace period and the /proc check, and start-up waits for all.
+  const reaped = await Promise.all(orphans.map((record) => reapOne(record, log)));
+  for (const record of orphans) ledger.remove(record);
+  return reaped.filter((r): r is ReapedGroup => r !== null);
+}
+
+async function reapOne(record: LaunchedGroupRecord, log: LauncherLog): Promise<ReapedGroup | null> {
+  const members = await recordedMembers(record);
+  if (members.length === 0) return null;
+  await reapGroup(record.pgid, record.killGraceMs, log);
+  const pids = members.map((m) => m.pid);
+  log('warn', `reaped process group ${record.pgid} (${record.kind} launcher of agent "${record.agentSlug}") left by a hub that stopped without ending it: pids ${pids.join(', ')}`);
+  return { record, pids };
 }
 
 function isSameProcess(pid: number, startTime: string): boolean {
