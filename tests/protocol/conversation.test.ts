@@ -26,6 +26,12 @@ beforeAll(async () => {
         launcher: { type: 'rpc', command: [process.execPath, path.join(fixtures, 'rpc-frame-echo.mjs')], idleTimeoutSeconds: 0.5, killGraceMs: 200 },
       },
       {
+        slug: 'quiet',
+        name: 'Quiet worker',
+        responseWindowSeconds: 0.5,
+        launcher: { type: 'rpc', command: [process.execPath, path.resolve('examples/rpc-worker/worker.mjs')], killGraceMs: 200 },
+      },
+      {
         slug: 'sessions',
         name: 'Resumable CLI',
         launcher: {
@@ -104,6 +110,12 @@ describe('direct-message replies', () => {
     expect(body.result).toMatchObject({ kind: 'task', id: asked.id, status: { state: 'completed', message: { parts: [{ text: 'direct: message after all' }] } } });
     const view = await readTask(app.url, asked.id);
     expect(view.events.some((e) => (e.payload as { reply?: string } | null)?.reply === 'message')).toBe(false);
+  });
+
+  it('a stream whose worker says nothing within the window still gets the task, then the detach status', async () => {
+    const events = await stream('quiet', 'message/stream', v03('stream 1 3000')); // first chunk after 3 s
+    expect(events.map((e) => e.kind)).toEqual(['task', 'status-update']);
+    expect(events[1]).toMatchObject({ status: { state: 'working' }, metadata: { switchboard: { detached: true } } });
   });
 
   it('a stream whose turn ends as a task still begins with the task', async () => {
