@@ -10,6 +10,8 @@ interface Payload {
   answer?: string;
   message?: { role?: string; parts?: { kind?: string; text?: string }[]; metadata?: { switchboard?: { detached?: boolean; reason?: string } } };
   reason?: string;
+  /** "message": the agent answered with a direct message (the caller got a Message, no task). */
+  reply?: string;
   peer?: string;
   via?: string;
   error?: unknown;
@@ -74,7 +76,8 @@ export function describeEvent(event: TimelineEvent): { title: string; detail: st
       return { title: `Submitted${p.peer ? ` by ${p.peer}` : ''}`, detail: text(p.message) ? short(text(p.message)) : null };
     case 'status': {
       const state = event.state ?? 'unknown';
-      if (isTerminal(state)) return { title: state.charAt(0).toUpperCase() + state.slice(1), detail: p.reason ?? (text(p.message) ? short(text(p.message)) : null) };
+      const title = state.charAt(0).toUpperCase() + state.slice(1) + (p.reply === 'message' ? ' — replied with a direct message' : '');
+      if (isTerminal(state)) return { title, detail: p.reason ?? (text(p.message) ? short(text(p.message)) : null) };
       return { title: state === 'working' ? 'Working' : `State: ${state}`, detail: text(p.message) ? short(text(p.message)) : null };
     }
     case 'detached':

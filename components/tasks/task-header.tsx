@@ -30,6 +30,11 @@ function EndReason({ task }: { task: TaskDetail['task'] }) {
   );
 }
 
+/** The terminal status event says `reply: "message"` (lib/engine/direct-reply.ts). */
+function isDirectReply(detail: TaskDetail): boolean {
+  return detail.events.some((e) => e.type === 'status' && (e.payload as { reply?: unknown } | null)?.reply === 'message');
+}
+
 export function TaskHeader({ detail, stream }: { detail: TaskDetail; stream: LiveStatus }) {
   const { task } = detail;
   const now = useNow();
@@ -58,6 +63,11 @@ export function TaskHeader({ detail, stream }: { detail: TaskDetail; stream: Liv
         {task.remoteTaskId ? <Meta label="Remote task">{task.remoteTaskId}</Meta> : null}
       </dl>
       <EndReason task={task} />
+      {isDirectReply(detail) ? (
+        <Alert tone="info" title="Direct message reply" testId="direct-reply-note">
+          The agent answered with a message instead of a task result: a caller waiting on the send that created this task received that Message, not the task. It is kept here as a completed task.
+        </Alert>
+      ) : null}
       {task.displayState === 'detached' ? (
         <Alert tone="warning" title="Detached" testId="detached-note">
           The caller stopped waiting; the task is still running and its result will be recorded here.

@@ -10,6 +10,9 @@
  *   stream <n> [<delayMs>]  n artifact chunks "chunk <i>\n", then a final frame with no content
  *   sleep <ms>              a progress frame, then the reply after <ms> (abortable meanwhile)
  *   ask <question>          ends the turn input-required
+ *   reply <text>            a direct-message reply (the caller gets a Message, not a task)
+ *   recap                   what the prompt frame said of the conversation: turn, message id,
+ *                           earlier messages (a fresh worker knows them too, from `history`)
  *   fail <message>          an error frame
  *   anything else           the reply "echo: <text>"
  *
@@ -63,8 +66,17 @@ function onPrompt(frame) {
     return later(Number(arg) || 1000, () => finish({ type: 'final', text: `slept ${arg} ms` }));
   }
   if (command === 'ask') return finish({ type: 'input-required', text: arg || 'What next?' });
+  if (command === 'reply') return finish({ type: 'message', text: arg || 'ok' });
+  if (command === 'recap') return finish({ type: 'final', text: recap(frame) });
   if (command === 'fail') return finish({ type: 'error', message: arg || 'failed on request' });
   finish({ type: 'final', text: `echo: ${frame.text}`, metadata: { turn: turns, pid: process.pid, contextId: frame.contextId } });
+}
+
+/** The conversation as this turn's prompt frame carries it (older hubs send no history). */
+function recap(frame) {
+  const said = (frame.history ?? []).map((m) => `${m.role}: ${m.parts.filter((p) => p.kind === 'text').map((p) => p.text).join('')}`);
+  const dropped = frame.historyTruncated ? ' (older messages left out)' : '';
+  return [`turn ${frame.turn ?? 1} of task ${frame.taskId}, message ${frame.messageId ?? '?'}${dropped}`, ...said].join('\n');
 }
 
 /** Always acknowledged, even for a task that already finished: the hub waits for this frame. */

@@ -4,9 +4,11 @@
  */
 import type { ServedAgent } from '../engine/agent';
 import { builtinAgents } from './builtin-agents';
-import { loadFileConfig, type AgentConfig } from '../config/file-config';
+import { configIssue, loadFileConfig, type AgentConfig, type ConfigIssue } from '../config/file-config';
 import { getSettings } from '../config/settings';
-import { createLauncherRunner } from '../launchers';
+import { createLauncherRunner, LauncherConfigError, MAX_SESSIONS, reapOrphanedGroups } from '../launchers';
+import { launchedGroupLedger } from '../db/launched-group-repo';
+import { launcherSessionStore } from '../db/launcher-session-repo';
 import { processSingleton } from '../process-singleton';
 import { log } from '../log';
 
@@ -20,13 +22,14 @@ function fromConfig(agent: AgentConfig, baseDir: string): ServedAgent {
       : [{ id: agent.slug, name: agent.name, description: agent.description || agent.name, tags: ['launcher'] }],
     responseWindowMs: agent.responseWindowSeconds !== undefined ? agent.responseWindowSeconds * 1000 : undefined,
     lateResultGraceMs: agent.lateResultGraceSeconds !== undefined ? agent.lateResultGraceSeconds * 1000 : undefined,
-    runner: createLauncherRunner(agent.launcher, { slug: agent.slug, baseDir }),
+    runner: createLauncherRunner(agent.launcher, { slug: agent.slug, baseDir, ledger: launchedGroupLedger, sessions: launcherSessionStore(MAX_SESSIONS) }),
   };
 }
 
 export interface AgentRegistry {
   agents: Map<string, ServedAgent>;
-  configErrors: string[];
+  /** Every config problem: the file's, and launchers that parsed but cannot run here. */
+  configErrors: ConfigIssue[];
 }
 
 function buildRegistry(): AgentRegistry {
@@ -37,12 +40,24 @@ function buildRegistry(): AgentRegistry {
     try {
       agents.set(agent.slug, fromConfig(agent, config.baseDir));
     } catch (err) {
-      const error = `${config.file}: agents "${agent.slug}": launcher.${(err as Error).message}`;
-      config.errors.push(error);
-      log.error('config error; entry not served', { error });
+      const issues = err instanceof LauncherConfigError ? err.issues : [{ path: [], message: (err as Error).message }];
+      for (const issue of issues) {
+        const found = configIssue(config.file ?? null, `agents "${agent.slug}"`, ['launcher', ...issue.path].join('.'), issue.message);
+        config.issues.push(found);
+        log.error('config error; entry not served', { error: found.text });
+      }
     }
   }
-  return { agents, configErrors: config.errors };
+  return { agents, configErrors: config.issues };
+}
+
+/**
+ * Ends the process groups a hub that died (kill -9, OOM, power) left running; boot calls it
+ * before recovering interrupted tasks, so no task reads "interrupted" while its run goes on.
+ */
+export async function reapOrphanedLaunches(): Promise<number> {
+  const reaped = await reapOrphanedGroups(launchedGroupLedger, (level, message) => log[level](message, { launcher: 'start-up' }));
+  return reaped.length;
 }
 
 export function agentRegistry(): AgentRegistry {

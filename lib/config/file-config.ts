@@ -70,16 +70,38 @@ export const PeerConfigSchema = z.strictObject({
 });
 export type PeerConfig = z.infer<typeof PeerConfigSchema>;
 
+/**
+ * One problem in the config file, as an operator needs it: where (file, entry, key) and what.
+ * `text` is the one-line form the log carries: `<file>: agents[2] "coder": launcher.cwd: …`.
+ */
+export interface ConfigIssue {
+  file: string | null;
+  /** `agents[2] "coder"`, `peers[0] "b"`, or null for the file itself. */
+  entry: string | null;
+  /** Dot path inside the entry (`launcher.command.1`), `(entry)`, or the top-level key. */
+  key: string;
+  message: string;
+  text: string;
+}
+
 export interface FileConfig {
   file?: string;
   baseDir: string;
   agents: AgentConfig[];
   peers: PeerConfig[];
+  /** Every problem, structured (the dashboard and /api/status show them). */
+  issues: ConfigIssue[];
+  /** The same, as log lines. */
   errors: string[];
 }
 
-function formatIssues(prefix: string, error: z.ZodError): string[] {
-  return error.issues.map((i) => `${prefix}: ${i.path.length ? i.path.join('.') : '(entry)'}: ${i.message}`);
+export function configIssue(file: string | null, entry: string | null, key: string, message: string): ConfigIssue {
+  const text = [file, entry, key].filter(Boolean).join(': ');
+  return { file, entry, key, message, text: `${text}: ${message}` };
+}
+
+function formatIssues(file: string, entry: string, error: z.ZodError): ConfigIssue[] {
+  return error.issues.map((i) => configIssue(file, entry, i.path.length ? i.path.join('.') : '(entry)', i.message));
 }
 
 function readDocument(file: string): unknown {
@@ -93,18 +115,18 @@ function validateEach<T>(
   entries: unknown,
   schema: z.ZodType<T>,
   label: (raw: unknown) => string,
-  errors: string[],
+  errors: ConfigIssue[],
 ): T[] {
   if (entries === undefined) return [];
   if (!Array.isArray(entries)) {
-    errors.push(`${file}: ${key}: expected a list`);
+    errors.push(configIssue(file, null, key, 'expected a list'));
     return [];
   }
   const out: T[] = [];
   entries.forEach((raw, index) => {
     const parsed = schema.safeParse(raw);
     if (parsed.success) out.push(parsed.data);
-    else errors.push(...formatIssues(`${file}: ${key}[${index}] ${label(raw)}`, parsed.error));
+    else errors.push(...formatIssues(file, `${key}[${index}] ${label(raw)}`, parsed.error));
   });
   return out;
 }
@@ -114,27 +136,30 @@ const nameOf = (field: string) => (raw: unknown) => {
   return typeof value === 'string' ? `"${value}"` : '(unnamed)';
 };
 
+const result = (base: Omit<FileConfig, 'errors'>): FileConfig => ({ ...base, errors: base.issues.map((i) => i.text) });
+
 export function loadFileConfig(configPath: string | undefined): FileConfig {
-  if (!configPath) return { baseDir: process.cwd(), agents: [], peers: [], errors: [] };
+  if (!configPath) return result({ baseDir: process.cwd(), agents: [], peers: [], issues: [] });
   const file = path.resolve(configPath);
   const baseDir = path.dirname(file);
-  const errors: string[] = [];
+  const issues: ConfigIssue[] = [];
   let doc: unknown;
   try {
     doc = readDocument(file);
   } catch (err) {
-    return { file, baseDir, agents: [], peers: [], errors: [`${file}: cannot be read: ${(err as Error).message}`] };
+    return result({ file, baseDir, agents: [], peers: [], issues: [configIssue(file, null, '(file)', `cannot be read: ${(err as Error).message}`)] });
   }
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {
-    return { file, baseDir, agents: [], peers: [], errors: [`${file}: expected an object with "agents" and/or "peers"`] };
+    return result({ file, baseDir, agents: [], peers: [], issues: [configIssue(file, null, '(file)', 'expected an object with "agents" and/or "peers"')] });
   }
   const { agents, peers, ...rest } = doc as Record<string, unknown>;
-  for (const key of Object.keys(rest)) errors.push(`${file}: ${key}: unknown key (expected "agents" or "peers")`);
-  const agentList = validateEach(file, 'agents', agents, AgentConfigSchema, nameOf('slug'), errors);
+  for (const key of Object.keys(rest)) issues.push(configIssue(file, null, key, 'unknown key (expected "agents" or "peers")'));
+  const agentList = validateEach(file, 'agents', agents, AgentConfigSchema, nameOf('slug'), issues);
   const seen = new Set<string>();
   const uniqueAgents = agentList.filter((a) => {
-    if (seen.has(a.slug)) errors.push(`${file}: agents "${a.slug}": slug: duplicate; the first one is served`);
+    if (seen.has(a.slug)) issues.push(configIssue(file, `agents "${a.slug}"`, 'slug', 'duplicate; the first one is served'));
     return !seen.has(a.slug) && seen.add(a.slug);
   });
-  return { file, baseDir, agents: uniqueAgents, peers: validateEach(file, 'peers', peers, PeerConfigSchema, nameOf('name'), errors), errors };
+  const peerList = validateEach(file, 'peers', peers, PeerConfigSchema, nameOf('name'), issues);
+  return result({ file, baseDir, agents: uniqueAgents, peers: peerList, issues });
 }

@@ -204,3 +204,21 @@ export function compactEvent(event: TimelineEvent): TimelineEvent {
   };
   return { ...event, payload };
 }
+
+/** One config-file problem, as GET /api/status reports it (lib/config/file-config.ts ConfigIssue). */
+export const ConfigIssueSchema = z.object({
+  file: z.string().nullable(),
+  entry: z.string().nullable(),
+  key: z.string(),
+  message: z.string(),
+  text: z.string(),
+});
+export type ConfigIssueWire = z.infer<typeof ConfigIssueSchema>;
+
+/** GET /api/status: what the hub serves and what it could not, for operators and probes. */
+export const StatusResponseSchema = z.object({
+  ok: z.boolean(),
+  agents: z.array(z.string()),
+  configErrors: z.array(ConfigIssueSchema),
+});
+export type StatusResponse = z.infer<typeof StatusResponseSchema>;

@@ -6,7 +6,7 @@
  * window, detaches, and decides the end through claimTerminal. A runner only performs one turn
  * and reports what happened; it never writes task state itself.
  */
-import type { ArtifactChunk, Message, Part } from '../protocol/types';
+import type { Artifact, ArtifactChunk, Message, Part } from '../protocol/types';
 
 export interface TurnEmitter {
   /** A progress status update (state stays `working`). */
@@ -29,6 +29,29 @@ export interface AgentTurn {
   /** Aborted when the task is cancelled, its grace runs out, or the server shuts down. */
   readonly signal: AbortSignal;
   emit: TurnEmitter;
+  /** Which turn of the task this is: 1 for the message that created it, 2 for the first answer after input-required, … */
+  turnNumber: number;
+  /** The conversation before this message, read on demand (a runner that needs none pays nothing). */
+  conversation(bounds: ConversationBounds): Promise<Conversation>;
+}
+
+/** How much of the conversation a runner takes: items are messages and artifacts, bytes their JSON. */
+export interface ConversationBounds {
+  maxItems: number;
+  maxBytes: number;
+}
+
+export type ContextArtifact = Artifact & { taskId: string };
+
+/**
+ * The context's conversation before the current message: the earlier messages of this agent's
+ * tasks in the context (the current task's included), oldest first, and those tasks'
+ * artifacts. Within the bounds the oldest items are dropped first; `truncated` says so.
+ */
+export interface Conversation {
+  messages: Message[];
+  artifacts: ContextArtifact[];
+  truncated: boolean;
 }
 
 /**
@@ -47,11 +70,21 @@ export type TurnOutcome =
       artifacts?: ArtifactChunk[];
     }
   | { state: 'input-required'; parts: Part[]; metadata?: Record<string, unknown> }
+  /**
+   * A direct message instead of a task result, as A2A allows: a caller still waiting for this
+   * turn receives a Message, not a Task; the task is recorded completed with it (decisions.md).
+   */
+  | { state: 'message'; parts: Part[]; metadata?: Record<string, unknown> }
   | { state: 'failed'; reason: string; parts?: Part[]; metadata?: Record<string, unknown> }
   | { state: 'rejected'; reason: string; parts?: Part[]; metadata?: Record<string, unknown> };
 
 export interface AgentRunner {
   runTurn(turn: AgentTurn): Promise<TurnOutcome>;
+  /**
+   * The runner may end a turn with a direct message (`state: 'message'`). A stream then holds
+   * the task snapshot until the turn's first event, so a reply that comes first is sent alone.
+   */
+  mayReplyWithMessage?: boolean;
   /** Releases long-lived resources (rpc workers). Called at shutdown. */
   close?(): Promise<void>;
 }

@@ -8,7 +8,7 @@ import { db } from '../db/client';
 import { countApiKeys } from '../db/key-repo';
 import { sealPlaintextPeerSecrets } from '../db/peer-repo';
 import { sealPlaintextPushSecrets } from '../db/push-repo';
-import { agentRegistry, defaultAgentProblem } from '../agents/registry';
+import { agentRegistry, defaultAgentProblem, reapOrphanedLaunches } from '../agents/registry';
 import { recoverInterruptedTasks, drainAndStop } from './lifecycle';
 import { ensurePushDelivery } from '../push/push-delivery';
 import { processSingleton } from '../process-singleton';
@@ -58,6 +58,7 @@ async function boot(): Promise<void> {
   const registry = agentRegistry();
   const defaultProblem = defaultAgentProblem();
   if (defaultProblem) fatal(defaultProblem);
+  await reapOrphanedLaunches();
   await recoverInterruptedTasks();
   ensurePushDelivery();
   for (const hook of hooks()) {

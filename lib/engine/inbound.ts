@@ -15,6 +15,7 @@ import { detachTask, detachGuidance, markReattached, type DetachReason } from '.
 import { buildTask, loadTask } from './snapshot';
 import { toStreamEvent } from './stream-events';
 import { agentText } from './messages';
+import { directReplyIn } from './direct-reply';
 import { findTask, listMessages } from '../db/task-repo';
 import { newId } from '../db/ids';
 import { ContextTakenError, type StoredEvent, type TaskRecord } from '../db/task-records';
@@ -93,7 +94,7 @@ async function createTask(req: SendRequest, contextId: string, joinsContext: boo
     [stored],
   );
   await req.onTaskCreated?.(taskId);
-  startTurn({ agent, taskId, contextId, message: stored, history: [], peer: req.peer, owner: scope.owner });
+  startTurn({ agent, taskId, contextId, message: stored, history: [], peer: req.peer, owner: scope.owner, turnNumber: 1 });
   return change.task;
 }
 
@@ -119,7 +120,8 @@ async function continueTask(req: SendRequest, taskId: string): Promise<TaskRecor
     { onlyIfStateIn: [record.state], messages: [stored], patch: { state: 'working', statusMessage: null, detached: false } },
   );
   if (!change) throw new A2AError('unsupportedOperation', `task ${taskId} changed state; retry`);
-  startTurn({ agent: req.agent, taskId, contextId: record.contextId, message: stored, history, peer: req.peer, owner: req.scope.owner });
+  const turnNumber = history.filter((m) => m.role === 'user').length + 1;
+  startTurn({ agent: req.agent, taskId, contextId: record.contextId, message: stored, history, peer: req.peer, owner: req.scope.owner, turnNumber });
   return change.task;
 }
 
@@ -131,22 +133,29 @@ function detachReason(end: ObservationEnd): DetachReason {
 /** Ends that still owe an open stream the detach status: the window, and shutdown. */
 const ANSWERED_ENDS: readonly ObservationEnd[] = ['window', 'shutdown'];
 
-/** message/send and SendMessage: wait for the turn's end, at most one response window. */
-export async function sendMessage(req: SendRequest, mode: SendMode): Promise<Task> {
+/**
+ * message/send and SendMessage: wait for the turn's end, at most one response window. A turn
+ * that created its task and ended with a direct message answers with that Message.
+ */
+export async function sendMessage(req: SendRequest, mode: SendMode): Promise<Task | Message> {
   const record = await beginTurn(req);
   const { windowMs, graceMs } = timingFor(req.agent);
   if (mode === 'non-blocking') {
     await detachTask(record.id, record.contextId, { reason: 'non-blocking request', windowMs, graceMs });
   } else {
     const events = observeTaskBatches(record.id, { afterSeq: record.lastSeq, until: 'turn', windowMs, signal: req.signal });
+    let reply: Message | null = null;
     let step = await events.next();
-    while (!step.done) step = await events.next();
+    while (!step.done) {
+      reply ??= directReplyIn(step.value, record.contextId);
+      step = await events.next();
+    }
     if (step.value !== 'ended') {
       const detached = await detachTask(record.id, record.contextId, { reason: detachReason(step.value), windowMs, graceMs });
       // The answer is the task as of its detach: the instructions, and every artifact committed
       // before them (later progress would replace the status message in a fresh read).
       if (detached) return buildTask(detached.task, { historyLength: req.historyLength });
-    }
+    } else if (reply && !req.message.taskId) return reply;
   }
   return (await loadTask(record.id, { historyLength: req.historyLength }))!;
 }
@@ -161,8 +170,12 @@ export type StreamBatch = StreamEvent[];
 export async function* streamMessage(req: SendRequest): AsyncGenerator<StreamBatch> {
   const record = await beginTurn(req);
   const { windowMs, graceMs } = timingFor(req.agent);
-  yield [await buildTask(record, { historyLength: req.historyLength })];
-  yield* followTurn(record, { windowMs, graceMs, signal: req.signal, detachOnLeave: true });
+  const snapshot = await buildTask(record, { historyLength: req.historyLength });
+  // A new task whose agent may answer with a message: the task goes out with the turn's first
+  // event, so a reply that comes first is the stream's only event (a Message, not a Task).
+  const held = req.agent.runner.mayReplyWithMessage === true && !req.message.taskId;
+  if (!held) yield [snapshot];
+  yield* followTurn(record, { windowMs, graceMs, signal: req.signal, detachOnLeave: true, held: held ? snapshot : undefined });
 }
 
 interface FollowOptions {
@@ -170,6 +183,8 @@ interface FollowOptions {
   graceMs: number;
   signal?: AbortSignal;
   detachOnLeave: boolean;
+  /** The task snapshot not sent yet: it precedes the first batch, unless that is a direct reply. */
+  held?: Task;
 }
 
 function toStreamBatch(events: StoredEvent[], contextId: string): StreamBatch {
@@ -185,6 +200,7 @@ async function* followTurn(record: TaskRecord, opts: FollowOptions): AsyncGenera
   const events = observeTaskBatches(record.id, { afterSeq: record.lastSeq, until: 'turn', windowMs: opts.windowMs, signal: opts.signal });
   let end: ObservationEnd = 'aborted';
   let lastSeq = record.lastSeq;
+  let held = opts.held;
   try {
     for (;;) {
       const step = await events.next();
@@ -193,7 +209,14 @@ async function* followTurn(record: TaskRecord, opts: FollowOptions): AsyncGenera
         break;
       }
       lastSeq = step.value[step.value.length - 1]?.seq ?? lastSeq;
-      const out = toStreamBatch(step.value, record.contextId);
+      const reply = held ? directReplyIn(step.value, record.contextId) : null;
+      if (reply) {
+        yield [reply];
+        end = 'ended';
+        break;
+      }
+      const out: StreamBatch = [...(held ? [held] : []), ...toStreamBatch(step.value, record.contextId)];
+      held = undefined;
       if (out.length) yield out;
     }
   } finally {
@@ -203,7 +226,7 @@ async function* followTurn(record: TaskRecord, opts: FollowOptions): AsyncGenera
       await detachTask(record.id, record.contextId, { reason: 'caller disconnected', windowMs: opts.windowMs ?? 0, graceMs: opts.graceMs });
     }
   }
-  if (ANSWERED_ENDS.includes(end)) yield* answerWindowEnd(record, lastSeq, end, opts);
+  if (ANSWERED_ENDS.includes(end)) yield* answerWindowEnd(record, lastSeq, end, opts, held);
 }
 
 /**
@@ -213,13 +236,13 @@ async function* followTurn(record: TaskRecord, opts: FollowOptions): AsyncGenera
  * with that end instead; a stream that does not own the detach (a resubscriber at shutdown)
  * gets the instructions as a status of its own.
  */
-async function* answerWindowEnd(record: TaskRecord, afterSeq: number, end: ObservationEnd, opts: FollowOptions): AsyncGenerator<StreamBatch> {
+async function* answerWindowEnd(record: TaskRecord, afterSeq: number, end: ObservationEnd, opts: FollowOptions, held?: Task): AsyncGenerator<StreamBatch> {
   const reason = detachReason(end);
   const windowMs = opts.windowMs ?? 0;
   const change = opts.detachOnLeave ? await detachTask(record.id, record.contextId, { reason, windowMs, graceMs: opts.graceMs }) : null;
   const throughSeq = change?.task.lastSeq ?? (await findTask(record.id))?.lastSeq ?? afterSeq;
   const owed = await committedThrough(record.id, afterSeq, throughSeq, 'turn');
-  const out = toStreamBatch(owed.events, record.contextId);
+  const out: StreamBatch = [...(held ? [held] : []), ...toStreamBatch(owed.events, record.contextId)];
   const detachShown = change !== null && owed.events.some((e) => e.type === 'detached');
   if (!owed.ended && !detachShown) {
     const guidance = detachGuidance(record.id, reason, windowMs);

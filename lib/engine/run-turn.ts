@@ -7,6 +7,7 @@ import { claimTerminal, recordEvents } from './task-writer';
 import { agentMessage, agentText } from './messages';
 import { executions, type TurnAbort } from './executions';
 import { EmitPipe } from './emit-pipe';
+import { loadConversation } from './conversation';
 import type { ArtifactChunk, Message } from '../protocol/types';
 import { errorMessage, log } from '../log';
 
@@ -18,6 +19,8 @@ export interface TurnStart {
   history: Message[];
   peer: string;
   owner: string;
+  /** 1 for the message that created the task, +1 for each answer after input-required. */
+  turnNumber: number;
 }
 
 /** Appends made by a running turn are refused once the task is no longer working. */
@@ -59,6 +62,9 @@ export function startTurn(start: TurnStart): void {
     history: start.history,
     peer: start.peer,
     owner: start.owner,
+    turnNumber: start.turnNumber,
+    conversation: (bounds) =>
+      loadConversation({ taskId: start.taskId, contextId: start.contextId, agentSlug: start.agent.slug, owner: start.owner, messageId: start.message.messageId }, bounds),
     get signal() {
       return controller.signal;
     },
@@ -100,6 +106,13 @@ async function recordOutcome(start: TurnStart, outcome: TurnOutcome): Promise<vo
       messages: [message],
       patch: { state: 'input-required', statusMessage: message },
     });
+    return;
+  }
+  if (outcome.state === 'message') {
+    // Only the turn that created the task can be answered with a Message (its caller has no
+    // task yet); a later turn's direct message simply completes the task the caller holds.
+    const message = agentMessage(taskId, contextId, outcome.parts, outcome.metadata);
+    await claimTerminal(taskId, { state: 'completed', message, directReply: start.turnNumber === 1 });
     return;
   }
   const reason = outcome.state === 'failed' || outcome.state === 'rejected' ? outcome.reason : undefined;

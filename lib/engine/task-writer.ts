@@ -31,6 +31,8 @@ export interface TerminalClaim {
   metadata?: Record<string, unknown>;
   /** Extra events to append before the terminal status event, in the same transaction. */
   events?: NewEvent[];
+  /** The agent answered with `message` as a direct reply (A2A Message), not a task result. */
+  directReply?: boolean;
 }
 
 /**
@@ -41,7 +43,7 @@ export interface TerminalClaim {
  */
 export async function claimTerminal(taskId: string, claim: TerminalClaim): Promise<CommittedChange | null> {
   const metadata = claim.reason ? { ...claim.metadata, switchboard: { endReason: claim.reason } } : claim.metadata;
-  const statusPayload = { message: claim.message, reason: claim.reason, metadata };
+  const statusPayload = { message: claim.message, reason: claim.reason, metadata, ...(claim.directReply ? { reply: 'message' } : {}) };
   const change = await recordEvents(
     taskId,
     [...(claim.events ?? []), { type: 'status', state: claim.state, payload: statusPayload }],

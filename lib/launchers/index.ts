@@ -9,7 +9,9 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { AgentRunner } from '../engine/agent';
 import { processSingleton } from '../process-singleton';
+import { NO_LEDGER, type GroupLedger } from './group-ledger';
 import { defaultLauncherLog, type LauncherLog } from './log';
+import { MemorySessionStore, type SessionStore } from './session-store';
 import { ProcessLauncherRunner } from './process-runner';
 import { RpcLauncherRunner } from './rpc/rpc-runner';
 import type { LauncherSpec } from './spec';
@@ -18,6 +20,9 @@ export { LauncherSpecSchema, LAUNCHER_DEFAULTS, formatLauncherIssues } from './s
 export type { LauncherSpec, LauncherSpecInput, ProcessLauncherSpec, RpcLauncherSpec } from './spec';
 export { WORKER_PROTOCOL } from './rpc/frames';
 export type { LauncherLog, LogLevel } from './log';
+export type { GroupLedger, LaunchedGroupRecord } from './group-ledger';
+export { reapOrphanedGroups, type ReapedGroup } from './orphan-reaper';
+export { MAX_SESSIONS, type SessionKey, type SessionStore, type StoredSession } from './session-store';
 
 /** A runner whose close() is always there: it owns processes that must not outlive the hub. */
 export type LauncherRunner = AgentRunner & { close(): Promise<void> };
@@ -29,6 +34,10 @@ export interface LauncherRunnerOptions {
   baseDir: string;
   /** Defaults to the project's structured log (lib/log.ts), tagged `launcher: <slug>`. */
   log?: LauncherLog;
+  /** Where launched process groups are recorded until reaped; none by default (tests, tools). */
+  ledger?: GroupLedger;
+  /** Where `resume` session ids are kept; in memory by default (lost at restart). */
+  sessions?: SessionStore;
 }
 
 /**
@@ -56,7 +65,13 @@ export function createLauncherRunner(spec: LauncherSpec, opts: LauncherRunnerOpt
   if (!isDirectory(cwd)) {
     throw new LauncherConfigError([{ path: ['cwd'], message: `directory not found: ${cwd}` }]);
   }
-  const ctx = { slug: opts.slug, cwd, log: opts.log ?? defaultLauncherLog(opts.slug) };
+  const ctx = {
+    slug: opts.slug,
+    cwd,
+    log: opts.log ?? defaultLauncherLog(opts.slug),
+    ledger: opts.ledger ?? NO_LEDGER,
+    sessions: opts.sessions ?? new MemorySessionStore(),
+  };
   const runner = spec.type === 'process' ? new ProcessLauncherRunner(spec, ctx) : new RpcLauncherRunner(spec, ctx);
   return track(runner);
 }
@@ -70,6 +85,7 @@ export async function closeAllLauncherRunners(): Promise<void> {
 function track(runner: LauncherRunner): LauncherRunner {
   const tracked: LauncherRunner = {
     runTurn: (turn) => runner.runTurn(turn),
+    mayReplyWithMessage: runner.mayReplyWithMessage,
     close: async () => {
       registry.delete(tracked);
       await runner.close();

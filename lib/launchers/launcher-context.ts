@@ -1,5 +1,7 @@
 import { stat } from 'node:fs/promises';
+import type { GroupLedger } from './group-ledger';
 import type { LauncherLog } from './log';
+import type { SessionStore } from './session-store';
 
 /** What every runner needs besides its spec: who it serves, where it runs, where it logs. */
 export interface LauncherContext {
@@ -7,6 +9,10 @@ export interface LauncherContext {
   /** Absolute working directory for the child. */
   cwd: string;
   log: LauncherLog;
+  /** Where every launched process group is recorded until it is reaped. */
+  ledger: GroupLedger;
+  /** Agent session ids for `resume` (process launchers). */
+  sessions: SessionStore;
 }
 
 /**

@@ -40,7 +40,7 @@ describe('placeholders and env', () => {
 
 describe('/proc stat parsing', () => {
   it('reads fields after a command name containing spaces and parentheses', () => {
-    expect(parseProcStat('4242 (my (odd) cmd) S 1 4200 4100 0 -1')).toEqual({ pid: 4242, state: 'S', pgrp: 4200, session: 4100 });
+    expect(parseProcStat('4242 (my (odd) cmd) S 1 4200 4100 0 -1')).toEqual({ pid: 4242, state: 'S', pgrp: 4200, session: 4100, startTime: '' });
   });
 });
 
@@ -99,6 +99,30 @@ describe('worker frames', () => {
     expect(parseWorkerFrame('{"type":"final","taskId":"t","text":"hi","future":1}')).toEqual({
       ok: true,
       frame: { type: 'final', taskId: 't', text: 'hi' },
+    });
+  });
+});
+
+describe('JSON-lines replies (output.format "jsonl")', () => {
+  const output = { format: 'jsonl' as const, replyField: 'item.text', replyWhere: { 'item.type': 'agent_message' }, sessionIdField: 'thread_id' };
+  const lines = (...docs: unknown[]) => Buffer.from(docs.map((d) => JSON.stringify(d)).join('\n') + '\n');
+
+  it('takes the last matching line as the reply and the first session id', () => {
+    const stdout = lines(
+      { type: 'thread.started', thread_id: 't-1' },
+      { type: 'item.completed', item: { type: 'agent_message', text: 'first answer' } },
+      { type: 'item.completed', item: { type: 'agent_message', text: 'final answer' } },
+      { type: 'item.completed', item: { type: 'reasoning', text: 'a later thought is not the reply' } },
+      { type: 'turn.completed' },
+    );
+    expect(extractReply(stdout, output, 1000)).toEqual({ ok: true, text: 'final answer', sessionId: 't-1' });
+  });
+
+  it('names the line that is not JSON, and says when no line has the reply', () => {
+    expect(extractReply(Buffer.from('{"a":1}\nnot json\n'), output, 1000)).toMatchObject({ ok: false, reason: expect.stringMatching(/^stdout line 2 is not valid JSON/) });
+    expect(extractReply(lines({ item: { type: 'reasoning', text: 'x' } }), output, 1000)).toEqual({
+      ok: false,
+      reason: 'no line of the JSON-lines output has a string "item.text" where item.type = "agent_message"',
     });
   });
 });

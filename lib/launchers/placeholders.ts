@@ -6,12 +6,12 @@
  * contains `{context_id}` (a prompt quoting our syntax) is never expanded a second time.
  */
 
-export const PLACEHOLDER_NAMES = ['prompt', 'context_id', 'task_id', 'peer', 'agent', 'session_id'] as const;
+export const PLACEHOLDER_NAMES = ['prompt', 'context_id', 'task_id', 'message_id', 'peer', 'agent', 'session_id'] as const;
 export type PlaceholderName = (typeof PLACEHOLDER_NAMES)[number];
 export type PlaceholderValues = Partial<Record<PlaceholderName, string>>;
 
 /** Placeholders a per-turn process command may use (`{session_id}` only in `resume`). */
-export const PROCESS_COMMAND_PLACEHOLDERS: readonly PlaceholderName[] = ['prompt', 'context_id', 'task_id', 'peer', 'agent'];
+export const PROCESS_COMMAND_PLACEHOLDERS: readonly PlaceholderName[] = ['prompt', 'context_id', 'task_id', 'message_id', 'peer', 'agent'];
 export const PROCESS_RESUME_PLACEHOLDERS: readonly PlaceholderName[] = [...PROCESS_COMMAND_PLACEHOLDERS, 'session_id'];
 /** An rpc worker outlives turns, so only per-context facts can go into its argv. */
 export const RPC_COMMAND_PLACEHOLDERS: readonly PlaceholderName[] = ['agent', 'context_id'];

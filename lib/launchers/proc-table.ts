@@ -3,6 +3,7 @@
  * session. Signals alone cannot tell us whether a group is really gone: a zombie still answers
  * kill(-pgid, 0), and a leader's death says nothing about its descendants.
  */
+import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 
 export interface ProcEntry {
@@ -11,6 +12,8 @@ export interface ProcEntry {
   state: string;
   pgrp: number;
   session: number;
+  /** Field 22, clock ticks after boot: with the pid, it names one process for the boot's lifetime. */
+  startTime: string;
 }
 
 /**
@@ -21,10 +24,29 @@ export function parseProcStat(text: string): ProcEntry | null {
   const close = text.lastIndexOf(')');
   if (close < 0) return null;
   const pid = Number.parseInt(text, 10);
-  // After ") ": state ppid pgrp session …
-  const [state, _ppid, pgrp, session] = text.slice(close + 2).split(' ');
+  // After ") ": state(3) ppid pgrp session … starttime(22)
+  const fields = text.slice(close + 2).split(' ');
+  const [state, _ppid, pgrp, session] = fields;
   if (!Number.isInteger(pid) || state === undefined) return null;
-  return { pid, state, pgrp: Number(pgrp), session: Number(session) };
+  return { pid, state, pgrp: Number(pgrp), session: Number(session), startTime: fields[19] ?? '' };
+}
+
+/** One process's entry, read synchronously (right after a spawn, before anything else runs); null if gone. */
+export function readProcEntrySync(pid: number | 'self'): ProcEntry | null {
+  try {
+    return parseProcStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/** This boot of the machine (Linux), or null: start times only compare within one boot. */
+export function readBootId(): string | null {
+  try {
+    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || null;
+  } catch {
+    return null;
+  }
 }
 
 /** Every process we can see, or null where there is no /proc (then callers fall back to kill(…, 0)). */

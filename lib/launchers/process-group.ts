@@ -10,6 +10,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { LaunchRecorder } from './group-ledger';
 import type { LauncherLog } from './log';
 import { isLive, readProcTable, type ProcEntry } from './proc-table';
 import { spawnErrorReason } from './reasons';
@@ -23,6 +24,8 @@ export interface GroupSpawnOptions {
   env: Record<string, string>;
   /** 'pipe' when we write to the child; 'ignore' gives it /dev/null. */
   stdin: 'pipe' | 'ignore';
+  /** Records the new group durably, synchronously after the spawn (group-ledger.ts). */
+  record?: LaunchRecorder;
 }
 
 export type GroupExit =
@@ -40,6 +43,7 @@ export class ProcessGroup {
   readonly exited: Promise<GroupExit>;
   private exit?: GroupExit;
   private terminating?: Promise<void>;
+  private release?: () => void;
 
   private constructor(
     private readonly child: ChildProcess | null,
@@ -73,9 +77,25 @@ export class ProcessGroup {
         stdio: [options.stdin, 'pipe', 'pipe'],
         windowsHide: true,
       });
-      return new ProcessGroup(child, log);
+      const group = new ProcessGroup(child, log);
+      if (child.pid !== undefined && options.record) group.recordOrKill(child.pid, options.record);
+      return group;
     } catch (error) {
       return new ProcessGroup(null, log, spawnErrorReason(argv[0], error));
+    }
+  }
+
+  /** A group we cannot record must not run: a crash would leave it behind unseen. */
+  private recordOrKill(pid: number, record: LaunchRecorder): void {
+    try {
+      this.release = record(pid);
+    } catch (error) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+      throw new Error(`could not record the launched process group: ${(error as Error).message}`, { cause: error });
     }
   }
 
@@ -107,27 +127,34 @@ export class ProcessGroup {
   private async reap(graceMs: number): Promise<void> {
     const pgid = this.child?.pid;
     if (pgid === undefined) return;
-    if (!(await groupIsEmpty(pgid))) {
-      await signalTree(pgid, 'SIGTERM');
-      await signalTree(pgid, 'SIGCONT'); // A stopped process only sees SIGTERM once continued.
-      if (!(await waitUntilEmpty(pgid, graceMs))) {
-        await signalTree(pgid, 'SIGKILL');
-        if (!(await waitUntilEmpty(pgid, REAP_VERIFY_MS))) await this.reportSurvivors(pgid);
-      }
-    }
+    await reapGroup(pgid, graceMs, this.log);
     // The leader is waited for by Node; give that a bounded moment so no zombie outlives the turn.
     await Promise.race([this.exited, sleep(REAP_VERIFY_MS)]);
-  }
-
-  private async reportSurvivors(pgid: number): Promise<void> {
-    const left = (await treeMembers(pgid)) ?? [];
-    const list = left.map((p) => `${p.pid}(${p.state})`).join(', ') || 'unknown (no /proc)';
-    this.log('error', `process group ${pgid} still has live processes after SIGKILL: ${list}`);
+    this.release?.();
   }
 }
 
+/**
+ * TERM, up to `graceMs`, KILL, then a /proc check of the group and session `pgid` leads; used at
+ * every end of a turn or worker, and at start-up for groups a crashed hub left (orphan-reaper.ts).
+ */
+export async function reapGroup(pgid: number, graceMs: number, log: LauncherLog): Promise<void> {
+  if (await groupIsEmpty(pgid)) return;
+  await signalTree(pgid, 'SIGTERM');
+  await signalTree(pgid, 'SIGCONT'); // A stopped process only sees SIGTERM once continued.
+  if (await waitUntilEmpty(pgid, graceMs)) return;
+  await signalTree(pgid, 'SIGKILL');
+  if (!(await waitUntilEmpty(pgid, REAP_VERIFY_MS))) await reportSurvivors(pgid, log);
+}
+
+async function reportSurvivors(pgid: number, log: LauncherLog): Promise<void> {
+  const left = (await treeMembers(pgid)) ?? [];
+  const list = left.map((p) => `${p.pid}(${p.state})`).join(', ') || 'unknown (no /proc)';
+  log('error', `process group ${pgid} still has live processes after SIGKILL: ${list}`);
+}
+
 /** Live processes in the group or the session that `pgid` leads; null without /proc. */
-async function treeMembers(pgid: number): Promise<ProcEntry[] | null> {
+export async function treeMembers(pgid: number): Promise<ProcEntry[] | null> {
   const table = await readProcTable();
   if (!table) return null;
   return table.filter((p) => isLive(p) && (p.pgrp === pgid || p.session === pgid));

@@ -7,27 +7,30 @@ import { textOf } from '../protocol/types';
 import { linkSignals } from './abort-link';
 import { buildChildEnv } from './child-env';
 import { EmitQueue } from './emit-queue';
+import { launchRecorder, type LaunchRecorder } from './group-ledger';
 import { KeyedLock } from './keyed-lock';
 import { directoryProblem, type LauncherContext } from './launcher-context';
 import { argvUses, substituteArgv, type PlaceholderValues } from './placeholders';
+import { buildPromptFrame } from './prompt-frame';
 import { abortReason, exitReason, withTail } from './reasons';
 import { extractReply } from './reply';
 import { runChild, STDERR_TAIL_BYTES, type ChildRunResult } from './run-child';
-import { SessionStore, type StoredSession } from './session-store';
+import type { SessionKey, StoredSession } from './session-store';
 import type { ProcessLauncherSpec } from './spec';
 import { StdoutArtifact } from './stdout-artifact';
 
 export class ProcessLauncherRunner implements AgentRunner {
-  private readonly sessions = new SessionStore();
   private readonly locks = new KeyedLock();
   private readonly turns = new TurnTracker();
   private readonly resumeNeedsId: boolean;
+  private readonly record: LaunchRecorder;
 
   constructor(
     private readonly spec: ProcessLauncherSpec,
     private readonly ctx: LauncherContext,
   ) {
     this.resumeNeedsId = spec.resume !== undefined && argvUses(spec.resume, 'session_id');
+    this.record = launchRecorder(ctx.ledger, { agentSlug: ctx.slug, kind: 'process', killGraceMs: spec.killGraceMs }, ctx.log);
   }
 
   runTurn(turn: AgentTurn): Promise<TurnOutcome> {
@@ -61,26 +64,36 @@ export class ProcessLauncherRunner implements AgentRunner {
     const cwdProblem = await directoryProblem(this.ctx.cwd);
     if (cwdProblem) return { state: 'failed', reason: cwdProblem };
     const resume = this.spec.resume;
-    const session = resume ? this.sessions.get(turn.contextId) : undefined;
+    const key: SessionKey = { agent: this.ctx.slug, owner: turn.owner, contextId: turn.contextId };
+    const session = resume ? await this.ctx.sessions.get(key) : undefined;
     const prompt = textOf(turn.message.parts);
     const argv = substituteArgv(resume && session ? resume : this.spec.command, this.placeholders(turn, prompt, session));
+    const stdinText = await this.stdinFor(turn, prompt);
     const queue = new EmitQueue();
     const stream = this.spec.streamStdout ? new StdoutArtifact(turn.emit, queue) : undefined;
     const result = await runChild({
       argv,
       cwd: this.ctx.cwd,
       env: buildChildEnv(this.spec),
-      stdinText: this.spec.stdin === 'prompt' ? prompt : undefined,
+      stdinText,
       maxOutputBytes: this.spec.maxOutputBytes,
       timeoutSeconds: this.spec.timeoutSeconds,
       killGraceMs: this.spec.killGraceMs,
       signal,
       onStdout: stream && ((chunk) => stream.push(chunk)),
       log: this.ctx.log,
+      record: this.record,
     });
-    const outcome = this.toOutcome(result, turn.contextId, stream);
+    const outcome = await this.toOutcome(result, key, stream);
     const emitFailure = await queue.drained();
     return emitFailure && outcome.state === 'completed' ? { state: 'failed', reason: emitFailure } : outcome;
+  }
+
+  /** `stdin: "json"`: the prompt frame's fields as one JSON document, history included. */
+  private async stdinFor(turn: AgentTurn, prompt: string): Promise<string | undefined> {
+    if (this.spec.stdin === 'prompt') return prompt;
+    if (this.spec.stdin === 'json') return JSON.stringify(await buildPromptFrame(turn, this.ctx.slug, this.spec));
+    return undefined;
   }
 
   private placeholders(turn: AgentTurn, prompt: string, session: StoredSession | undefined): PlaceholderValues {
@@ -88,13 +101,14 @@ export class ProcessLauncherRunner implements AgentRunner {
       prompt,
       context_id: turn.contextId,
       task_id: turn.taskId,
+      message_id: turn.message.messageId,
       peer: turn.peer,
       agent: this.ctx.slug,
       session_id: session?.sessionId,
     };
   }
 
-  private toOutcome(result: ChildRunResult, contextId: string, stream: StdoutArtifact | undefined): TurnOutcome {
+  private async toOutcome(result: ChildRunResult, key: SessionKey, stream: StdoutArtifact | undefined): Promise<TurnOutcome> {
     if (result.kind === 'spawn-error') return { state: 'failed', reason: result.reason };
     if (result.kind === 'stopped') return { state: 'failed', reason: result.reason };
     if (result.code !== 0 || result.signal) {
@@ -106,7 +120,9 @@ export class ProcessLauncherRunner implements AgentRunner {
     stream?.finish();
     const reply = extractReply(result.stdout, this.spec.output, this.spec.maxReplyBytes);
     if (!reply.ok) return { state: 'failed', reason: reply.reason };
-    this.rememberSession(contextId, reply.sessionId);
+    await this.rememberSession(key, reply.sessionId);
+    // The question is said in the status message, streamed or not: the caller must see it there.
+    if (reply.inputRequired) return { state: 'input-required', parts: [{ kind: 'text', text: reply.text }] };
     if (stream) return { state: 'completed', metadata: { launcher: { replyArtifactId: stream.artifactId } } };
     return { state: 'completed', parts: [{ kind: 'text', text: reply.text }] };
   }
@@ -115,10 +131,11 @@ export class ProcessLauncherRunner implements AgentRunner {
    * After a completed turn, later turns of the context use `resume`. An agent that printed no
    * session id this time keeps the one it had: a missing id is not a reason to lose context.
    */
-  private rememberSession(contextId: string, sessionId: string | undefined): void {
+  private async rememberSession(key: SessionKey, sessionId: string | undefined): Promise<void> {
     if (!this.spec.resume) return;
-    if (!this.resumeNeedsId) return this.sessions.set(contextId, {});
-    if (sessionId) this.sessions.set(contextId, { sessionId });
-    else this.ctx.log('warn', `context ${contextId}: no session id found in the output; the next turn ${this.sessions.get(contextId) ? 'reuses the previous one' : 'starts a new session'}`);
+    if (!this.resumeNeedsId) return this.ctx.sessions.set(key, {});
+    if (sessionId) return this.ctx.sessions.set(key, { sessionId });
+    const previous = await this.ctx.sessions.get(key);
+    this.ctx.log('warn', `context ${key.contextId}: no session id found in the output; the next turn ${previous ? 'reuses the previous one' : 'starts a new session'}`);
   }
 }

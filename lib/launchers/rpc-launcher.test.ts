@@ -49,6 +49,19 @@ describe('rpc launcher with the example worker', () => {
     expect(workerPid(other)).not.toBe(workerPid(first));
   });
 
+  it('replies with a direct message, and recaps the conversation its prompt frame carried', async () => {
+    const runner = rpcRunner();
+    expect(await runner.runTurn(new RecordingTurn({ text: 'reply Paris' }))).toEqual({ state: 'message', parts: [{ kind: 'text', text: 'Paris' }] });
+    const turn = new RecordingTurn({
+      text: 'recap',
+      turnNumber: 2,
+      message: { messageId: 'm-9' },
+      conversation: { messages: [{ kind: 'message', messageId: 'm-1', role: 'user', parts: [{ kind: 'text', text: 'hi' }], taskId: 't' }], artifacts: [], truncated: true },
+    });
+    const recap = await runner.runTurn(turn);
+    expect(recap.parts).toEqual([{ kind: 'text', text: `turn 2 of task ${turn.taskId}, message m-9 (older messages left out)\nuser: hi` }]);
+  });
+
   it('streams artifact chunks that accumulate into the whole result', async () => {
     const runner = rpcRunner();
     const turn = new RecordingTurn({ text: 'stream 5 5' });

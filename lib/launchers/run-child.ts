@@ -5,6 +5,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BoundedCapture, TailBuffer } from './byte-buffers';
+import type { LaunchRecorder } from './group-ledger';
 import type { LauncherLog } from './log';
 import { ProcessGroup, type GroupStreams } from './process-group';
 import { abortReason, timeoutReason } from './reasons';
@@ -30,6 +31,8 @@ export interface ChildRunOptions {
   /** Sees every stdout chunk that fits in the capture, in order. */
   onStdout?: (chunk: Buffer) => void;
   log: LauncherLog;
+  /** Records the child's group durably before it is given its input (group-ledger.ts). */
+  record?: LaunchRecorder;
 }
 
 export type ChildRunResult =
@@ -40,7 +43,7 @@ export type ChildRunResult =
 
 export async function runChild(options: ChildRunOptions): Promise<ChildRunResult> {
   if (options.signal.aborted) return { kind: 'stopped', reason: abortReason(options.signal), aborted: true, stderrTail: '' };
-  const group = ProcessGroup.spawn(options.argv, { cwd: options.cwd, env: options.env, stdin: options.stdinText === undefined ? 'ignore' : 'pipe' }, options.log);
+  const group = ProcessGroup.spawn(options.argv, { cwd: options.cwd, env: options.env, stdin: options.stdinText === undefined ? 'ignore' : 'pipe', record: options.record }, options.log);
   const streams = group.streams;
   if (!streams) return spawnFailure(await group.exited);
   const supervisor = new Supervisor(options, streams);

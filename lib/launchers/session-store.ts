@@ -1,10 +1,8 @@
 /**
- * Which contexts have a session to resume, for the process launcher's `resume` argv.
- *
- * Kept in memory only: after a restart every context starts a fresh agent session. That is a
- * deliberate trade: persisting ids would need a file format, locking and permissions for a
- * value the agent itself can recreate, and a lost session costs context, never a result.
- * Bounded (least recently used entries are dropped) so a hub serving many contexts stays small.
+ * Which (agent, owner, context) has an agent session to resume, for the process launcher's
+ * `resume` argv. The served agents use the database store (lib/db/launcher-session-repo.ts), so
+ * a conversation survives a restart; the in-memory store is for launchers run without one
+ * (tests, tools). Both keep at most MAX_SESSIONS per agent, least recently used dropped.
  */
 export const MAX_SESSIONS = 10_000;
 
@@ -13,24 +11,41 @@ export interface StoredSession {
   sessionId?: string;
 }
 
-export class SessionStore {
+export interface SessionKey {
+  agent: string;
+  /** The task owner (AgentTurn.owner): one caller never resumes another's session. */
+  owner: string;
+  contextId: string;
+}
+
+export interface SessionStore {
+  /** The session, marked as just used; undefined if there is none. */
+  get(key: SessionKey): Promise<StoredSession | undefined>;
+  set(key: SessionKey, session: StoredSession): Promise<void>;
+}
+
+export class MemorySessionStore implements SessionStore {
   private readonly entries = new Map<string, StoredSession>();
 
   constructor(private readonly capacity = MAX_SESSIONS) {}
 
-  get(contextId: string): StoredSession | undefined {
-    const entry = this.entries.get(contextId);
+  async get(key: SessionKey): Promise<StoredSession | undefined> {
+    const id = keyOf(key);
+    const entry = this.entries.get(id);
     if (entry) {
       // Map keeps insertion order: re-inserting marks the entry as most recently used.
-      this.entries.delete(contextId);
-      this.entries.set(contextId, entry);
+      this.entries.delete(id);
+      this.entries.set(id, entry);
     }
     return entry;
   }
 
-  set(contextId: string, session: StoredSession): void {
-    this.entries.delete(contextId);
-    this.entries.set(contextId, session);
+  async set(key: SessionKey, session: StoredSession): Promise<void> {
+    const id = keyOf(key);
+    this.entries.delete(id);
+    this.entries.set(id, session);
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
   }
 }
+
+const keyOf = (key: SessionKey) => JSON.stringify([key.agent, key.owner, key.contextId]);

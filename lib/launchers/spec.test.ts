@@ -22,6 +22,8 @@ describe('LauncherSpecSchema (design §5: an invalid config names the key)', () 
       killGraceMs: 2000,
       maxOutputBytes: 4 * 1024 * 1024,
       maxReplyBytes: 1024 * 1024,
+      historyMaxItems: 50,
+      historyMaxBytes: 256 * 1024,
     });
   });
 
@@ -56,7 +58,7 @@ describe('LauncherSpecSchema (design §5: an invalid config names the key)', () 
   it('rejects unknown placeholders by element, allows literal JSON braces', () => {
     expect(issues({ type: 'process', command: ['a', '--data', '{"a":1}', '{ spaced }', '{}'] })).toEqual([]);
     expect(issues({ type: 'process', command: ['a', 'x={promt}'] })).toEqual([
-      'launcher.command.1: placeholder {promt} is unknown; allowed: {prompt}, {context_id}, {task_id}, {peer}, {agent}',
+      'launcher.command.1: placeholder {promt} is unknown; allowed: {prompt}, {context_id}, {task_id}, {message_id}, {peer}, {agent}',
     ]);
     expect(issues({ type: 'process', command: ['{prompt}'] })).toEqual([
       'launcher.command.0: the executable cannot contain placeholders (found {prompt})',

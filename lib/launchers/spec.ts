@@ -28,6 +28,8 @@ export const LAUNCHER_DEFAULTS = {
   idleTimeoutSeconds: 900,
   maxFrameBytes: MIB,
   maxWorkers: 8,
+  historyMaxItems: 50,
+  historyMaxBytes: 256 * 1024,
 } as const;
 
 const noNul = (s: string) => !s.includes('\0');
@@ -101,8 +103,9 @@ const textOutputSchema = z.strictObject(
     format: z.literal('text'),
     sessionIdRegex: sessionRegexSchema.optional(),
     stripSessionMatch: z.boolean({ error: 'expected true or false' }).default(false),
+    inputRequiredMarker: z.string({ error: 'expected a string' }).trim().min(1, 'must not be empty').regex(/^[^\r\n]*$/, 'must be one line').optional(),
   },
-  { error: unknownKeys('format, sessionIdRegex, stripSessionMatch') },
+  { error: unknownKeys('format, sessionIdRegex, stripSessionMatch, inputRequiredMarker') },
 );
 
 const jsonOutputSchema = z.strictObject(
@@ -110,13 +113,25 @@ const jsonOutputSchema = z.strictObject(
     format: z.literal('json'),
     replyField: dotPathSchema,
     sessionIdField: dotPathSchema.optional(),
+    inputRequiredField: dotPathSchema.optional(),
   },
-  { error: unknownKeys('format, replyField, sessionIdField') },
+  { error: unknownKeys('format, replyField, sessionIdField, inputRequiredField') },
+);
+
+const jsonLinesOutputSchema = z.strictObject(
+  {
+    format: z.literal('jsonl'),
+    replyField: dotPathSchema,
+    replyWhere: z.record(dotPathSchema, z.string({ error: 'expected a string value' }), { error: 'expected an object of "dot.path": "value"' }).optional(),
+    sessionIdField: dotPathSchema.optional(),
+    inputRequiredField: dotPathSchema.optional(),
+  },
+  { error: unknownKeys('format, replyField, replyWhere, sessionIdField, inputRequiredField') },
 );
 
 const outputSchema = z
-  .discriminatedUnion('format', [textOutputSchema, jsonOutputSchema], {
-    error: (issue) => (issue.code === 'invalid_union' ? 'expected "text" or "json"' : undefined),
+  .discriminatedUnion('format', [textOutputSchema, jsonOutputSchema, jsonLinesOutputSchema], {
+    error: (issue) => (issue.code === 'invalid_union' ? 'expected "text", "json" or "jsonl"' : undefined),
   })
   .default({ format: 'text', stripSessionMatch: false });
 
@@ -130,11 +145,13 @@ const commonShape = {
   killGraceMs: integer('milliseconds', 0, 60_000, LAUNCHER_DEFAULTS.killGraceMs),
   maxOutputBytes: integer('bytes', 1024, MAX_BYTES, LAUNCHER_DEFAULTS.maxOutputBytes),
   maxReplyBytes: integer('bytes', 1, MAX_BYTES, LAUNCHER_DEFAULTS.maxReplyBytes),
+  historyMaxItems: integer('items', 0, 10_000, LAUNCHER_DEFAULTS.historyMaxItems),
+  historyMaxBytes: integer('bytes', 0, 64 * MIB, LAUNCHER_DEFAULTS.historyMaxBytes),
   /** Dangerous opt-in: lets a shell (or inline interpreter code) receive placeholder values. */
   allowShell: z.boolean({ error: 'expected true or false' }).optional(),
 };
 
-const PROCESS_KEYS = 'type, command, resume, cwd, passEnv, env, stdin, timeoutSeconds, killGraceMs, maxOutputBytes, maxReplyBytes, streamStdout, output, allowShell';
+const PROCESS_KEYS = 'type, command, resume, cwd, passEnv, env, stdin, timeoutSeconds, killGraceMs, maxOutputBytes, maxReplyBytes, historyMaxItems, historyMaxBytes, streamStdout, output, allowShell';
 
 export const ProcessLauncherSpecSchema = z
   .strictObject(
@@ -142,7 +159,7 @@ export const ProcessLauncherSpecSchema = z
       type: z.literal('process'),
       ...commonShape,
       resume: argvSchema.optional(),
-      stdin: z.enum(['none', 'prompt'], { error: 'expected "none" or "prompt"' }).default('none'),
+      stdin: z.enum(['none', 'prompt', 'json'], { error: 'expected "none", "prompt" or "json"' }).default('none'),
       streamStdout: z.boolean({ error: 'expected true or false' }).default(false),
       output: outputSchema,
     },
@@ -156,7 +173,7 @@ export const ProcessLauncherSpecSchema = z
     addProcessConsistencyIssues(ctx, spec);
   });
 
-const RPC_KEYS = 'type, command, cwd, passEnv, env, timeoutSeconds, startupTimeoutSeconds, idleTimeoutSeconds, killGraceMs, maxFrameBytes, maxOutputBytes, maxReplyBytes, maxWorkers, allowShell';
+const RPC_KEYS = 'type, command, cwd, passEnv, env, timeoutSeconds, startupTimeoutSeconds, idleTimeoutSeconds, killGraceMs, maxFrameBytes, maxOutputBytes, maxReplyBytes, historyMaxItems, historyMaxBytes, maxWorkers, allowShell';
 
 export const RpcLauncherSpecSchema = z
   .strictObject(

@@ -24,3 +24,7 @@ export const peerKeys = {
 export const sessionKeys = {
   current: ['session'] as const,
 };
+
+export const statusKeys = {
+  current: ['status'] as const,
+};

@@ -78,8 +78,9 @@ export async function runOperation(op: Operation, params: unknown, ctx: RpcConte
     case 'send': {
       refuseWhenDraining();
       const p = parse(SendSchemas[v], params);
-      const task = await sendMessage(await sendRequest(p, ctx), p.blocking ? 'blocking' : 'non-blocking');
-      return { kind: 'result', result: v === '1.0' ? { task: taskToV10(task) } : task };
+      // A Task, or the agent's direct Message: v1.0 wraps either ({task} | {message}).
+      const answer = await sendMessage(await sendRequest(p, ctx), p.blocking ? 'blocking' : 'non-blocking');
+      return { kind: 'result', result: v === '1.0' ? streamEventToV10(answer) : answer };
     }
     case 'stream': {
       refuseWhenDraining();

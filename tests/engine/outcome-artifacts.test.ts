@@ -4,7 +4,7 @@
  * nor a result recorded for a task that a cancel ended first.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useFreshDatabase } from '../support/in-process';
+import { onlyTask, useFreshDatabase } from '../support/in-process';
 import type { ServedAgent } from '../../lib/engine/agent';
 
 type Engine = typeof import('../../lib/engine/inbound');
@@ -37,7 +37,7 @@ describe('artifacts returned with the outcome', () => {
       await turn.emit.artifact(chunk('streamed '));
       return { state: 'completed', artifacts: [chunk('and final', true)] };
     });
-    const task = await engine.sendMessage({ agent: runner, scope: scopeOf(runner.slug), message: message('go'), peer: 'test' }, 'blocking');
+    const task = onlyTask(await engine.sendMessage({ agent: runner, scope: scopeOf(runner.slug), message: message('go'), peer: 'test' }, 'blocking'));
     expect(task.status.state).toBe('completed');
     expect(task.artifacts?.[0].parts.map((p) => (p.kind === 'text' ? p.text : ''))).toEqual(['streamed ', 'and final']);
     const events = await repo.listEvents(task.id);
@@ -56,7 +56,7 @@ describe('artifacts returned with the outcome', () => {
       await gate; // ignores its signal on purpose, so it returns after the cancel
       return { state: 'completed', artifacts: [chunk('too late')] };
     });
-    const task = await engine.sendMessage({ agent: runner, scope: scopeOf(runner.slug), message: message('go'), peer: 'test' }, 'non-blocking');
+    const task = onlyTask(await engine.sendMessage({ agent: runner, scope: scopeOf(runner.slug), message: message('go'), peer: 'test' }, 'non-blocking'));
     await cancel(task.id, scopeOf(runner.slug));
     release();
     await new Promise((r) => setTimeout(r, 100));

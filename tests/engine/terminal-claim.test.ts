@@ -3,7 +3,7 @@
  * of times: every task has exactly one terminal event, and its state matches that event.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useFreshDatabase } from '../support/in-process';
+import { onlyTask, useFreshDatabase } from '../support/in-process';
 
 type Engine = typeof import('../../lib/engine/inbound');
 type Repo = typeof import('../../lib/db/task-repo');
@@ -37,7 +37,7 @@ async function terminalEvents(taskId: string) {
 describe('the terminal claim', () => {
   it('lets exactly one of many simultaneous claims win', async () => {
     const slow = agents.builtinAgents().find((a) => a.slug === 'slow')!;
-    const task = await engine.sendMessage({ agent: slow, scope: scopeOf(slow.slug), message: message('work 60s'), peer: 'test' }, 'non-blocking');
+    const task = onlyTask(await engine.sendMessage({ agent: slow, scope: scopeOf(slow.slug), message: message('work 60s'), peer: 'test' }, 'non-blocking'));
     const claims = await Promise.all(
       (['completed', 'failed', 'canceled', 'completed', 'failed'] as const).map((state) => writer.claimTerminal(task.id, { state, reason: state === 'completed' ? undefined : `racer ${state}` })),
     );
@@ -55,7 +55,7 @@ describe('the terminal claim', () => {
     const outcomes = { canceledWins: 0, completedWins: 0, cancelRefused: 0 };
     await Promise.all(
       Array.from({ length: 300 }, async (_, i) => {
-        const task = await engine.sendMessage({ agent: slow, scope: scopeOf(slow.slug), message: message(i % 3 === 0 ? 'work 400ms chunks 1' : `work ${(i % 7) * 2}ms chunks 1`), peer: 'race' }, 'non-blocking');
+        const task = onlyTask(await engine.sendMessage({ agent: slow, scope: scopeOf(slow.slug), message: message(i % 3 === 0 ? 'work 400ms chunks 1' : `work ${(i % 7) * 2}ms chunks 1`), peer: 'race' }, 'non-blocking'));
         ids.push(task.id);
         await new Promise((r) => setTimeout(r, (i * 7) % 13));
         try {
@@ -82,7 +82,7 @@ describe('the terminal claim', () => {
 
   it('a loser changes nothing: no event, no state change', async () => {
     const echo = agents.builtinAgents().find((a) => a.slug === 'echo')!;
-    const task = await engine.sendMessage({ agent: echo, scope: scopeOf(echo.slug), message: message('hi'), peer: 'test' }, 'blocking');
+    const task = onlyTask(await engine.sendMessage({ agent: echo, scope: scopeOf(echo.slug), message: message('hi'), peer: 'test' }, 'blocking'));
     expect(task.status.state).toBe('completed');
     const before = await repo.findTask(task.id);
     const lost = await writer.claimTerminal(task.id, { state: 'failed', reason: 'too late' });

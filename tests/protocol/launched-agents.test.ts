@@ -36,6 +36,7 @@ beforeAll(async () => {
         name: 'Worker',
         launcher: { type: 'rpc', command: [process.execPath, path.resolve('examples/rpc-worker/worker.mjs')] },
       },
+      { slug: 'nowhere', name: 'Nowhere', launcher: { type: 'process', command: ['x'], cwd: '/nonexistent/agent-dir' } },
     ],
   };
   fs.writeFileSync(path.join(dir, 'switchboard.json'), JSON.stringify(config));
@@ -69,6 +70,21 @@ describe('served launched agents', () => {
     expect(broken.status).toBe(404);
     const card = await (await fetch(`${app.url}/a2a/sleeper/.well-known/agent-card.json`)).json();
     expect(card).toMatchObject({ name: 'Sleeper', url: `${app.url}/a2a/sleeper` });
+  });
+
+  it('GET /api/status names each config error by file, entry and key; /api/health stays ok', async () => {
+    const status = await (await fetch(`${app.url}/api/status`)).json();
+    const file = path.join(dir, 'switchboard.json');
+    expect(status.ok).toBe(false);
+    expect(status.agents).toEqual(expect.arrayContaining(['sleeper', 'stubborn', 'worker']));
+    expect(status.agents).not.toContain('broken');
+    expect(status.configErrors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ file, entry: 'agents[2] "broken"', key: 'launcher', message: expect.stringContaining('unknown key "pass_env"') }),
+        expect.objectContaining({ file, entry: 'agents "nowhere"', key: 'launcher.cwd', message: 'directory not found: /nonexistent/agent-dir' }),
+      ]),
+    );
+    expect(await (await fetch(`${app.url}/api/health`)).json()).toEqual({ ok: true });
   });
 
   it('a process agent that runs past the window detaches, then its late result is recorded', async () => {

@@ -14,3 +14,9 @@ export function useFreshDatabase(env: Record<string, string> = {}): string {
   Object.assign(process.env, env);
   return dir;
 }
+
+/** sendMessage's answer where the agent cannot reply with a direct message: always a Task. */
+export function onlyTask<T extends { kind: string }>(answer: T): Extract<T, { kind: 'task' }> {
+  if (answer.kind !== 'task') throw new Error(`expected a task, got a ${answer.kind}`);
+  return answer as Extract<T, { kind: 'task' }>;
+}

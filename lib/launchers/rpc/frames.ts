@@ -5,7 +5,8 @@
  * is a protocol error, because we cannot know what the worker meant by it.
  */
 import { z } from 'zod';
-import type { Part } from '../../protocol/types';
+import type { ContextArtifact } from '../../engine/agent';
+import type { Message, Part } from '../../protocol/types';
 
 export const WORKER_PROTOCOL = 'switchboard.worker/1';
 
@@ -41,6 +42,7 @@ const workerFrameSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('input-required'), taskId, ...content }),
   z.object({ type: z.literal('final'), taskId, ...content, metadata: metadataSchema.optional() }),
+  z.object({ type: z.literal('message'), taskId, ...content, metadata: metadataSchema.optional() }),
   z.object({ type: z.literal('error'), taskId, message: z.string() }),
   z.object({ type: z.literal('aborted'), taskId }),
 ]);
@@ -60,6 +62,20 @@ export interface PromptFrame {
   text: string;
   /** The whole message, for workers that handle files or data. */
   parts: Part[];
+  /** The caller's message id, as sent. */
+  messageId: string;
+  /** The message's own metadata, when it has some. */
+  metadata?: Record<string, unknown>;
+  /** Tasks the caller refers to, when it names some. */
+  referenceTaskIds?: string[];
+  /** 1 for the message that created the task, 2 for the first answer after input-required, … */
+  turn: number;
+  /** The context's earlier messages, oldest first, each with its taskId (bounded: historyMax*). */
+  history: Message[];
+  /** The accumulated artifacts of the context's tasks, each with its taskId (same bounds). */
+  artifacts: ContextArtifact[];
+  /** True when older history was left out to stay within the bounds. */
+  historyTruncated: boolean;
 }
 export interface AbortFrame {
   type: 'abort';

@@ -12,6 +12,8 @@ import type { RpcLauncherSpec } from '../spec';
 import { RpcWorker } from './rpc-worker';
 
 export class RpcLauncherRunner implements AgentRunner {
+  /** A worker may answer with a `message` frame. */
+  readonly mayReplyWithMessage = true;
   /** The live worker of each context. */
   private readonly workers = new Map<string, RpcWorker>();
   /** Every worker whose tree is not reaped yet, including those already closing. */

@@ -9,15 +9,16 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentTurn, TurnOutcome } from '../../engine/agent';
-import { textOf } from '../../protocol/types';
 import { TailBuffer } from '../byte-buffers';
 import { buildChildEnv } from '../child-env';
+import { launchRecorder } from '../group-ledger';
 import { substituteArgv } from '../placeholders';
 import { ProcessGroup, type GroupExit, type GroupStreams } from '../process-group';
 import type { LauncherContext } from '../launcher-context';
 import { abortReason, exitReason, timeoutReason, withTail } from '../reasons';
 import { STDERR_TAIL_BYTES } from '../run-child';
 import type { RpcLauncherSpec } from '../spec';
+import { buildPromptFrame, fitFrameLine } from '../prompt-frame';
 import { FrameReader } from './frame-reader';
 import { frameParts, parseWorkerFrame, WORKER_PROTOCOL, type HubFrame, type WorkerFrame } from './frames';
 import { WorkerTurn } from './worker-turn';
@@ -53,7 +54,8 @@ export class RpcWorker {
     this.reaped = new Promise((resolve) => (this.resolveReaped = resolve));
     this.reader = new FrameReader(spec.maxFrameBytes);
     const argv = substituteArgv(spec.command, { agent: ctx.slug, context_id: contextId });
-    this.group = ProcessGroup.spawn(argv, { cwd: ctx.cwd, env: buildChildEnv(spec), stdin: 'pipe' }, ctx.log);
+    const record = launchRecorder(ctx.ledger, { agentSlug: ctx.slug, kind: 'rpc', killGraceMs: spec.killGraceMs }, ctx.log);
+    this.group = ProcessGroup.spawn(argv, { cwd: ctx.cwd, env: buildChildEnv(spec), stdin: 'pipe', record }, ctx.log);
     this.streams = this.group.streams;
     void this.group.exited.then((exit) => this.onExit(exit));
     if (!this.streams) return;
@@ -75,18 +77,14 @@ export class RpcWorker {
   /** Runs one turn on an idle worker; resolves once, after any eviction has reaped the tree. */
   async runTurn(turn: AgentTurn, signal: AbortSignal): Promise<TurnOutcome> {
     if (this.phase !== 'idle') return { state: 'failed', reason: `worker is not ready (${this.phase})` };
-    const prompt: HubFrame = {
-      type: 'prompt',
-      taskId: turn.taskId,
-      contextId: turn.contextId,
-      agent: this.ctx.slug,
-      peer: turn.peer,
-      text: textOf(turn.message.parts),
-      parts: turn.message.parts,
-    };
-    const line = `${JSON.stringify(prompt)}\n`;
-    const bytes = Buffer.byteLength(line);
-    if (bytes > this.spec.maxFrameBytes) {
+    clearTimeout(this.timer); // not idle while the conversation is read: the idle close must wait
+    const prompt = await buildPromptFrame(turn, this.ctx.slug, this.spec);
+    // The worker may have exited meanwhile.
+    if (this.phase !== 'idle') return { state: 'failed', reason: `worker is not ready (${this.phase})` };
+    const line = fitFrameLine(prompt, this.spec.maxFrameBytes);
+    if (line === null) {
+      this.armIdleClose();
+      const bytes = Buffer.byteLength(JSON.stringify({ ...prompt, history: [], artifacts: [] })) + 1;
       return { state: 'failed', reason: `prompt frame is ${bytes} bytes, over the frame limit (${this.spec.maxFrameBytes})` };
     }
     const active = new WorkerTurn(turn, this.spec);
@@ -145,10 +143,15 @@ export class RpcWorker {
     this.current = undefined;
     this.phase = 'idle';
     this.lastUsed = Date.now();
+    this.armIdleClose();
+    active.finish(outcome);
+  }
+
+  private armIdleClose(): void {
+    clearTimeout(this.timer);
     const idle = this.spec.idleTimeoutSeconds;
     this.timer = setTimeout(() => void this.shutdown(`idle for ${idle}s`), idle * 1000);
     this.timer.unref(); // An idle worker must not keep the hub's process alive on its own.
-    active.finish(outcome);
   }
 
   private onStdout(chunk: Buffer): void {
@@ -215,6 +218,9 @@ export class RpcWorker {
         return undefined;
       case 'input-required':
         this.endTurn(active.inputRequired(frameParts(frame)));
+        return undefined;
+      case 'message':
+        this.endTurn(active.directMessage(frameParts(frame), frame.metadata));
         return undefined;
       case 'error':
         this.endTurn({ state: 'failed', reason: `worker error: ${frame.message.slice(0, 2000)}` });

@@ -59,11 +59,20 @@ export class WorkerTurn {
   /** A final frame: its parts are the reply; with none, the streamed artifacts are. */
   completed(parts: Part[], metadata: Record<string, unknown> | undefined): TurnOutcome {
     if (parts.length === 0 && this.artifactChunks === 0) return { state: 'failed', reason: 'empty reply' };
+    return this.tooLarge(parts) ?? { state: 'completed', ...(parts.length ? { parts } : {}), ...(metadata ? { metadata } : {}) };
+  }
+
+  /** A message frame: the caller gets this Message instead of a task (artifacts cannot go with it). */
+  directMessage(parts: Part[], metadata: Record<string, unknown> | undefined): TurnOutcome {
+    if (parts.length === 0) return { state: 'failed', reason: 'message frame without content' };
+    if (this.artifactChunks > 0) return { state: 'failed', reason: 'message frame after artifact chunks (a direct message carries no artifacts; send "final")' };
+    return this.tooLarge(parts) ?? { state: 'message', parts, ...(metadata ? { metadata } : {}) };
+  }
+
+  private tooLarge(parts: Part[]): TurnOutcome | undefined {
     const bytes = partsBytes(parts);
-    if (bytes > this.spec.maxReplyBytes) {
-      return { state: 'failed', reason: `output limit exceeded: reply is ${bytes} bytes (limit ${this.spec.maxReplyBytes})` };
-    }
-    return { state: 'completed', ...(parts.length ? { parts } : {}), ...(metadata ? { metadata } : {}) };
+    if (bytes <= this.spec.maxReplyBytes) return undefined;
+    return { state: 'failed', reason: `output limit exceeded: reply is ${bytes} bytes (limit ${this.spec.maxReplyBytes})` };
   }
 
   inputRequired(parts: Part[]): TurnOutcome {
