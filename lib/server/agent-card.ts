@@ -10,6 +10,7 @@
 import type { ServedAgent } from '../engine/agent';
 import { timingFor } from '../engine/inbound';
 import { TIMING_EXTENSION_URI } from '../protocol/extensions';
+import { isV1, requestedVersion } from './requested-version';
 
 export const SWITCHBOARD_VERSION = '0.1.0';
 
@@ -17,8 +18,7 @@ export type CardGeneration = 'dual' | '1.0';
 
 /** The generation a card request asks for: its A2A-Version (header, else query parameter). */
 export function cardGenerationFor(req: Request): CardGeneration {
-  const version = req.headers.get('a2a-version') ?? new URL(req.url).searchParams.get('A2A-Version') ?? '';
-  return /^1(\.|$)/.test(version.trim()) ? '1.0' : 'dual';
+  return isV1(requestedVersion(req)) ? '1.0' : 'dual';
 }
 
 export function agentEndpoint(baseUrl: string, agent: ServedAgent, isDefault: boolean): string {

@@ -12,6 +12,7 @@ import { BodyTooLargeError, readBodyText } from './read-body';
 import { acceptsVersionHeader, METHODS, STREAMING_OPS, type Operation, type ProtocolVersion } from './rpc-methods';
 import { toProtoJsonNames } from '../protocol/proto-json-names';
 import { isJsonMediaType } from './media-type';
+import { isV1, requestedVersion } from './requested-version';
 import { runOperation } from './rpc-handlers';
 import { SSE_HEADERS, sseData, sseErrorEvent } from './sse';
 import { sseBatchResponse } from './sse-response';
@@ -51,9 +52,9 @@ function checkEnvelope(body: unknown): Envelope | { error: A2AError; id: RpcId }
   return { id, method: b.method, params: b.params };
 }
 
-/** The version a request speaks before its method is known: its A2A-Version header. */
+/** The version a request speaks before its method is known: its A2A-Version (header or query). */
 function headerVersion(req: Request): ProtocolVersion {
-  return /^1(\.|$)/.test(req.headers.get('a2a-version')?.trim() ?? '') ? '1.0' : '0.3';
+  return isV1(requestedVersion(req)) ? '1.0' : '0.3';
 }
 
 /**
@@ -93,7 +94,7 @@ export async function serveJsonRpc(req: Request, agent: ServedAgent): Promise<Re
   if (!method) return rpcError(envelope.id, new A2AError('methodNotFound', envelope.method), headerVersion(req));
   const answer = errorAnswer(envelope.id, method);
   if (envelope.paramsError) return answer(envelope.paramsError);
-  const header = req.headers.get('a2a-version');
+  const header = requestedVersion(req);
   if (!acceptsVersionHeader(header)) {
     return rpcError(envelope.id, new A2AError('versionNotSupported', `A2A-Version ${header}; supported: 0.3, 1.0`), '1.0');
   }

@@ -18,6 +18,7 @@ import type { Operation } from './rpc-methods';
 import { asA2AError } from './operation-error';
 import { sseBatchResponse } from './sse-response';
 import { encodeFrame, sseData } from './sse';
+import { requestedVersion } from './requested-version';
 
 type Verb = 'GET' | 'POST' | 'DELETE';
 
@@ -110,8 +111,8 @@ async function readJsonBody(req: Request): Promise<Record<string, unknown> | A2A
   return body as Record<string, unknown>;
 }
 
-function acceptsRestVersion(header: string | null): boolean {
-  return header === null || header.trim() === '' || /^1(\.0(\.\d+)?)?$/.test(header.trim());
+function acceptsRestVersion(version: string | null): boolean {
+  return version === null || /^1(\.0(\.\d+)?)?$/.test(version);
 }
 
 /** Serves one HTTP+JSON request; `segments` is the path below `/a2a/<slug>/`. */
@@ -119,7 +120,7 @@ export async function serveRest(req: Request, agent: ServedAgent, segments: stri
   const auth = await authenticateInbound(req);
   if (!auth.ok) return auth.response;
   const url = new URL(req.url);
-  const version = req.headers.get('a2a-version') ?? url.searchParams.get('A2A-Version');
+  const version = requestedVersion(req);
   if (!acceptsRestVersion(version)) return restError(new A2AError('versionNotSupported', `A2A-Version ${version}; HTTP+JSON serves 1.0`));
   const found = route(verb, segments, url);
   if (found instanceof A2AError) return restError(found);

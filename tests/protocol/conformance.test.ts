@@ -142,6 +142,18 @@ describe('content type, decided before parsing', () => {
   });
 });
 
+describe('A2A-Version as a query parameter (v1.0 §3.6)', () => {
+  it('is read like the header: by the version check, the error generation and the card', async () => {
+    const unsupported = await post('/a2a/echo?A2A-Version=9.9', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } }));
+    expect(unsupported.body.error.code).toBe(-32009);
+    const v1 = await post('/a2a/echo?A2A-Version=1.0', 'not json', { 'Content-Type': 'text/plain' });
+    expect(v1.status).toBe(200);
+    expect(v1.body.error).toMatchObject({ code: -32005, data: [{ reason: 'CONTENT_TYPE_NOT_SUPPORTED' }] });
+    const card = await (await fetch(`${app.url}/a2a/echo/.well-known/agent-card.json?A2A-Version=1.0`)).json();
+    expect(card.url).toBeUndefined();
+  });
+});
+
 describe('requests without an id (the 0.3 suite)', () => {
   it('an unknown method is -32601 and invalid params are -32602, with id null', async () => {
     const unknown = await post('/a2a/echo', '{"jsonrpc":"2.0","method":"message/ssend","params":{}}');
