@@ -16,17 +16,20 @@ let a: AppServer;
 let volt: KindlessPeer;
 let v10Only: SdkPeer;
 let restOnly: SdkPeer;
+/** A v0.3 peer that refuses card requests carrying A2A-Version. */
+let strict: KindlessPeer;
 
 beforeAll(async () => {
-  [a, volt, v10Only, restOnly] = await Promise.all([
+  [a, volt, v10Only, restOnly, strict] = await Promise.all([
     startApp({ SWITCHBOARD_CLIENT_TIMEOUT: '1.5' }),
     startKindlessPeer(),
     startSdkPeer({ versions: ['1.0'] }),
     startSdkPeer({ restOnly: true }),
+    startKindlessPeer({ refuseVersionHeader: true }),
   ]);
 });
 afterAll(async () => {
-  await Promise.all([a?.stop(), volt?.close(), v10Only?.close(), restOnly?.close()]);
+  await Promise.all([a?.stop(), volt?.close(), v10Only?.close(), restOnly?.close(), strict?.close()]);
 });
 
 describe('a VoltAgent-shaped peer: kind-less results, a card at /.well-known/volt/agent-card.json', () => {
@@ -82,5 +85,21 @@ describe('card requests and the JSON-RPC interface', () => {
     const view = await waitForTask(a.url, taskId);
     expect(view.task.state).toBe('failed');
     expect(view.task.endReason).toBe("dispatch failed: the peer's card offers no JSON-RPC interface (offered: HTTP+JSON 1.0)");
+  });
+
+  it('a server that refuses the version header on its card is asked once more without it', async () => {
+    const taskId = await dispatch(a.url, { url: strict.cardUrl, text: 'wait 10ms', mode: 'blocking' });
+    const view = await waitForTask(a.url, taskId);
+    expect(view.task.state).toBe('completed');
+    const cardReads = strict.requests.filter((r) => r.method === 'GET').map((r) => r.a2aVersion ?? 'none');
+    expect(cardReads).toEqual(['1.0', 'none']);
+  });
+
+  it('a dispatch that asks for v0.3 reads the card without the version header', async () => {
+    const before = strict.requests.length;
+    const taskId = await dispatch(a.url, { url: strict.cardUrl, text: 'wait 10ms', mode: 'blocking', protocolVersion: '0.3' });
+    expect((await waitForTask(a.url, taskId)).task.state).toBe('completed');
+    const cardReads = strict.requests.slice(before).filter((r) => r.method === 'GET').map((r) => r.a2aVersion ?? 'none');
+    expect(cardReads).toEqual(['none']);
   });
 });

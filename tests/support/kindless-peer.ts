@@ -21,8 +21,8 @@ export interface KindlessPeer {
   /** The card's own URL (non-standard). */
   cardUrl: string;
   endpoint: string;
-  /** Every request: method, path and, for POSTs, the JSON-RPC method. */
-  requests: { method: string; path: string; rpc?: string }[];
+  /** Every request: method, path, its A2A-Version header and, for POSTs, the JSON-RPC method. */
+  requests: { method: string; path: string; a2aVersion?: string; rpc?: string }[];
   close(): Promise<void>;
 }
 
@@ -127,15 +127,22 @@ async function serveRpc(agent: KindlessAgent, body: Json, res: http.ServerRespon
   }
 }
 
+export interface KindlessPeerOptions {
+  /** Answer a card request that carries `A2A-Version` with 400, as a strict v0.3 server might. */
+  refuseVersionHeader?: boolean;
+}
+
 /** Starts the peer on a free loopback port. */
-export async function startKindlessPeer(): Promise<KindlessPeer> {
+export async function startKindlessPeer(opts: KindlessPeerOptions = {}): Promise<KindlessPeer> {
   const agent = new KindlessAgent();
   const requests: KindlessPeer['requests'] = [];
   let base = '';
   const server = http.createServer(async (req, res) => {
     const path = new URL(req.url ?? '/', base).pathname;
-    const entry: KindlessPeer['requests'][number] = { method: req.method ?? '', path };
+    const a2aVersion = req.headers['a2a-version'] as string | undefined;
+    const entry: KindlessPeer['requests'][number] = { method: req.method ?? '', path, ...(a2aVersion ? { a2aVersion } : {}) };
     requests.push(entry);
+    if (req.method === 'GET' && a2aVersion && opts.refuseVersionHeader) return sendJson(res, 400, { error: { code: -32009, message: `version ${a2aVersion} is not supported` } });
     if (req.method === 'GET' && path === '/.well-known/volt/agent-card.json') return sendJson(res, 200, card(base, 'volt', '/a2a/volt'));
     if (req.method === 'GET' && path === '/.well-known/agent-card.json') return sendJson(res, 200, card(base, 'origin', '/a2a/origin'));
     if (req.method === 'POST' && path === '/a2a/volt') {
