@@ -1,6 +1,6 @@
 /**
- * The config file (SWITCHBOARD_CONFIG, JSON or YAML): served agents with their launchers, and
- * peers. Each entry is validated on its own, so one bad agent is reported (naming the file, the
+ * The config file (SWITCHBOARD_CONFIG, JSON or YAML): served agents with their launchers, peers
+ * and operator notification rules. Each entry is validated on its own, so one bad agent is reported (naming the file, the
  * agent and the key) and left out while the others are still served.
  */
 import fs from 'node:fs';
@@ -8,6 +8,7 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { LauncherSpecSchema } from '../launchers/spec';
+import { NotificationRuleSchema, type NotificationRule } from './notification-rules';
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
 const RESERVED_SLUGS = ['echo', 'slow', 'budget', 'ask'];
@@ -62,6 +63,8 @@ export interface FileConfig {
   baseDir: string;
   agents: AgentConfig[];
   peers: PeerConfig[];
+  notifications: NotificationRule[];
+  /** Errors of any entry; those of `notifications` are fatal at start-up (lib/notify). */
   errors: string[];
 }
 
@@ -102,7 +105,7 @@ const nameOf = (field: string) => (raw: unknown) => {
 };
 
 export function loadFileConfig(configPath: string | undefined): FileConfig {
-  if (!configPath) return { baseDir: process.cwd(), agents: [], peers: [], errors: [] };
+  if (!configPath) return { baseDir: process.cwd(), agents: [], peers: [], notifications: [], errors: [] };
   const file = path.resolve(configPath);
   const baseDir = path.dirname(file);
   const errors: string[] = [];
@@ -110,18 +113,24 @@ export function loadFileConfig(configPath: string | undefined): FileConfig {
   try {
     doc = readDocument(file);
   } catch (err) {
-    return { file, baseDir, agents: [], peers: [], errors: [`${file}: cannot be read: ${(err as Error).message}`] };
+    return { file, baseDir, agents: [], peers: [], notifications: [], errors: [`${file}: cannot be read: ${(err as Error).message}`] };
   }
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {
-    return { file, baseDir, agents: [], peers: [], errors: [`${file}: expected an object with "agents" and/or "peers"`] };
+    return { file, baseDir, agents: [], peers: [], notifications: [], errors: [`${file}: expected an object with "agents", "peers" and/or "notifications"`] };
   }
-  const { agents, peers, ...rest } = doc as Record<string, unknown>;
-  for (const key of Object.keys(rest)) errors.push(`${file}: ${key}: unknown key (expected "agents" or "peers")`);
+  const { agents, peers, notifications, ...rest } = doc as Record<string, unknown>;
+  for (const key of Object.keys(rest)) errors.push(`${file}: ${key}: unknown key (expected "agents", "peers" or "notifications")`);
   const agentList = validateEach(file, 'agents', agents, AgentConfigSchema, nameOf('slug'), errors);
   const seen = new Set<string>();
   const uniqueAgents = agentList.filter((a) => {
     if (seen.has(a.slug)) errors.push(`${file}: agents "${a.slug}": slug: duplicate; the first one is served`);
     return !seen.has(a.slug) && seen.add(a.slug);
   });
-  return { file, baseDir, agents: uniqueAgents, peers: validateEach(file, 'peers', peers, PeerConfigSchema, nameOf('name'), errors), errors };
+  const rules = validateEach(file, 'notifications', notifications, NotificationRuleSchema, nameOf('name'), errors);
+  const ruleNames = new Set<string>();
+  for (const rule of rules) {
+    if (ruleNames.has(rule.name)) errors.push(`${file}: notifications "${rule.name}": name: duplicate; rule names must be unique`);
+    ruleNames.add(rule.name);
+  }
+  return { file, baseDir, agents: uniqueAgents, peers: validateEach(file, 'peers', peers, PeerConfigSchema, nameOf('name'), errors), notifications: rules, errors };
 }

@@ -9,6 +9,7 @@ import { countApiKeys } from '../db/key-repo';
 import { agentRegistry } from '../agents/registry';
 import { recoverInterruptedTasks, drainAndStop } from './lifecycle';
 import { ensurePushDelivery } from '../push/push-delivery';
+import { NotificationConfigError, startNotifications } from '../notify';
 import { processSingleton } from '../process-singleton';
 import { applyHeapGrowth } from './heap-growth';
 import { errorMessage, log } from '../log';
@@ -46,6 +47,8 @@ async function boot(): Promise<void> {
   applyHeapGrowth(getSettings().heapGrowthPercent);
   db();
   await checkExposure();
+  // Before recovery, so the tasks it ends are notified too; invalid rules refuse the start.
+  await startNotifications().catch((err) => (err instanceof NotificationConfigError ? fatal(err.message) : Promise.reject(err)));
   const registry = agentRegistry();
   await recoverInterruptedTasks();
   ensurePushDelivery();
