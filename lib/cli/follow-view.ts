@@ -28,9 +28,10 @@ export class ResultWriter {
       const text = textOf(artifact.parts);
       const before = this.written.get(artifact.artifactId) ?? '';
       if (text === before) continue;
-      const switching = this.lastId !== null && this.lastId !== artifact.artifactId;
-      const piece = text.startsWith(before) ? text.slice(before.length) : `\n${text}`;
-      this.emit((switching && !this.total.endsWith('\n') ? '\n' : '') + piece);
+      const grown = text.startsWith(before);
+      // A new artifact, or one replaced in full, starts on its own line.
+      const fresh = !grown || (this.lastId !== null && this.lastId !== artifact.artifactId);
+      this.emit((fresh && !this.atLineStart ? '\n' : '') + (grown ? text.slice(before.length) : text));
       this.written.set(artifact.artifactId, text);
       this.lastId = artifact.artifactId;
     }
