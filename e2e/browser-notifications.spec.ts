@@ -5,7 +5,28 @@
  * end or ask for input, while the dashboard tab is in the background behind another tab.
  */
 import type { Page } from '@playwright/test';
-import { expect, logIn, OPERATOR_TOKEN, test } from './fixtures';
+import { randomUUID } from 'node:crypto';
+import { startApp, type AppServer } from '../tests/support/app-server';
+import { expect, test } from './fixtures';
+
+/** A Switchboard of its own (open mode, W = 1 s), so these tasks stay out of the shared one's list. */
+let own: AppServer;
+test.beforeAll(async () => {
+  own = await startApp({ SWITCHBOARD_RESPONSE_WINDOW: '1' });
+});
+test.afterAll(async () => {
+  await own?.kill();
+});
+
+/** A non-blocking message/send to one of its agents, as a peer would. */
+async function send(agent: string, text: string): Promise<string> {
+  const res = await fetch(`${own.url}/a2a/${agent}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'text', text }] }, configuration: { blocking: false } } }),
+  });
+  return ((await res.json()) as { result: { id: string } }).result.id;
+}
 
 interface Shown {
   title: string;
@@ -30,48 +51,49 @@ async function recordNotifications(page: Page): Promise<void> {
 
 const shown = (page: Page) => page.evaluate(() => (window as unknown as { __notifications: Shown[] }).__notifications);
 
-test('dispatched and watched tasks are announced when they end or need input, also in a background tab', async ({ page, context, baseURL, a2a }) => {
+test('dispatched and watched tasks are announced when they end or need input, also in a background tab', async ({ page, context }) => {
+  const baseURL = own.url;
   await context.grantPermissions(['notifications'], { origin: baseURL });
   await recordNotifications(page);
-  await logIn(page, OPERATOR_TOKEN);
+  await page.goto(`${baseURL}/`);
   await page.getByTestId('notifications-toggle').click();
   await expect(page.getByTestId('notifications-toggle')).toHaveText('Notifications on');
 
   // 1. Dispatched from the form: announced when it ends.
-  await page.goto('/dispatch');
+  await page.goto(`${baseURL}/dispatch`);
   await page.getByText('URL', { exact: true }).click();
   await page.getByLabel('Agent URL').fill(`${baseURL}/a2a/slow`);
   await page.getByLabel('Message', { exact: true }).fill('work 3s chunks 3');
   await page.getByTestId('dispatch-submit').click();
   await page.waitForURL(/\/tasks\/[0-9a-f-]{36}$/);
   const dispatchedId = page.url().split('/').pop()!;
-  await page.goto('/');
+  await page.goto(`${baseURL}/`);
   const other = await context.newPage();
-  await other.goto('/peers');
+  await other.goto(`${baseURL}/peers`);
   await other.bringToFront();
   await expect.poll(async () => (await shown(page)).filter((n) => n.tag === `${dispatchedId}:completed`), { timeout: 30_000 }).toHaveLength(1);
   expect((await shown(page)).find((n) => n.tag === `${dispatchedId}:completed`)!.title).toBe('Task completed');
 
   // 2. An inbound task marked "watch" on its page: announced when it asks for input.
   await page.bringToFront();
-  const watchedId = await a2a.send('slow', 'work 6s');
-  await page.goto(`/tasks/${watchedId}`);
+  const watchedId = await send('slow', 'work 6s');
+  await page.goto(`${baseURL}/tasks/${watchedId}`);
   await page.getByTestId('watch-task').click();
   await expect(page.getByTestId('watch-task')).toHaveText('Watching');
-  await page.goto('/');
+  await page.goto(`${baseURL}/`);
   await other.bringToFront();
   await expect.poll(async () => (await shown(page)).map((n) => n.tag), { timeout: 30_000 }).toContain(`${watchedId}:completed`);
 
   // 3. Already asking for input when watched: announced at once (the catch-up read), once per state.
   await page.bringToFront();
-  const askId = await a2a.send('ask', 'hello');
-  await page.goto(`/tasks/${askId}`);
+  const askId = await send('ask', 'hello');
+  await page.goto(`${baseURL}/tasks/${askId}`);
   await page.getByTestId('watch-task').click();
   await expect.poll(async () => (await shown(page)).filter((n) => n.tag === `${askId}:input-required`), { timeout: 30_000 }).toHaveLength(1);
   expect((await shown(page)).find((n) => n.tag === `${askId}:input-required`)!.title).toBe('Task needs input');
   // A task nobody watches is not announced; nothing already announced is announced again.
-  const unwatched = await a2a.send('echo', 'not watched');
-  await page.goto('/');
+  const unwatched = await send('echo', 'not watched');
+  await page.goto(`${baseURL}/`);
   await expect(page.getByTestId('feed-status')).toHaveAttribute('data-status', 'live');
   await expect(page.locator(`[data-task-id="${unwatched}"]`)).toHaveAttribute('data-state', 'completed');
   expect((await shown(page)).some((n) => n.tag.startsWith(unwatched))).toBe(false);
