@@ -178,9 +178,28 @@ describe('peers and keys', () => {
   });
 });
 
+describe('across a restart of the Switchboard', () => {
+  it('--follow reconnects after the last event it saw and still ends with the whole result, exit 0', async () => {
+    const peer = await startApp({ SWITCHBOARD_RESPONSE_WINDOW: '1' });
+    try {
+      const run = startCli(['dispatch', `${peer.url}/a2a/slow`, 'work 6s chunks 6', '--follow'], env);
+      await waitFor(async () => run.stdout().includes('chunk 00001'), 30_000);
+      await app.stop();
+      await app.restart();
+      expect(await run.exited).toBe(0);
+      expect(run.stderr()).toMatch(/connection lost .*reconnecting/);
+      const lines = run.stdout().split('\n').filter(Boolean);
+      expect(lines).toHaveLength(6);
+      expect(new Set(lines).size).toBe(6);
+    } finally {
+      await peer.stop();
+    }
+  });
+});
+
 describe('lost contact', () => {
   it('a server that stays away past --reconnect-limit gives exit 14 and how to resume', async () => {
-    const run = startCli(['tasks', 'watch', JSON.parse((await runCli(['dispatch', 'slow', 'work 60s', '--json'], env)).stdout).taskId, '--reconnect-limit', '1'], env);
+    const run = startCli(['tasks', 'watch', JSON.parse((await runCli(['dispatch', `${app.url}/a2a/slow`, 'work 60s', '--json'], env)).stdout).taskId, '--reconnect-limit', '1'], env);
     await waitFor(async () => run.stderr().includes('following task'), 30_000);
     await app.kill();
     expect(await run.exited).toBe(14);
