@@ -50,3 +50,15 @@ export function exitCodeForState(state: string, endReason: string | null): ExitC
       return null;
   }
 }
+
+/** The exit codes as `--help` shows them (README "Exit codes" has the same table). */
+export const EXIT_CODES_HELP = `
+Environment:
+  SWITCHBOARD_URL    the Switchboard to talk to (default http://127.0.0.1:3000)
+  SWITCHBOARD_TOKEN  its operator or viewer token, sent as a Bearer token
+
+Exit codes (dispatch --follow, tasks watch):
+  0 completed   10 failed   11 canceled   12 input required   13 rejected
+  14 lost contact (the outcome is unknown)   130 stopped with Ctrl-C (the task goes on)
+Other exit codes:
+  1 refused request   2 bad usage   3 Switchboard unreachable   4 token refused   5 unknown task or peer`;

@@ -2,7 +2,7 @@
 import { Command, Option } from 'commander';
 import type { DispatchMode } from '../../dashboard/peer-wire';
 import { apiTarget } from '../api';
-import { EXIT, type ExitCode } from '../exit-codes';
+import { EXIT, EXIT_CODES_HELP, type ExitCode } from '../exit-codes';
 import { watchTask } from '../follow-command';
 import { note, printJson, type CommonOptions } from '../output';
 import { dispatch } from '../tasks-api';
@@ -44,7 +44,8 @@ export function dispatchCommand(exit: (code: ExitCode) => void): Command {
     .addOption(new Option('--mode <mode>', 'how the Switchboard sends it').choices(Object.keys(CLI_MODES)).default('auto'))
     .option('--timeout <seconds>', 'client timeout for this dispatch (seconds, at most 86400)', seconds('--timeout'))
     .option('--context <id>', 'continue a conversation (A2A contextId)')
-    .option('--follow', 'follow the task to its end: progress on stderr, result on stdout, exit code per ending');
+    .option('--follow', 'follow the task to its end: progress on stderr, result on stdout, exit code per ending')
+    .addHelpText('after', EXIT_CODES_HELP);
   reconnectOption(commonOptions(cmd));
   return cmd.action(async (peer: string, text: string, opts: DispatchOptions) => exit(await run(peer, text, opts)));
 }
