@@ -114,8 +114,9 @@ async function followUntilStopped(target: ApiTarget, taskId: string, view: Follo
       // A clean close without `end`: the server went away (shutdown, restart). Resume.
       reason = 'the stream closed';
     } catch (err) {
+      if (opts.signal.aborted) break;
       const transient = err instanceof StreamDropped || (err instanceof CliError && err.exitCode === EXIT.unreachable);
-      if (opts.signal.aborted || !transient) throw err;
+      if (!transient) throw err;
       reason = err.message;
     }
     if (opts.signal.aborted) break;
