@@ -29,6 +29,8 @@ export default tseslint.config(
                 '**/lib/client/**', '@/lib/client/**', '**/lib/server/**', '@/lib/server/**', '**/lib/auth/**', '@/lib/auth/**',
                 '**/lib/push/**', '@/lib/push/**', '**/lib/agents/**', '@/lib/agents/**', '**/lib/config/**', '@/lib/config/**',
                 '**/lib/dashboard/**', '@/lib/dashboard/**', '!**/lib/dashboard/wire', '!@/lib/dashboard/wire', '!**/lib/dashboard/peer-wire', '!@/lib/dashboard/peer-wire',
+                '!**/lib/dashboard/event-description', '!@/lib/dashboard/event-description',
+                '!**/lib/dashboard/notification-wire', '!@/lib/dashboard/notification-wire',
               ],
               message: 'Browser code must not import server-only modules; use lib/query, lib/dashboard/wire or import type from lib/protocol.',
               allowTypeImports: true,

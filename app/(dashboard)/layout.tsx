@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { identifyHeaders } from '@/lib/auth/guard';
 import { AppHeader } from '@/components/layout/app-header';
 import { ConfigErrors } from '@/components/layout/config-errors';
+import { BrowserNotifier } from '@/components/notify/browser-notifier';
 
 /** Every dashboard page needs a caller; the API enforces roles again on each request. */
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
@@ -14,6 +15,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         Skip to content
       </a>
       <AppHeader />
+      <BrowserNotifier />
       <main id="main" className="mx-auto w-full max-w-7xl px-3 py-4 sm:px-6 sm:py-6">
         <ConfigErrors />
         {children}

@@ -10,6 +10,7 @@ import { ApiRequestError } from '@/lib/query/api-client';
 import { useDispatch } from '@/lib/query/use-dispatch';
 import { usePeers } from '@/lib/query/use-peers';
 import { useSession } from '@/lib/query/use-session';
+import { watchTask } from '@/lib/query/watched-tasks';
 import { ModePicker } from './mode-picker';
 import { TargetPicker } from './target-picker';
 import { toDispatchInput, useDispatchDraft, type DispatchDraft } from './use-dispatch-draft';
@@ -50,7 +51,10 @@ export function DispatchForm() {
     if ('field' in built) return setShownError(new ApiRequestError(400, 'invalid_request', built.message, built.field));
     setShownError(null);
     dispatch.mutate(built.input, {
-      onSuccess: ({ taskId }) => router.push(`/tasks/${taskId}`),
+      onSuccess: ({ taskId }) => {
+        watchTask(taskId); // tasks the operator dispatched are announced when they end
+        router.push(`/tasks/${taskId}`);
+      },
       onError: setShownError,
     });
   };

@@ -4,6 +4,7 @@ import { usePathname } from 'next/navigation';
 import { cn } from '@/components/ui/cn';
 import { FOCUS_RING } from '@/components/ui/button';
 import { useSession } from '@/lib/query/use-session';
+import { NotificationToggle } from '@/components/notify/notification-toggle';
 import { SessionControls } from './session-controls';
 
 interface NavItem {
@@ -52,7 +53,8 @@ export function AppHeader() {
             </Link>
           ))}
         </nav>
-        <div className="ml-auto">
+        <div className="ml-auto flex items-center gap-2">
+          <NotificationToggle />
           <SessionControls />
         </div>
       </div>

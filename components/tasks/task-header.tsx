@@ -1,12 +1,13 @@
 'use client';
 import { Alert } from '@/components/ui/alert';
-import type { TaskDetail } from '@/lib/dashboard/wire';
+import { isTerminal, type TaskDetail } from '@/lib/dashboard/wire';
 import type { LiveStatus } from '@/lib/query/live-stream';
 import { agentOrPeer, DirectionLabel, ownerLabel, ownerTitle } from './direction-label';
 import { formatDateTime, formatDuration, taskDuration } from './format';
 import { StateBadge } from './state-badge';
 import { StreamIndicator } from './stream-indicator';
 import { TaskActions } from './task-actions';
+import { WatchButton } from './watch-button';
 import { useNow } from './use-now';
 
 function Meta({ label, title, testId, children }: { label: string; title?: string; testId?: string; children: React.ReactNode }) {
@@ -49,7 +50,10 @@ export function TaskHeader({ detail, stream }: { detail: TaskDetail; stream: Liv
           </div>
           <h1 className="font-mono text-sm break-all text-zinc-600 dark:text-zinc-400">{task.id}</h1>
         </div>
-        <TaskActions detail={detail} />
+        <div className="flex flex-wrap items-center gap-2">
+          {isTerminal(task.state) ? null : <WatchButton taskId={task.id} />}
+          <TaskActions detail={detail} />
+        </div>
       </div>
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-7">
         <Meta label={task.direction === 'inbound' ? 'Agent' : 'Peer'}>{agentOrPeer(task)}</Meta>

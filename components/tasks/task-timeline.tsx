@@ -5,7 +5,7 @@ import { cn } from '@/components/ui/cn';
 import { Card, CardHeader } from '@/components/ui/card';
 import { Pre } from '@/components/ui/pre';
 import type { TimelineEvent } from '@/lib/dashboard/wire';
-import { describeEvent, isPeerDetach } from './event-description';
+import { describeEvent, isPeerDetach } from '@/lib/dashboard/event-description';
 import { formatClock, formatDuration } from './format';
 import { timelineEntries, type TimelineEntry } from './timeline-entries';
 

@@ -13,6 +13,7 @@ import { useTask } from '@/lib/query/use-task';
 import { useTaskEvents } from '@/lib/query/use-task-events';
 import { ArtifactList } from './artifact-list';
 import { MessageList } from './message-list';
+import { NotificationLog } from './notification-log';
 import { RawExchange } from './raw-exchange';
 import { TaskHeader } from './task-header';
 import { TaskTimeline } from './task-timeline';
@@ -55,6 +56,7 @@ export function TaskView({ id }: { id: string }) {
         </div>
         <div className="min-w-0 space-y-4">
           <TaskTimeline events={detail.events} />
+          <NotificationLog taskId={detail.task.id} state={detail.task.state} />
         </div>
       </div>
       <RawExchange snapshot={detail.snapshot} />

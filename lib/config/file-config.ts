@@ -1,6 +1,6 @@
 /**
- * The config file (SWITCHBOARD_CONFIG, JSON or YAML): served agents with their launchers, and
- * peers. Each entry is validated on its own, so one bad agent is reported (naming the file, the
+ * The config file (SWITCHBOARD_CONFIG, JSON or YAML): served agents with their launchers, peers
+ * and operator notification rules. Each entry is validated on its own, so one bad agent is reported (naming the file, the
  * agent and the key) and left out while the others are still served.
  */
 import fs from 'node:fs';
@@ -8,6 +8,7 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { LauncherSpecSchema } from '../launchers/spec';
+import { NotificationRuleSchema, type NotificationRule } from './notification-rules';
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
 const RESERVED_SLUGS = ['echo', 'slow', 'budget', 'ask'];
@@ -89,9 +90,10 @@ export interface FileConfig {
   baseDir: string;
   agents: AgentConfig[];
   peers: PeerConfig[];
+  notifications: NotificationRule[];
   /** Every problem, structured (the dashboard and /api/status show them). */
   issues: ConfigIssue[];
-  /** The same, as log lines. */
+  /** The same, as log lines; those of `notifications` are fatal at start-up (lib/notify). */
   errors: string[];
 }
 
@@ -139,7 +141,7 @@ const nameOf = (field: string) => (raw: unknown) => {
 const result = (base: Omit<FileConfig, 'errors'>): FileConfig => ({ ...base, errors: base.issues.map((i) => i.text) });
 
 export function loadFileConfig(configPath: string | undefined): FileConfig {
-  if (!configPath) return result({ baseDir: process.cwd(), agents: [], peers: [], issues: [] });
+  if (!configPath) return result({ baseDir: process.cwd(), agents: [], peers: [], notifications: [], issues: [] });
   const file = path.resolve(configPath);
   const baseDir = path.dirname(file);
   const issues: ConfigIssue[] = [];
@@ -147,13 +149,13 @@ export function loadFileConfig(configPath: string | undefined): FileConfig {
   try {
     doc = readDocument(file);
   } catch (err) {
-    return result({ file, baseDir, agents: [], peers: [], issues: [configIssue(file, null, '(file)', `cannot be read: ${(err as Error).message}`)] });
+    return result({ file, baseDir, agents: [], peers: [], notifications: [], issues: [configIssue(file, null, '(file)', `cannot be read: ${(err as Error).message}`)] });
   }
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {
-    return result({ file, baseDir, agents: [], peers: [], issues: [configIssue(file, null, '(file)', 'expected an object with "agents" and/or "peers"')] });
+    return result({ file, baseDir, agents: [], peers: [], notifications: [], issues: [configIssue(file, null, '(file)', 'expected an object with "agents", "peers" and/or "notifications"')] });
   }
-  const { agents, peers, ...rest } = doc as Record<string, unknown>;
-  for (const key of Object.keys(rest)) issues.push(configIssue(file, null, key, 'unknown key (expected "agents" or "peers")'));
+  const { agents, peers, notifications, ...rest } = doc as Record<string, unknown>;
+  for (const key of Object.keys(rest)) issues.push(configIssue(file, null, key, 'unknown key (expected "agents", "peers" or "notifications")'));
   const agentList = validateEach(file, 'agents', agents, AgentConfigSchema, nameOf('slug'), issues);
   const seen = new Set<string>();
   const uniqueAgents = agentList.filter((a) => {
@@ -161,5 +163,11 @@ export function loadFileConfig(configPath: string | undefined): FileConfig {
     return !seen.has(a.slug) && seen.add(a.slug);
   });
   const peerList = validateEach(file, 'peers', peers, PeerConfigSchema, nameOf('name'), issues);
-  return result({ file, baseDir, agents: uniqueAgents, peers: peerList, issues });
+  const rules = validateEach(file, 'notifications', notifications, NotificationRuleSchema, nameOf('name'), issues);
+  const ruleNames = new Set<string>();
+  for (const rule of rules) {
+    if (ruleNames.has(rule.name)) issues.push(configIssue(file, `notifications "${rule.name}"`, 'name', 'duplicate; rule names must be unique'));
+    ruleNames.add(rule.name);
+  }
+  return result({ file, baseDir, agents: uniqueAgents, peers: peerList, notifications: rules, issues });
 }

@@ -11,6 +11,7 @@ import { sealPlaintextPushSecrets } from '../db/push-repo';
 import { agentRegistry, defaultAgentProblem, reapOrphanedLaunches } from '../agents/registry';
 import { recoverInterruptedTasks, drainAndStop } from './lifecycle';
 import { ensurePushDelivery } from '../push/push-delivery';
+import { NotificationConfigError, startNotifications } from '../notify';
 import { processSingleton } from '../process-singleton';
 import { applyHeapGrowth } from './heap-growth';
 import { errorMessage, log } from '../log';
@@ -55,6 +56,8 @@ async function boot(): Promise<void> {
   db();
   await sealPlaintextSecrets();
   await checkExposure();
+  // Before recovery, so the tasks it ends are notified too; invalid rules refuse the start.
+  await startNotifications().catch((err) => (err instanceof NotificationConfigError ? fatal(err.message) : Promise.reject(err)));
   const registry = agentRegistry();
   const defaultProblem = defaultAgentProblem();
   if (defaultProblem) fatal(defaultProblem);

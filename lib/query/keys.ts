@@ -13,6 +13,8 @@ export const taskKeys = {
   newSince: (filter: TaskFilter, after: string) => [...taskKeys.all, 'new', filter, after] as const,
   details: () => [...taskKeys.all, 'detail'] as const,
   detail: (id: string) => [...taskKeys.details(), id] as const,
+  /** Keyed by the task's state too: a new state (an end) may have queued new deliveries. */
+  notifications: (id: string, state: string) => [...taskKeys.detail(id), 'notifications', state] as const,
 };
 
 export const peerKeys = {

@@ -8,3 +8,12 @@ export function publicBaseUrl(req: Request): string {
   const proto = req.headers.get('x-forwarded-proto') ?? new URL(req.url).protocol.replace(':', '');
   return host ? `${proto}://${host}` : new URL(req.url).origin;
 }
+
+/** This server's own address without a request: SWITCHBOARD_PUBLIC_URL, else http://HOST:PORT. */
+export function ownBaseUrl(): string {
+  const s = getSettings();
+  if (s.publicUrl) return s.publicUrl;
+  const wildcard = s.host === '0.0.0.0' || s.host === '::';
+  const host = wildcard ? '127.0.0.1' : s.host.includes(':') && !s.host.startsWith('[') ? `[${s.host}]` : s.host;
+  return `http://${host}:${s.port}`;
+}

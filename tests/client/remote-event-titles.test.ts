@@ -4,7 +4,7 @@
  * "peer task linked" for every note.
  */
 import { describe, expect, it } from 'vitest';
-import { describeEvent } from '@/components/tasks/event-description';
+import { describeEvent } from '@/lib/dashboard/event-description';
 import type { TimelineEvent } from '@/lib/dashboard/wire';
 
 const remote = (payload: Record<string, unknown>): TimelineEvent => ({ seq: 3, type: 'remote', state: null, at: new Date(0).toISOString(), payload }) as TimelineEvent;

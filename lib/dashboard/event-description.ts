@@ -1,5 +1,8 @@
-import type { TimelineEvent } from '@/lib/dashboard/wire';
-import { isTerminal } from '@/lib/dashboard/wire';
+/**
+ * Plain-text descriptions of timeline events, shared by the task page and the command line.
+ * Client-safe (no server imports).
+ */
+import { isTerminal, type TimelineEvent } from './wire';
 
 interface Payload {
   /** A `remote` event's kind: task, blocking-strategy, client-timeout, polling... */

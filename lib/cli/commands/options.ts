@@ -1,0 +1,32 @@
+/** Options every command shares, and argument parsers that reject bad values with the option named. */
+import { InvalidArgumentError, type Command } from 'commander';
+
+export function commonOptions(cmd: Command): Command {
+  return cmd.option('--json', 'print one JSON document on stdout (for scripts)').option('--url <url>', 'the Switchboard to talk to (default $SWITCHBOARD_URL or http://127.0.0.1:3000)');
+}
+
+export function seconds(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n <= 0 || n > 86_400) throw new InvalidArgumentError(`${name} must be a positive number of seconds (at most 86400)`);
+    return n;
+  };
+}
+
+export function positiveInt(name: string, max: number) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) throw new InvalidArgumentError(`${name} must be a whole number from 1 to ${max}`);
+    return Number(value);
+  };
+}
+
+export const DEFAULT_RECONNECT_LIMIT_SECONDS = 300;
+
+export function reconnectOption(cmd: Command): Command {
+  return cmd.option(
+    '--reconnect-limit <seconds>',
+    'how long the Switchboard may stay unreachable while following before exiting 14 (lost contact)',
+    seconds('--reconnect-limit'),
+    DEFAULT_RECONNECT_LIMIT_SECONDS,
+  );
+}

@@ -1,0 +1,90 @@
+/** `switchboard tasks ls|show|watch|cancel|reply`. */
+import { Command, InvalidArgumentError } from 'commander';
+import { DISPLAY_STATES, DisplayStateSchema, type TaskSummary } from '../../dashboard/wire';
+import { apiTarget } from '../api';
+import { EXIT, exitCodeForState, type ExitCode } from '../exit-codes';
+import { resultText, watchTask } from '../follow-command';
+import { printJson, printTable, shorten, type CommonOptions } from '../output';
+import { cancelTask, dispatch, fetchTaskDetail, listTasks } from '../tasks-api';
+import { commonOptions, positiveInt, reconnectOption } from './options';
+
+type Exit = (code: ExitCode) => void;
+
+function stateArg(value: string) {
+  const parsed = DisplayStateSchema.safeParse(value);
+  if (!parsed.success) throw new InvalidArgumentError(`--state must be one of ${DISPLAY_STATES.join(', ')}`);
+  return parsed.data;
+}
+
+const who = (t: TaskSummary) => (t.direction === 'inbound' ? `← ${t.agentSlug ?? '?'}` : `→ ${t.peerName ?? t.peerUrl ?? '?'}`);
+
+function ls(exit: Exit): Command {
+  const cmd = new Command('ls')
+    .description('list tasks, newest first')
+    .option('--state <state>', `only tasks in this state (${DISPLAY_STATES.join(', ')})`, stateArg)
+    .option('--peer <name>', 'only outbound tasks to this peer')
+    .option('--limit <n>', 'at most this many (1-200)', positiveInt('--limit', 200), 50);
+  return commonOptions(cmd).action(async (opts: CommonOptions & { state?: TaskSummary['displayState']; peer?: string; limit: number }) => {
+    const page = await listTasks(apiTarget(opts.url), opts);
+    if (opts.json) printJson(page);
+    else if (!page.tasks.length) process.stderr.write('no tasks\n');
+    else printTable([['ID', 'STATE', 'WITH', 'CREATED', 'REQUEST'], ...page.tasks.map((t) => [t.id, t.displayState, who(t), t.createdAt.slice(0, 19), shorten(t.requestPreview, 60)])]);
+    exit(EXIT.completed);
+  });
+}
+
+function show(exit: Exit): Command {
+  return commonOptions(new Command('show').description('one task: state, timing, end reason and result').argument('<id>')).action(async (id: string, opts: CommonOptions) => {
+    const detail = await fetchTaskDetail(apiTarget(opts.url), id);
+    const t = detail.task;
+    if (opts.json) printJson(detail);
+    else {
+      const rows = [
+        ['id', t.id],
+        ['state', t.displayState],
+        ['direction', `${t.direction} ${who(t)}`],
+        ['created', t.createdAt],
+        ...(t.endedAt ? [['ended', t.endedAt]] : []),
+        ...(t.endReason ? [['reason', t.endReason]] : []),
+        ...(t.statusText ? [['status', t.statusText]] : []),
+        ['request', shorten(t.requestText, 200)],
+      ];
+      printTable(rows);
+      const text = resultText(detail);
+      if (text) process.stdout.write(`\n${text}${text.endsWith('\n') ? '' : '\n'}`);
+    }
+    exit(EXIT.completed);
+  });
+}
+
+function watch(exit: Exit): Command {
+  const cmd = new Command('watch').description('follow a task to its end (same output and exit codes as dispatch --follow)').argument('<id>');
+  return reconnectOption(commonOptions(cmd)).action(async (id: string, opts: CommonOptions & { reconnectLimit: number }) => {
+    exit(await watchTask(apiTarget(opts.url), id, { json: opts.json, reconnectLimit: opts.reconnectLimit }));
+  });
+}
+
+function cancel(exit: Exit): Command {
+  return commonOptions(new Command('cancel').description('cancel a running task (an outbound one at its peer too)').argument('<id>')).action(async (id: string, opts: CommonOptions) => {
+    const { task } = await cancelTask(apiTarget(opts.url), id);
+    if (opts.json) printJson({ task });
+    else process.stderr.write(`task ${task.id} ${task.state}${task.endReason ? `: ${task.endReason}` : ''}\n`);
+    exit(exitCodeForState(task.state, task.endReason) === EXIT.canceled ? EXIT.completed : EXIT.error);
+  });
+}
+
+function reply(exit: Exit): Command {
+  const cmd = new Command('reply').description('answer an outbound task that asks for input').argument('<id>').argument('<text>').option('--follow', 'then follow it to its end');
+  return reconnectOption(commonOptions(cmd)).action(async (id: string, text: string, opts: CommonOptions & { follow?: boolean; reconnectLimit: number }) => {
+    const target = apiTarget(opts.url);
+    await dispatch(target, { taskId: id, text, mode: 'streaming' });
+    if (opts.follow) return exit(await watchTask(target, id, { json: opts.json, reconnectLimit: opts.reconnectLimit }));
+    if (opts.json) printJson({ taskId: id });
+    else process.stderr.write(`answered task ${id}; follow it with: switchboard tasks watch ${id}\n`);
+    exit(EXIT.completed);
+  });
+}
+
+export function tasksCommand(exit: Exit): Command {
+  return new Command('tasks').description('list, show, follow, cancel and answer tasks').addCommand(ls(exit)).addCommand(show(exit)).addCommand(watch(exit)).addCommand(cancel(exit)).addCommand(reply(exit));
+}

@@ -1,0 +1,148 @@
+/**
+ * Sends queued notifications (the outbox in lib/db/notification-repo). Each attempt passes the
+ * push SSRF guard first; a 2xx marks the row delivered (final: it is never sent again, also after
+ * a restart); a network error, 408, 429 or 5xx is retried with doubling backoff up to the rule's
+ * `retries`; anything else, or the last retry, marks it failed. Every attempt is logged on the row.
+ */
+import type { NotificationRule } from '../config/notification-rules';
+import { getSettings } from '../config/settings';
+import { dueDeliveries, nextDeliveryDue, recordDeliveryAttempt, type DeliveryAttempt, type DeliveryRecord } from '../db/notification-repo';
+import { refuseWebhookTarget } from '../push/webhook-target';
+import { PushAllowlist } from '../push/address-policy';
+import { postWebhook, WebhookRefusedError } from '../push/guarded-post';
+import { errorMessage, log } from '../log';
+
+const TIMEOUT_MS = 10_000;
+const MAX_BACKOFF_MS = 3_600_000;
+const ATTEMPT_LOG_LIMIT = 25;
+/** The longest a timer is set for; a later due time is simply looked at again then. */
+const MAX_TIMER_MS = 60_000;
+
+/** SWITCHBOARD_PUSH_ALLOWLIST, plus the rule's own host when the operator allowed it explicitly. */
+export function allowlistFor(rule: NotificationRule): PushAllowlist {
+  const allowlist = [...getSettings().pushAllowlist];
+  if (rule.allowPrivate) allowlist.push(new URL(rule.url).hostname.replace(/^\[|\]$/g, '').toLowerCase());
+  return new PushAllowlist(allowlist);
+}
+
+const retryable = (status: number) => status === 408 || status === 429 || status >= 500;
+
+export function backoffMs(rule: Pick<NotificationRule, 'backoffSeconds'>, attempt: number): number {
+  return Math.min(MAX_BACKOFF_MS, rule.backoffSeconds * 1000 * 2 ** (attempt - 1));
+}
+
+type Sent = { ok: true; status: number } | { ok: false; status?: number; error: string; retry: boolean; refused?: boolean };
+
+/** One POST through lib/push's guard: every resolved address is checked when connecting. */
+async function post(record: DeliveryRecord, rule: NotificationRule): Promise<Sent> {
+  try {
+    const status = await postWebhook({
+      url: record.url,
+      allowlist: allowlistFor(rule),
+      timeoutMs: TIMEOUT_MS,
+      headers: {
+        ...rule.headers,
+        'Content-Type': 'application/json',
+        'User-Agent': 'Switchboard-Notifications/1',
+        // The same id on every retry, so a receiver can drop a duplicate.
+        'Idempotency-Key': record.id,
+        'X-Switchboard-Delivery': record.id,
+      },
+      body: record.payload,
+    });
+    if (status >= 200 && status < 300) return { ok: true, status };
+    return { ok: false, status, error: `HTTP ${status}`, retry: retryable(status) };
+  } catch (err) {
+    if (err instanceof WebhookRefusedError) return { ok: false, error: err.message, retry: false, refused: true };
+    return { ok: false, error: errorMessage(err), retry: true };
+  }
+}
+
+async function attempt(record: DeliveryRecord, rule: NotificationRule | undefined): Promise<void> {
+  const now = new Date();
+  const attempts = record.attempts + 1;
+  const entry: DeliveryAttempt = { at: now.toISOString() };
+  const logged = (e: DeliveryAttempt) => [...record.attemptLog, e].slice(-ATTEMPT_LOG_LIMIT);
+  if (!rule) {
+    const error = `rule "${record.rule}" is no longer in the config file`;
+    recordDeliveryAttempt(record.id, { state: 'failed', attempts, attemptLog: logged({ ...entry, error }), nextAttemptAt: now, lastError: error, deliveredAt: null });
+    return;
+  }
+  // Syntax and IP literals first (no request at all), then every resolved address when connecting.
+  const early = refuseWebhookTarget(record.url, allowlistFor(rule));
+  const sent: Sent = early === null ? await post(record, rule) : { ok: false, error: early, retry: false, refused: true };
+  if (!sent.ok && sent.refused) {
+    const refusal = sent.error;
+    const error = `refused by the SSRF guard: ${refusal}`;
+    recordDeliveryAttempt(record.id, { state: 'refused', attempts, attemptLog: logged({ ...entry, error }), nextAttemptAt: now, lastError: error, deliveredAt: null });
+    log.warn('notification refused', { delivery: record.id, url: record.url, refusal });
+    return;
+  }
+  if (sent.ok) {
+    recordDeliveryAttempt(record.id, { state: 'delivered', attempts, attemptLog: logged({ ...entry, status: sent.status }), nextAttemptAt: now, lastError: null, deliveredAt: new Date() });
+    return;
+  }
+  const again = sent.retry && attempts <= rule.retries;
+  recordDeliveryAttempt(record.id, {
+    state: again ? 'pending' : 'failed',
+    attempts,
+    attemptLog: logged({ ...entry, error: sent.error, ...(sent.status ? { status: sent.status } : {}) }),
+    nextAttemptAt: new Date(now.getTime() + (again ? backoffMs(rule, attempts) : 0)),
+    lastError: sent.error,
+    deliveredAt: null,
+  });
+  log.warn(again ? 'notification failed; will retry' : 'notification failed; giving up', { delivery: record.id, url: record.url, error: sent.error, attempts });
+}
+
+/** Runs due deliveries and sets a timer for the next one. One pass at a time per process. */
+export class DeliveryWorker {
+  private running = false;
+  private again = false;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private readonly inflight = new Set<string>();
+
+  constructor(private readonly rules: () => ReadonlyMap<string, NotificationRule>) {}
+
+  kick(): void {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = true;
+    void this.pass()
+      .catch((err) => log.error('notification delivery pass failed', { error: errorMessage(err) }))
+      .finally(() => {
+        this.running = false;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        } else this.schedule();
+      });
+  }
+
+  private async pass(): Promise<void> {
+    for (;;) {
+      const due = dueDeliveries().filter((d) => !this.inflight.has(d.id));
+      if (!due.length) return;
+      await Promise.all(
+        due.map(async (d) => {
+          this.inflight.add(d.id);
+          try {
+            await attempt(d, this.rules().get(d.rule));
+          } finally {
+            this.inflight.delete(d.id);
+          }
+        }),
+      );
+    }
+  }
+
+  private schedule(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const next = nextDeliveryDue();
+    if (!next) return;
+    this.timer = setTimeout(() => this.kick(), Math.min(MAX_TIMER_MS, Math.max(0, next.getTime() - Date.now())));
+    this.timer.unref?.();
+  }
+}
