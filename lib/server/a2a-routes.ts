@@ -1,11 +1,16 @@
 /**
  * What the A2A route files call: resolve the served agent, then serve its card or its
  * JSON-RPC endpoint. Unknown agents get a JSON 404 naming the slug.
+ *
+ * Before anything else, requests a web page made are refused (design §7, "open mode is not
+ * open to web pages"): a foreign Origin or `Sec-Fetch-Site: cross-site` always, and in open
+ * mode (no API key yet) a Host that is not loopback or the public URL's (DNS rebinding).
  */
 import { defaultAgent, findAgent } from '../agents/registry';
 import { keysRequired } from '../auth/api-keys';
+import { fromForeignPage, requestOrigin, trustedOpenHost } from '../auth/web-origin';
+import { getSettings } from '../config/settings';
 import { buildAgentCard } from './agent-card';
-import { publicBaseUrl } from './base-url';
 import { serveJsonRpc } from './serve-jsonrpc';
 import { ensureBooted } from '../engine/boot';
 
@@ -13,16 +18,45 @@ function unknownAgent(slug: string): Response {
   return Response.json({ error: { code: 'unknown_agent', message: `no served agent "${slug}"` } }, { status: 404 });
 }
 
+function refused(code: string, message: string): Response {
+  return Response.json({ error: { code, message } }, { status: 403 });
+}
+
+/** Null when the request may go on; else the refusal. */
+async function refuseWebPages(req: Request, opts: { checkOrigin: boolean }): Promise<Response | null> {
+  if (opts.checkOrigin && fromForeignPage(req.headers)) {
+    return refused('cross_origin', 'A2A calls from web pages of other sites are refused (Origin / Sec-Fetch-Site)');
+  }
+  if (!(await keysRequired()) && !trustedOpenHost(req.headers)) {
+    return refused('untrusted_host', 'this open hub answers only to a loopback Host or SWITCHBOARD_PUBLIC_URL');
+  }
+  return null;
+}
+
+/**
+ * A card whose URLs come from SWITCHBOARD_PUBLIC_URL may be cached by anyone; one that reflects
+ * the request's Host must not be mixed up between origins by a shared cache.
+ */
+function cardCacheHeaders(reflected: boolean): HeadersInit {
+  if (!reflected) return { 'Cache-Control': 'public, max-age=60' };
+  return { 'Cache-Control': 'private, no-cache', Vary: 'Host, X-Forwarded-Host, X-Forwarded-Proto' };
+}
+
 export async function serveAgentCard(req: Request, slug?: string): Promise<Response> {
   await ensureBooted();
+  const refusal = await refuseWebPages(req, { checkOrigin: false }); // cards are public documents
+  if (refusal) return refusal;
   const agent = slug ? findAgent(slug) : defaultAgent();
   if (!agent) return unknownAgent(slug!);
-  const card = buildAgentCard(agent, publicBaseUrl(req), { isDefault: !slug, keysRequired: await keysRequired() });
-  return Response.json(card, { headers: { 'Cache-Control': 'public, max-age=60' } });
+  const origin = requestOrigin(req.headers, `127.0.0.1:${getSettings().port}`);
+  const card = buildAgentCard(agent, origin.url, { isDefault: !slug, keysRequired: await keysRequired() });
+  return Response.json(card, { headers: cardCacheHeaders(origin.reflected) });
 }
 
 export async function serveAgentRpc(req: Request, slug?: string): Promise<Response> {
   await ensureBooted();
+  const refusal = await refuseWebPages(req, { checkOrigin: true });
+  if (refusal) return refusal;
   const agent = slug ? findAgent(slug) : defaultAgent();
   if (!agent) return unknownAgent(slug!);
   return serveJsonRpc(req, agent);

@@ -8,7 +8,8 @@ import { authenticateInbound } from '../auth/api-keys';
 import { getSettings } from '../config/settings';
 import { A2AError, toJsonRpcError } from '../protocol/errors';
 import { BodyTooLargeError, readBodyText } from './read-body';
-import { acceptsVersionHeader, METHODS, type ProtocolVersion } from './rpc-methods';
+import { acceptsVersionHeader, findMethod, type ProtocolVersion } from './rpc-methods';
+import { jsonDepth, MAX_JSON_DEPTH } from './json-depth';
 import { runOperation } from './rpc-handlers';
 import { KEEPALIVE_MS, SSE_HEADERS, SSE_KEEPALIVE, sseData, sseErrorEvent } from './sse';
 import { errorMessage, log } from '../log';
@@ -57,6 +58,9 @@ export async function serveJsonRpc(req: Request, agent: ServedAgent): Promise<Re
     if (err instanceof BodyTooLargeError) return rpcError(null, new A2AError('invalidRequest', err.message), '0.3', 413);
     throw err;
   }
+  if (jsonDepth(text) > MAX_JSON_DEPTH) {
+    return rpcError(null, new A2AError('invalidRequest', `the body nests deeper than ${MAX_JSON_DEPTH} levels`), '0.3');
+  }
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -65,7 +69,7 @@ export async function serveJsonRpc(req: Request, agent: ServedAgent): Promise<Re
   }
   const envelope = checkEnvelope(body);
   if ('error' in envelope) return rpcError(envelope.id, envelope.error, '0.3');
-  const method = METHODS[envelope.method];
+  const method = findMethod(envelope.method);
   if (!method) return rpcError(envelope.id, new A2AError('methodNotFound', envelope.method), '0.3');
   const header = req.headers.get('a2a-version');
   if (!acceptsVersionHeader(header)) {
