@@ -8,7 +8,7 @@
 import type { z } from 'zod';
 import { getSettings } from '../config/settings';
 import { identify, sameOrigin, type Caller } from '../auth/guard';
-import { loginRetryAfter, recordLoginFailure, throttledResponse } from '../auth/login-throttle';
+import { loginRetryAfter, throttledResponse } from '../auth/login-throttle';
 import { roleAllows, type Role } from '../auth/roles';
 import { jsonDepth, MAX_JSON_DEPTH } from '../server/json-depth';
 import { BodyTooLargeError, readBodyText } from '../server/read-body';
@@ -40,14 +40,8 @@ function hasBearer(req: Request): boolean {
 
 /** The caller, or the refusal: 401 / 403, or 429 while wrong tokens are throttled. */
 function authorize(req: Request, role: Role): { caller: Caller } | { response: Response } {
-  const bearer = hasBearer(req);
-  const retryAfter = bearer ? loginRetryAfter() : null;
-  if (retryAfter !== null) return { response: throttledResponse(retryAfter) };
   const caller = identify(req);
-  if (!caller) {
-    if (bearer) recordLoginFailure();
-    return { response: apiError(401, 'unauthenticated', 'log in or send an operator token') };
-  }
+  if (!caller) return { response: apiError(401, 'unauthenticated', 'log in or send an operator token') };
   if (!roleAllows(caller.role, role)) return { response: apiError(403, 'forbidden', `requires the ${role} role`) };
   return { caller };
 }
@@ -80,6 +74,8 @@ export function apiRoute<P = Record<string, never>, B = undefined>(
   return async (req, ctx) => {
     try {
       if (!sameOrigin(req)) return apiError(403, 'cross_origin', 'cross-origin request refused');
+      const retryAfter = hasBearer(req) ? loginRetryAfter() : null;
+      if (retryAfter !== null) return throttledResponse(retryAfter);
       let caller: Caller | null = null;
       if (opts.role !== 'public') {
         const auth = authorize(req, opts.role);

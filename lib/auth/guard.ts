@@ -12,6 +12,7 @@
 import { getSettings, type Settings } from '../config/settings';
 import { originIsOurs, trustedOpenHost, type HeaderSource } from './web-origin';
 import type { Role } from './roles';
+import { loginRetryAfter, recordLoginFailure } from './login-throttle';
 import { readCookie, roleForToken, SESSION_COOKIE, verifySession, type SessionClaim } from './session';
 
 export type CallerVia = 'open' | 'session' | 'token';
@@ -41,7 +42,11 @@ export function identifyHeaders(headers: HeaderSource, settings: Settings = getS
   }
   const token = bearer(headers);
   if (token) {
+    // Every place a token is checked counts toward the login throttle, so no page or route is
+    // an unthrottled oracle for guessing it; while throttled no token is accepted.
+    if (loginRetryAfter() !== null) return null;
     const role = roleForToken(token, settings);
+    if (!role) recordLoginFailure();
     return role ? { role, name: `${role}-token`, via: 'token' } : null;
   }
   const cookie = readCookie(headers.get('cookie'), SESSION_COOKIE);
