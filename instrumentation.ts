@@ -1,11 +1,15 @@
 // Boot work for the Node.js server: configuration, migrations, recovery, outbound following,
-// shutdown hook.
+// logged-out sessions, HTTP server timeouts, shutdown hook.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { ensureBooted, onBoot } = await import('./lib/engine/boot');
   const { setOutboundCancel } = await import('./lib/engine/cancel');
   const { startOutboundClient, cancelOutboundAtPeer } = await import('./lib/client');
   setOutboundCancel(cancelOutboundAtPeer); // the engine's one cancel tells peers through lib/client
+  const { loadRevokedSessions } = await import('./lib/auth/revocations');
+  const { applyServerTimeouts } = await import('./lib/server/http-timeouts');
   onBoot(startOutboundClient); // sync configured and built-in peers, then resume following
+  onBoot(loadRevokedSessions);
+  onBoot(async () => void applyServerTimeouts());
   await ensureBooted();
 }

@@ -1,6 +1,33 @@
 // Plain JavaScript on purpose: a next.config.ts makes `next start` load the SWC compiler (~60 MB
 // of resident memory in the server process) just to read this file. See docs/decisions.md.
 
+/**
+ * Security headers on every answer (issue 11 §5). The CSP fits a statically rendered Next.js
+ * app: its pages carry inline bootstrap scripts without a nonce, so scripts need 'unsafe-inline'
+ * (a nonce would force every page to render per request); everything else is same-origin only,
+ * and no other site may frame the dashboard. `next dev` also needs eval for its refresh runtime.
+ */
+const dev = process.env.NODE_ENV === 'development';
+const contentSecurityPolicy = [
+  "default-src 'self'",
+  `script-src 'self' 'unsafe-inline'${dev ? " 'unsafe-eval'" : ''}`,
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const securityHeaders = [
+  { key: 'Content-Security-Policy', value: contentSecurityPolicy },
+  { key: 'X-Frame-Options', value: 'DENY' },
+  { key: 'X-Content-Type-Options', value: 'nosniff' },
+  { key: 'Referrer-Policy', value: 'same-origin' },
+];
+
 /** @type {import('next').NextConfig} */
 const config = {
   // A separate build directory lets parallel builds (tests, benchmarks) not collide.
@@ -11,6 +38,9 @@ const config = {
   // trailing slash, never with a redirect (a 308 has no JSON body). See docs/decisions.md.
   skipTrailingSlashRedirect: true,
   typescript: { ignoreBuildErrors: true }, // `npm run typecheck` is the gate; build stays fast
+  async headers() {
+    return [{ source: '/:path*', headers: securityHeaders }];
+  },
 };
 
 export default config;

@@ -3,13 +3,13 @@ import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { authRequired, identifyHeaders } from '@/lib/auth/guard';
 import { LoginForm } from '@/components/auth/login-form';
+import { safeNextPath } from '@/lib/auth/safe-next';
 
 export const metadata: Metadata = { title: 'Log in' };
 
-/** Only same-site paths: a login link must not bounce the operator to another site. */
+/** Only same-origin paths: a login link must not bounce the operator to another site. */
 function safeNext(next: string | string[] | undefined): string {
-  const value = Array.isArray(next) ? next[0] : next;
-  return value && value.startsWith('/') && !value.startsWith('//') ? value : '/';
+  return safeNextPath(Array.isArray(next) ? next[0] : next);
 }
 
 export default async function LoginPage({ searchParams }: { searchParams: Promise<{ next?: string | string[] }> }) {

@@ -4,6 +4,9 @@ import { namedNumber } from './turn-input';
 
 export const BUDGET_EXHAUSTED = 'iteration budget exhausted';
 
+/** What one `budget` task may ask for; more is refused before any work starts. */
+export const BUDGET_LIMITS = { maxSteps: 10_000, maxStepMs: 60_000 };
+
 /**
  * Works in steps against an iteration budget ("steps 5 budget 3", or metadata.steps /
  * metadata.budget). Running out before the work is done is a truncated run: FAILED with the
@@ -14,6 +17,8 @@ export const budgetRunner: AgentRunner = {
     const steps = Math.max(1, namedNumber(turn, 'steps', 5));
     const budget = Math.max(0, namedNumber(turn, 'budget', 3));
     const stepMs = namedNumber(turn, 'stepMs', 50);
+    if (steps > BUDGET_LIMITS.maxSteps) return { state: 'rejected', reason: `output limit: steps: at most ${BUDGET_LIMITS.maxSteps} (asked ${steps})` };
+    if (!(stepMs <= BUDGET_LIMITS.maxStepMs)) return { state: 'rejected', reason: `stepMs: at most ${BUDGET_LIMITS.maxStepMs}` };
     const done = Math.min(steps, budget);
     for (let i = 0; i < done; i++) {
       if (!(await abortableSleep(stepMs, turn.signal))) return { state: 'failed', reason: 'aborted' };

@@ -1,6 +1,6 @@
 /**
- * Role checks for /api route handlers (design §7). Roles are enforced here, in the handlers,
- * not only hidden in the UI. Mutations also pass a same-origin check.
+ * Who is calling the dashboard and its /api (design §7); lib/api/route.ts enforces the roles in
+ * every route handler, not only in the UI. Mutations also pass a same-origin check.
  *
  * A caller is identified, in order, by:
  * 1. `Authorization: Bearer <token>` with the operator or viewer token (scripts, curl);
@@ -9,9 +9,10 @@
  *    Open mode still refuses a Host that is not loopback (or the configured public URL), so a
  *    DNS-rebinding page cannot drive the hub through the operator's browser.
  */
-import { getSettings, isLoopbackHost, type Settings } from '../config/settings';
-import { apiError } from '../api/responses';
-import { roleAllows, type Role } from './roles';
+import { getSettings, type Settings } from '../config/settings';
+import { originIsOurs, trustedOpenHost, type HeaderSource } from './web-origin';
+import type { Role } from './roles';
+import { loginRetryAfter, recordLoginFailure } from './login-throttle';
 import { readCookie, roleForToken, SESSION_COOKIE, verifySession, type SessionClaim } from './session';
 
 export type CallerVia = 'open' | 'session' | 'token';
@@ -24,10 +25,7 @@ export interface Caller {
   session?: SessionClaim;
 }
 
-/** What identification needs from a request; `next/headers` headers() satisfies it too. */
-export interface HeaderSource {
-  get(name: string): string | null;
-}
+export type { HeaderSource };
 
 export function authRequired(settings: Settings = getSettings()): boolean {
   return Boolean(settings.operatorToken || settings.viewerToken);
@@ -38,32 +36,17 @@ function bearer(headers: HeaderSource): string | null {
   return header?.toLowerCase().startsWith('bearer ') ? header.slice(7).trim() : null;
 }
 
-function hostName(hostHeader: string): string {
-  if (hostHeader.startsWith('[')) return hostHeader.slice(0, hostHeader.indexOf(']') + 1);
-  return hostHeader.split(':')[0];
-}
-
-function publicHost(settings: Settings): string | null {
-  try {
-    return settings.publicUrl ? new URL(settings.publicUrl).host : null;
-  } catch {
-    return null;
-  }
-}
-
-function trustedOpenHost(headers: HeaderSource, settings: Settings): boolean {
-  const host = headers.get('host');
-  if (!host) return true; // HTTP/1.0 style clients; a browser always sends Host
-  return isLoopbackHost(hostName(host)) || host === publicHost(settings);
-}
-
 export function identifyHeaders(headers: HeaderSource, settings: Settings = getSettings()): Caller | null {
   if (!authRequired(settings)) {
     return trustedOpenHost(headers, settings) ? { role: 'operator', name: 'local', via: 'open' } : null;
   }
   const token = bearer(headers);
   if (token) {
+    // Every place a token is checked counts toward the login throttle, so no page or route is
+    // an unthrottled oracle for guessing it; while throttled no token is accepted.
+    if (loginRetryAfter() !== null) return null;
     const role = roleForToken(token, settings);
+    if (!role) recordLoginFailure();
     return role ? { role, name: `${role}-token`, via: 'token' } : null;
   }
   const cookie = readCookie(headers.get('cookie'), SESSION_COOKIE);
@@ -84,25 +67,9 @@ export function identify(req: Request): Caller | null {
 export function sameOrigin(req: Request, settings: Settings = getSettings()): boolean {
   if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return true;
   const origin = req.headers.get('origin');
-  if (origin && origin !== 'null') {
-    try {
-      const host = new URL(origin).host;
-      return host === req.headers.get('host') || host === publicHost(settings);
-    } catch {
-      return false;
-    }
-  }
+  if (origin && origin !== 'null') return originIsOurs(origin, req.headers, settings);
   const site = req.headers.get('sec-fetch-site');
   if (site) return site === 'same-origin' || site === 'none';
   if (origin === 'null') return false;
   return !readCookie(req.headers.get('cookie'), SESSION_COOKIE) || bearer(req.headers) !== null;
-}
-
-/** Returns a refusal Response, or the caller when allowed. */
-export function requireRole(req: Request, needs: Role): { caller: Caller } | { response: Response } {
-  if (!sameOrigin(req)) return { response: apiError(403, 'cross_origin', 'cross-origin request refused') };
-  const caller = identify(req);
-  if (!caller) return { response: apiError(401, 'unauthenticated', 'log in or send an operator token') };
-  if (!roleAllows(caller.role, needs)) return { response: apiError(403, 'forbidden', `requires the ${needs} role`) };
-  return { caller };
 }

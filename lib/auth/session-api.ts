@@ -1,13 +1,19 @@
 /**
  * The logic behind /api/session: who am I (GET), log in with a token (POST), log out (DELETE).
- * The token is exchanged for a signed session cookie and never stored in it.
+ * The token is exchanged for a signed session cookie and never stored in it. Wrong tokens are
+ * throttled (login-throttle.ts); a logout is persisted (revocations.ts).
  */
 import { getSettings } from '../config/settings';
-import { apiError, parseJsonBody } from '../api/responses';
-import { LoginRequestSchema, type SessionInfo } from '../dashboard/wire';
-import { authRequired, identify, sameOrigin, type Caller } from './guard';
-import { issueSession, revokeSession, roleForToken, SESSION_TTL_MS, sessionCookie } from './session';
+import { apiError } from '../api/responses';
+import { type SessionInfo } from '../dashboard/wire';
+import { authRequired, identify, type Caller } from './guard';
+import { loginRetryAfter, recordLoginFailure, throttledResponse } from './login-throttle';
+import { logOutSession } from './revocations';
+import { issueSession, roleForToken, SESSION_TTL_MS, sessionCookie } from './session';
 import { log } from '../log';
+
+/** A login body is one token (at most 4,096 characters); nothing bigger is read. */
+export const LOGIN_BODY_LIMIT = 8 * 1024;
 
 export function sessionInfo(caller: Caller | null): SessionInfo {
   return {
@@ -23,14 +29,14 @@ export function whoAmI(req: Request): Response {
   return Response.json(sessionInfo(identify(req)), { headers: { 'Cache-Control': 'no-store' } });
 }
 
-export async function logIn(req: Request): Promise<Response> {
-  if (!sameOrigin(req)) return apiError(403, 'cross_origin', 'cross-origin request refused');
+export function logIn(req: Request, token: string): Response {
   const settings = getSettings();
   if (!authRequired(settings)) return Response.json(sessionInfo(identify(req)));
-  const body = await parseJsonBody(req, LoginRequestSchema);
-  if ('response' in body) return body.response;
-  const role = roleForToken(body.data.token, settings);
+  const retryAfter = loginRetryAfter();
+  if (retryAfter !== null) return throttledResponse(retryAfter);
+  const role = roleForToken(token, settings);
   if (!role) {
+    recordLoginFailure();
     log.warn('dashboard login refused', { reason: 'unknown token' });
     return apiError(401, 'invalid_token', 'that token is not valid here', 'token');
   }
@@ -40,9 +46,9 @@ export async function logIn(req: Request): Promise<Response> {
   return Response.json(info, { headers: { 'Set-Cookie': sessionCookie(req, value, SESSION_TTL_MS / 1000), 'Cache-Control': 'no-store' } });
 }
 
-export function logOut(req: Request): Response {
-  if (!sameOrigin(req)) return apiError(403, 'cross_origin', 'cross-origin request refused');
+export async function logOut(req: Request): Promise<Response> {
   const caller = identify(req);
-  if (caller?.session) revokeSession(caller.session);
+  if (caller?.session) await logOutSession(caller.session);
   return new Response(null, { status: 204, headers: { 'Set-Cookie': sessionCookie(req, '', 0) } });
 }
+

@@ -9,6 +9,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Settings } from '../config/settings';
 import type { Role } from './roles';
+import { processSingleton } from '../process-singleton';
 
 export const SESSION_COOKIE = 'sb_session';
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
@@ -60,13 +61,18 @@ export function issueSession(role: Role, settings: TokenSettings, now = Date.now
   return { value: `v1.${payload}.${sign(key, `v1.${payload}`)}`, claim };
 }
 
-/** Logged-out sessions, until they would have expired anyway (in memory: a restart forgets them). */
-const revoked = new Map<string, number>();
+/**
+ * Logged-out sessions (nonce → expiry), until they would have expired anyway. This is the
+ * process's copy; lib/auth/revocations.ts persists each logout and loads them back at boot, so a
+ * logout survives a restart.
+ */
+const revoked = () => processSingleton('revoked-sessions', () => new Map<string, number>());
 
-export function revokeSession(claim: SessionClaim): void {
+export function revokeSession(claim: Pick<SessionClaim, 'nonce' | 'expiresAt'>): void {
   const now = Date.now();
-  for (const [nonce, expiresAt] of revoked) if (expiresAt < now) revoked.delete(nonce);
-  revoked.set(claim.nonce, claim.expiresAt);
+  const map = revoked();
+  for (const [nonce, expiresAt] of map) if (expiresAt < now) map.delete(nonce);
+  map.set(claim.nonce, claim.expiresAt);
 }
 
 export function verifySession(value: string, settings: TokenSettings, now = Date.now()): SessionClaim | null {
@@ -81,17 +87,23 @@ export function verifySession(value: string, settings: TokenSettings, now = Date
     return null;
   }
   if (typeof raw.exp !== 'number' || raw.exp <= now || typeof raw.iat !== 'number' || typeof raw.n !== 'string') return null;
-  if (revoked.has(raw.n)) return null;
+  if (revoked().has(raw.n)) return null;
   const role = raw.r === 'operator' && settings.operatorToken ? 'operator' : raw.r === 'viewer' && settings.viewerToken ? 'viewer' : null;
   if (!role) return null;
   return { role, issuedAt: raw.iat, expiresAt: raw.exp, nonce: raw.n };
 }
 
+/** A cookie's value; a value with broken percent-encoding is no cookie at all (never a 500). */
 export function readCookie(cookieHeader: string | null, name: string): string | null {
   if (!cookieHeader) return null;
   for (const part of cookieHeader.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+    if (eq <= 0 || part.slice(0, eq).trim() !== name) continue;
+    try {
+      return decodeURIComponent(part.slice(eq + 1).trim());
+    } catch {
+      return null;
+    }
   }
   return null;
 }

@@ -50,6 +50,16 @@ const EnvSchema = z.object({
     .trim()
     .regex(/^[a-z0-9][a-z0-9-]*$/, 'SWITCHBOARD_DEFAULT_AGENT must be an agent slug (lowercase letters, digits and dashes)')
     .default('echo'),
+  SWITCHBOARD_TRUST_PROXY: z
+    .enum(['0', '1', 'true', 'false'], { message: 'SWITCHBOARD_TRUST_PROXY must be 1 or 0' })
+    .default('0')
+    .transform((v) => v === '1' || v === 'true'),
+  SWITCHBOARD_MAX_TASK_OUTPUT_BYTES: positiveInt('SWITCHBOARD_MAX_TASK_OUTPUT_BYTES').default(8 * 1024 * 1024),
+  SWITCHBOARD_MAX_API_BODY_BYTES: positiveInt('SWITCHBOARD_MAX_API_BODY_BYTES').default(256 * 1024),
+  SWITCHBOARD_HEADERS_TIMEOUT: seconds('SWITCHBOARD_HEADERS_TIMEOUT', 600).default(20_000),
+  SWITCHBOARD_REQUEST_TIMEOUT: seconds('SWITCHBOARD_REQUEST_TIMEOUT', 3600).default(120_000),
+  SWITCHBOARD_LOGIN_MAX_FAILURES: positiveInt('SWITCHBOARD_LOGIN_MAX_FAILURES').default(10),
+  SWITCHBOARD_LOGIN_WINDOW: seconds('SWITCHBOARD_LOGIN_WINDOW', 86_400).default(60_000),
 });
 
 export interface Settings {
@@ -80,6 +90,19 @@ export interface Settings {
   heapGrowthPercent: number;
   /** The served agent at the root card and `/a2a` (a built-in or a config-file agent). */
   defaultAgent: string;
+  /** Read the client's origin from X-Forwarded-Host/-Proto (only behind a proxy that sets them). */
+  trustProxy: boolean;
+  /** Artifact bytes one task may accumulate; more ends it FAILED `output limit exceeded`. */
+  maxTaskOutputBytes: number;
+  /** Body limit of /api JSON requests (login has its own, smaller one). */
+  maxApiBodyBytes: number;
+  /** A connection must finish its request headers within this (slow-client defence). */
+  headersTimeoutMs: number;
+  /** A request (headers and body) must arrive within this. */
+  requestTimeoutMs: number;
+  /** Wrong tokens allowed per window before logins and token checks answer 429. */
+  loginMaxFailures: number;
+  loginWindowMs: number;
 }
 
 export class SettingsError extends Error {}
@@ -113,6 +136,13 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     logLevel: e.SWITCHBOARD_LOG_LEVEL,
     heapGrowthPercent: e.SWITCHBOARD_HEAP_GROWTH_PERCENT,
     defaultAgent: e.SWITCHBOARD_DEFAULT_AGENT,
+    trustProxy: e.SWITCHBOARD_TRUST_PROXY,
+    maxTaskOutputBytes: e.SWITCHBOARD_MAX_TASK_OUTPUT_BYTES,
+    maxApiBodyBytes: e.SWITCHBOARD_MAX_API_BODY_BYTES,
+    headersTimeoutMs: e.SWITCHBOARD_HEADERS_TIMEOUT,
+    requestTimeoutMs: Math.max(e.SWITCHBOARD_REQUEST_TIMEOUT, e.SWITCHBOARD_HEADERS_TIMEOUT),
+    loginMaxFailures: e.SWITCHBOARD_LOGIN_MAX_FAILURES,
+    loginWindowMs: e.SWITCHBOARD_LOGIN_WINDOW,
   };
 }
 

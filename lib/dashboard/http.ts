@@ -3,7 +3,7 @@
  * 400s (the same shape as lib/api/responses), and the Last-Event-ID / ?after= resume point.
  */
 import type { z } from 'zod';
-import { apiError } from '../api/responses';
+import { invalidRequest } from '../api/responses';
 
 export function parseQuery<T>(req: Request, schema: z.ZodType<T>): { data: T } | { response: Response } {
   const params = new URL(req.url).searchParams;
@@ -11,9 +11,7 @@ export function parseQuery<T>(req: Request, schema: z.ZodType<T>): { data: T } |
   for (const [key, value] of params) if (value.trim() !== '') raw[key] = value;
   const parsed = schema.safeParse(raw);
   if (parsed.success) return { data: parsed.data };
-  const issue = parsed.error.issues[0];
-  const field = issue.path.join('.') || undefined;
-  return { response: apiError(400, 'invalid_request', field ? `${field}: ${issue.message}` : issue.message, field) };
+  return { response: invalidRequest(parsed.error.issues) };
 }
 
 /**

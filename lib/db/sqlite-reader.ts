@@ -45,6 +45,7 @@ export class SqliteTaskReader {
       events: conn.prepare(`SELECT ${EVENT_COLUMNS} FROM "TaskEvent" WHERE "taskId" = ? AND "seq" > ? ORDER BY "seq"`),
       messages: conn.prepare('SELECT "messageId","role","parts","metadata" FROM "Message" WHERE "taskId" = ? ORDER BY "id"'),
       lastMessages: conn.prepare('SELECT * FROM (SELECT "id","messageId","role","parts","metadata" FROM "Message" WHERE "taskId" = ? ORDER BY "id" DESC LIMIT ?) ORDER BY "id"'),
+      artifactBytes: conn.prepare('SELECT COALESCE(SUM(LENGTH("payload")), 0) AS "bytes" FROM "TaskEvent" WHERE "taskId" = ? AND "type" = \'artifact\''),
       artifacts: conn.prepare('SELECT "artifactId","name","description","parts","metadata" FROM "Artifact" WHERE "taskId" = ? ORDER BY "position"'),
     };
   }
@@ -70,6 +71,12 @@ export class SqliteTaskReader {
   messages(taskId: string, limit?: number): RawMessageRow[] {
     countQueries('reads');
     return (limit === undefined ? this.stmts.messages.all(taskId) : this.stmts.lastMessages.all(taskId, limit)) as RawMessageRow[];
+  }
+
+  /** The stored JSON size of a task's artifact chunks (the output limit's measure). */
+  artifactBytes(taskId: string): number {
+    countQueries('reads');
+    return (this.stmts.artifactBytes.get(taskId) as { bytes: number }).bytes;
   }
 
   artifacts(taskId: string): RawArtifactRow[] {

@@ -5,16 +5,31 @@
 import { appendEvents, insertTask, type AppendOptions, type CommittedChange } from '../db/task-repo';
 import type { NewEvent, NewTask } from '../db/task-records';
 import { eventHub } from '../events/hub';
+import { taskReader } from '../db/client';
+import { getSettings } from '../config/settings';
 import type { Message, TaskState } from '../protocol/types';
 import { log } from '../log';
+import { outputMeter, OUTPUT_LIMIT_EXCEEDED } from './output-limit';
+import { executions } from './executions';
+import { agentText } from './messages';
 
 export async function createTaskRecord(task: NewTask, events: NewEvent[], messages: Message[] = []): Promise<CommittedChange> {
+  outputMeter().start(task.id, events);
   const change = await insertTask(task, events, messages);
   eventHub().publish(change);
   return change;
 }
 
+/** Appends events; artifact chunks over the task's output limit end it instead (and give null). */
 export async function recordEvents(taskId: string, events: NewEvent[], opts: AppendOptions = {}): Promise<CommittedChange | null> {
+  if (!outputMeter().admit(taskId, events)) {
+    await failOverOutputLimit(taskId);
+    return null;
+  }
+  return commit(taskId, events, opts);
+}
+
+async function commit(taskId: string, events: NewEvent[], opts: AppendOptions): Promise<CommittedChange | null> {
   const change = await appendEvents(taskId, events, opts);
   if (change) eventHub().publish(change);
   return change;
@@ -42,9 +57,14 @@ export interface TerminalClaim {
  * failure, cancel, grace expiry, shutdown and restart recovery all end tasks through here.
  */
 export async function claimTerminal(taskId: string, claim: TerminalClaim): Promise<CommittedChange | null> {
+  if (!outputMeter().admit(taskId, claim.events ?? [])) return failOverOutputLimit(taskId);
+  return writeClaim(taskId, claim);
+}
+
+async function writeClaim(taskId: string, claim: TerminalClaim): Promise<CommittedChange | null> {
   const metadata = claim.reason ? { ...claim.metadata, switchboard: { endReason: claim.reason } } : claim.metadata;
   const statusPayload = { message: claim.message, reason: claim.reason, metadata, ...(claim.directReply ? { reply: 'message' } : {}) };
-  const change = await recordEvents(
+  const change = await commit(
     taskId,
     [...(claim.events ?? []), { type: 'status', state: claim.state, payload: statusPayload }],
     {
@@ -60,9 +80,26 @@ export async function claimTerminal(taskId: string, claim: TerminalClaim): Promi
     },
   );
   if (change) {
+    outputMeter().forget(taskId);
     log.info('task ended', { taskId, state: claim.state, reason: claim.reason, direction: change.task.direction });
   } else {
     log.debug('terminal claim lost', { taskId, attempted: claim.state, reason: claim.reason });
   }
   return change;
+}
+
+/** The output limit ends the task (and stops its turn); the chunk that went over is dropped. */
+async function failOverOutputLimit(taskId: string): Promise<CommittedChange | null> {
+  const task = taskReader().task(taskId);
+  if (!task) return null;
+  const limit = getSettings().maxTaskOutputBytes;
+  const text = `${OUTPUT_LIMIT_EXCEEDED}: the task's artifacts would pass ${limit} bytes (SWITCHBOARD_MAX_TASK_OUTPUT_BYTES); what was produced before is kept`;
+  const won = await writeClaim(taskId, {
+    state: 'failed',
+    reason: OUTPUT_LIMIT_EXCEEDED,
+    message: agentText(taskId, String(task.contextId), text),
+    metadata: { truncated: true, outputLimitBytes: limit },
+  });
+  if (won) executions().abort(taskId, OUTPUT_LIMIT_EXCEEDED);
+  return won;
 }

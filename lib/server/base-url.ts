@@ -1,14 +1,5 @@
 import { getSettings } from '../config/settings';
 
-/** The URL peers should use to reach us: SWITCHBOARD_PUBLIC_URL, else the request's own origin. */
-export function publicBaseUrl(req: Request): string {
-  const configured = getSettings().publicUrl;
-  if (configured) return configured;
-  const host = req.headers.get('x-forwarded-host') ?? req.headers.get('host');
-  const proto = req.headers.get('x-forwarded-proto') ?? new URL(req.url).protocol.replace(':', '');
-  return host ? `${proto}://${host}` : new URL(req.url).origin;
-}
-
 /** This server's own address without a request: SWITCHBOARD_PUBLIC_URL, else http://HOST:PORT. */
 export function ownBaseUrl(): string {
   const s = getSettings();

@@ -2,7 +2,8 @@
  * The agent card response with the caching headers of v1.0 §8.6: `Cache-Control`, a strong
  * `ETag` (a hash of the card's bytes; `If-None-Match` gets 304), and `Last-Modified` (when this
  * process first served these exact bytes: a card changes when API keys appear or the config
- * does, and a new card gets a new time). `Vary: A2A-Version`, as the card's generation follows it.
+ * does, and a new card gets a new time). `Vary: A2A-Version`, as the card's generation follows it;
+ * a card reflecting the request's Host is private (see cachingFor).
  */
 import { createHash } from 'node:crypto';
 import { processSingleton } from '../process-singleton';
@@ -27,12 +28,20 @@ function matches(ifNoneMatch: string | null, etag: string): boolean {
   return ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
-export function cardResponse(req: Request, card: unknown): Response {
+/**
+ * A card whose URLs come from SWITCHBOARD_PUBLIC_URL may be cached by anyone; one that reflects
+ * the request's Host (`reflected`) must not be mixed up between origins by a shared cache.
+ */
+function cachingFor(reflected: boolean): Record<string, string> {
+  if (!reflected) return { 'Cache-Control': 'public, max-age=60', Vary: 'A2A-Version' };
+  return { 'Cache-Control': 'private, no-cache', Vary: 'A2A-Version, Host, X-Forwarded-Host, X-Forwarded-Proto' };
+}
+
+export function cardResponse(req: Request, card: unknown, reflected: boolean): Response {
   const body = JSON.stringify(card);
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
   const headers = {
-    'Cache-Control': 'public, max-age=60',
-    Vary: 'A2A-Version',
+    ...cachingFor(reflected),
     ETag: etag,
     'Last-Modified': lastModified(etag),
   };

@@ -5,6 +5,9 @@
 import { countTasksInScope, listTasksInScope } from '../db/task-repo';
 import type { CallerScope } from '../db/task-scope';
 import { buildTask } from '../engine/snapshot';
+import { getSettings } from '../config/settings';
+import type { TaskRecord } from '../db/task-records';
+import type { Task } from '../protocol/types';
 import { A2AError } from '../protocol/errors';
 import { stateFromV10, taskToV10 } from '../protocol/v10';
 import type { ProtocolVersion } from './rpc-methods';
@@ -19,14 +22,41 @@ interface ListParams {
   includeArtifacts?: boolean;
 }
 
+/** A cursor we could have made: an ISO time and a task id, so nothing malformed reaches the database. */
+function isCursor(value: unknown): value is { createdAt: string; id: string } {
+  if (!value || typeof value !== 'object') return false;
+  const { createdAt, id } = value as Record<string, unknown>;
+  return typeof createdAt === 'string' && createdAt.length <= 40 && !Number.isNaN(Date.parse(createdAt)) && typeof id === 'string' && id.length <= 200;
+}
+
 function decodeToken(token: string): { createdAt: string; id: string } {
   try {
-    const cursor = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
-    if (typeof cursor.createdAt === 'string' && typeof cursor.id === 'string') return cursor;
+    const cursor: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+    if (isCursor(cursor)) return cursor;
   } catch {
     // fall through
   }
   throw new A2AError('invalidParams', 'params.pageToken: not a token returned by ListTasks');
+}
+
+/**
+ * One page's tasks. With includeArtifacts the page carries at most SWITCHBOARD_MAX_TASK_OUTPUT_BYTES
+ * of artifacts in all (one task's worth, not a hundred): a task past that budget comes without
+ * them, marked `metadata.switchboard.artifactsOmitted`, to be fetched with tasks/get.
+ */
+async function buildPage(records: TaskRecord[], p: ListParams): Promise<Task[]> {
+  const tasks: Task[] = [];
+  let budget = getSettings().maxTaskOutputBytes;
+  for (const record of records) {
+    const task = await buildTask(record, { historyLength: p.historyLength ?? 0, includeArtifacts: p.includeArtifacts === true });
+    const bytes = task.artifacts?.length ? JSON.stringify(task.artifacts).length : 0;
+    if (bytes > budget) {
+      task.artifacts = [];
+      task.metadata = { ...task.metadata, switchboard: { ...(task.metadata?.switchboard as object), artifactsOmitted: 'the page passed its artifact budget; fetch this task with tasks/get' } };
+    } else budget -= bytes;
+    tasks.push(task);
+  }
+  return tasks;
 }
 
 export async function listInboundTasks(scope: CallerScope, p: ListParams, v: ProtocolVersion) {
@@ -39,9 +69,7 @@ export async function listInboundTasks(scope: CallerScope, p: ListParams, v: Pro
     listTasksInScope(scope, { ...filter, limit: p.pageSize, cursor: p.pageToken ? decodeToken(p.pageToken) : undefined }),
     countTasksInScope(scope, filter),
   ]);
-  const tasks = await Promise.all(
-    page.tasks.map((t) => buildTask(t, { historyLength: p.historyLength ?? 0, includeArtifacts: p.includeArtifacts === true })),
-  );
+  const tasks = await buildPage(page.tasks, p);
   return {
     tasks: v === '1.0' ? tasks.map(taskToV10) : tasks,
     nextPageToken: page.nextCursor ? Buffer.from(JSON.stringify(page.nextCursor)).toString('base64url') : '',

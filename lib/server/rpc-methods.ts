@@ -43,6 +43,11 @@ export const METHODS: Record<string, { version: ProtocolVersion; op: Operation }
   GetExtendedAgentCard: { version: '1.0', op: 'extendedCard' },
 };
 
+/** The method table entry for a name; only own entries, so `__proto__` or `toString` are unknown methods. */
+export function findMethod(name: string): { version: ProtocolVersion; op: Operation } | undefined {
+  return Object.hasOwn(METHODS, name) ? METHODS[name] : undefined;
+}
+
 export const STREAMING_OPS: readonly Operation[] = ['stream', 'subscribe'];
 
 /** A2A-Version values we accept (a missing header means 0.3, design §2). */

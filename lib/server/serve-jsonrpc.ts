@@ -9,10 +9,11 @@ import { callerScope } from '../db/task-scope';
 import { getSettings } from '../config/settings';
 import { A2AError, toJsonRpcError } from '../protocol/errors';
 import { BodyTooLargeError, readBodyText } from './read-body';
-import { acceptsVersionHeader, METHODS, STREAMING_OPS, type Operation, type ProtocolVersion } from './rpc-methods';
+import { acceptsVersionHeader, findMethod, STREAMING_OPS, type Operation, type ProtocolVersion } from './rpc-methods';
 import { toProtoJsonNames } from '../protocol/proto-json-names';
 import { isJsonMediaType } from './media-type';
 import { isV1, requestedVersion } from './requested-version';
+import { jsonDepth, MAX_JSON_DEPTH } from './json-depth';
 import { runOperation } from './rpc-handlers';
 import { SSE_HEADERS, sseData, sseErrorEvent } from './sse';
 import { sseBatchResponse } from './sse-response';
@@ -82,6 +83,9 @@ export async function serveJsonRpc(req: Request, agent: ServedAgent): Promise<Re
     if (err instanceof BodyTooLargeError) return rpcError(null, new A2AError('invalidRequest', err.message), '0.3', 413);
     throw err;
   }
+  if (jsonDepth(text) > MAX_JSON_DEPTH) {
+    return rpcError(null, new A2AError('invalidRequest', `the body nests deeper than ${MAX_JSON_DEPTH} levels`), headerVersion(req));
+  }
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -90,7 +94,7 @@ export async function serveJsonRpc(req: Request, agent: ServedAgent): Promise<Re
   }
   const envelope = checkEnvelope(body);
   if ('error' in envelope) return rpcError(envelope.id, envelope.error, headerVersion(req));
-  const method = METHODS[envelope.method];
+  const method = findMethod(envelope.method);
   if (!method) return rpcError(envelope.id, new A2AError('methodNotFound', envelope.method), headerVersion(req));
   const answer = errorAnswer(envelope.id, method);
   if (envelope.paramsError) return answer(envelope.paramsError);

@@ -1,6 +1,6 @@
 // GET /api/health — liveness, used by the test harness and operators' probes.
+import { apiRoute } from '@/lib/api/route';
+
 export const dynamic = 'force-dynamic';
 
-export function GET(): Response {
-  return Response.json({ ok: true });
-}
+export const GET = apiRoute({ role: 'public' }, () => Response.json({ ok: true }));

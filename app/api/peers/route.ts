@@ -1,30 +1,23 @@
 // GET /api/peers — list peers (viewer). POST /api/peers — create a peer (operator).
 // Secrets are accepted here and never returned: auth comes back as {type, configured, header?}.
-import { requireRole } from '@/lib/auth/guard';
-import { parseJsonBody } from '@/lib/api/responses';
+import { apiRoute } from '@/lib/api/route';
 import { clientErrorResponse, createPeer, listPeers, PeerCreateSchema } from '@/lib/client';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export async function GET(req: Request): Promise<Response> {
-  const auth = requireRole(req, 'viewer');
-  if ('response' in auth) return auth.response;
+export const GET = apiRoute({ role: 'viewer' }, async () => {
   try {
     return Response.json({ peers: await listPeers() });
   } catch (err) {
     return clientErrorResponse(err);
   }
-}
+});
 
-export async function POST(req: Request): Promise<Response> {
-  const auth = requireRole(req, 'operator');
-  if ('response' in auth) return auth.response;
-  const body = await parseJsonBody(req, PeerCreateSchema);
-  if ('response' in body) return body.response;
+export const POST = apiRoute({ role: 'operator', body: PeerCreateSchema }, async ({ body }) => {
   try {
-    return Response.json({ peer: await createPeer(body.data) }, { status: 201 });
+    return Response.json({ peer: await createPeer(body) }, { status: 201 });
   } catch (err) {
     return clientErrorResponse(err);
   }
-}
+});

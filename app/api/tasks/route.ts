@@ -1,6 +1,6 @@
 // GET /api/tasks — newest first, keyset-paged: ?state&direction&agent&range&q&cursor&until&after&limit
 // → {tasks: TaskSummary[], nextCursor, asOf}. Viewer role.
-import { requireRole } from '@/lib/auth/guard';
+import { apiRoute } from '@/lib/api/route';
 import { apiError } from '@/lib/api/responses';
 import { parseQuery } from '@/lib/dashboard/http';
 import { BadCursorError, listTaskPage } from '@/lib/dashboard/task-list';
@@ -9,9 +9,7 @@ import { TaskListQuerySchema } from '@/lib/dashboard/wire';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export async function GET(req: Request): Promise<Response> {
-  const auth = requireRole(req, 'viewer');
-  if ('response' in auth) return auth.response;
+export const GET = apiRoute({ role: 'viewer' }, async ({ req }) => {
   const query = parseQuery(req, TaskListQuerySchema);
   if ('response' in query) return query.response;
   try {
@@ -20,4 +18,4 @@ export async function GET(req: Request): Promise<Response> {
     if (err instanceof BadCursorError) return apiError(400, 'invalid_request', err.message, 'cursor');
     throw err;
   }
-}
+});

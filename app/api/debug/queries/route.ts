@@ -1,15 +1,15 @@
 // GET /api/debug/queries — database work counted since start: {prisma, reads, writes, commits}.
 // Exists only when SWITCHBOARD_QUERY_LOG=1 (404 otherwise); lib/db/query-counter.ts. Viewer role.
-import { requireRole } from '@/lib/auth/guard';
+import { apiRoute } from '@/lib/api/route';
 import { apiError } from '@/lib/api/responses';
 import { queryCounts, queryLogEnabled } from '@/lib/db/query-counter';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export function GET(req: Request): Response {
+const counts = apiRoute({ role: 'viewer' }, () => Response.json(queryCounts(), { headers: { 'Cache-Control': 'no-store' } }));
+
+export function GET(req: Request, ctx: { params: Promise<Record<string, never>> }): Promise<Response> | Response {
   if (!queryLogEnabled()) return apiError(404, 'not_found', 'set SWITCHBOARD_QUERY_LOG=1 to count queries');
-  const auth = requireRole(req, 'viewer');
-  if ('response' in auth) return auth.response;
-  return Response.json(queryCounts(), { headers: { 'Cache-Control': 'no-store' } });
+  return counts(req, ctx);
 }

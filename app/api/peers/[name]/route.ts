@@ -1,43 +1,34 @@
 // GET /api/peers/:name (viewer); PATCH /api/peers/:name, DELETE /api/peers/:name (operator).
 // Peers from the config file and the built-in `self` are read-only (409).
-import { requireRole } from '@/lib/auth/guard';
-import { parseJsonBody } from '@/lib/api/responses';
+import { apiRoute } from '@/lib/api/route';
 import { clientErrorResponse, deletePeer, getPeer, PeerPatchSchema, updatePeer } from '@/lib/client';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-type Ctx = { params: Promise<{ name: string }> };
+type Params = { name: string };
 
-export async function GET(req: Request, ctx: Ctx): Promise<Response> {
-  const auth = requireRole(req, 'viewer');
-  if ('response' in auth) return auth.response;
+export const GET = apiRoute<Params>({ role: 'viewer' }, async ({ params }) => {
   try {
-    return Response.json({ peer: await getPeer((await ctx.params).name) });
+    return Response.json({ peer: await getPeer(params.name) });
   } catch (err) {
     return clientErrorResponse(err);
   }
-}
+});
 
-export async function PATCH(req: Request, ctx: Ctx): Promise<Response> {
-  const auth = requireRole(req, 'operator');
-  if ('response' in auth) return auth.response;
-  const body = await parseJsonBody(req, PeerPatchSchema);
-  if ('response' in body) return body.response;
+export const PATCH = apiRoute<Params, typeof PeerPatchSchema._output>({ role: 'operator', body: PeerPatchSchema }, async ({ params, body }) => {
   try {
-    return Response.json({ peer: await updatePeer((await ctx.params).name, body.data) });
+    return Response.json({ peer: await updatePeer(params.name, body) });
   } catch (err) {
     return clientErrorResponse(err);
   }
-}
+});
 
-export async function DELETE(req: Request, ctx: Ctx): Promise<Response> {
-  const auth = requireRole(req, 'operator');
-  if ('response' in auth) return auth.response;
+export const DELETE = apiRoute<Params>({ role: 'operator' }, async ({ params }) => {
   try {
-    await deletePeer((await ctx.params).name);
+    await deletePeer(params.name);
     return new Response(null, { status: 204 });
   } catch (err) {
     return clientErrorResponse(err);
   }
-}
+});

@@ -1,7 +1,7 @@
 // GET /api/tasks/:id/events — SSE with resubscribe semantics: `snapshot` (TaskDetail) first, then
 // `task-event` frames (id: seq), then `end` at a terminal state. Last-Event-ID or ?after=<seq>
 // replays the missed events from the database instead of sending a snapshot. Viewer role.
-import { requireRole } from '@/lib/auth/guard';
+import { apiRoute } from '@/lib/api/route';
 import { apiError } from '@/lib/api/responses';
 import { resumeAfter } from '@/lib/dashboard/http';
 import { taskStreamResponse } from '@/lib/dashboard/task-stream-response';
@@ -9,11 +9,8 @@ import { taskStreamResponse } from '@/lib/dashboard/task-stream-response';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export async function GET(req: Request, ctx: { params: Promise<{ id: string }> }): Promise<Response> {
-  const auth = requireRole(req, 'viewer');
-  if ('response' in auth) return auth.response;
+export const GET = apiRoute<{ id: string }>({ role: 'viewer' }, ({ req, params }) => {
   const after = resumeAfter(req);
   if (after === 'invalid') return apiError(400, 'invalid_request', 'after: expected an event seq', 'after');
-  const { id } = await ctx.params;
-  return taskStreamResponse(req, id, after);
-}
+  return taskStreamResponse(req, params.id, after);
+});

@@ -1,0 +1,98 @@
+/**
+ * The one wrapper every /api route handler goes through (issue 13): same-origin check for
+ * mutations, the caller and its role, a bounded JSON body, and JSON errors (never Next's HTML
+ * 500 page). A route file then only maps its input to its answer:
+ *
+ *   export const POST = apiRoute({ role: 'operator', body: PeerCreateSchema }, async ({ body }) => …);
+ */
+import type { z } from 'zod';
+import { getSettings } from '../config/settings';
+import { identify, sameOrigin, type Caller } from '../auth/guard';
+import { loginRetryAfter, throttledResponse } from '../auth/login-throttle';
+import { roleAllows, type Role } from '../auth/roles';
+import { jsonDepth, MAX_JSON_DEPTH } from '../server/json-depth';
+import { BodyTooLargeError, readBodyText } from '../server/read-body';
+import { errorMessage, log } from '../log';
+import { apiError, invalidRequest } from './responses';
+
+export interface RouteContext<P, B> {
+  req: Request;
+  /** Null only for `role: 'public'` routes. */
+  caller: Caller | null;
+  params: P;
+  body: B;
+}
+
+export interface RouteOptions<B> {
+  /** Who may call: a role, or 'public' (health, login). */
+  role: Role | 'public';
+  /** Parse and validate a JSON body against this schema. */
+  body?: z.ZodType<B>;
+  /** Body limit in bytes (default SWITCHBOARD_MAX_API_BODY_BYTES). */
+  maxBodyBytes?: number;
+}
+
+type NextContext<P> = { params: Promise<P> };
+
+function hasBearer(req: Request): boolean {
+  return req.headers.get('authorization')?.toLowerCase().startsWith('bearer ') ?? false;
+}
+
+/** The caller, or the refusal: 401 / 403, or 429 while wrong tokens are throttled. */
+function authorize(req: Request, role: Role): { caller: Caller } | { response: Response } {
+  const caller = identify(req);
+  if (!caller) return { response: apiError(401, 'unauthenticated', 'log in or send an operator token') };
+  if (!roleAllows(caller.role, role)) return { response: apiError(403, 'forbidden', `requires the ${role} role`) };
+  return { caller };
+}
+
+/** Reads, bounds and validates a JSON body; a refusal names what was wrong (and the field). */
+export async function readJsonBody<B>(req: Request, schema: z.ZodType<B>, limit: number): Promise<{ data: B } | { response: Response }> {
+  let text: string;
+  try {
+    text = await readBodyText(req, limit);
+  } catch (err) {
+    if (err instanceof BodyTooLargeError) return { response: apiError(413, 'body_too_large', `request body exceeds ${limit} bytes`) };
+    throw err;
+  }
+  if (jsonDepth(text) > MAX_JSON_DEPTH) return { response: apiError(400, 'invalid_json', `request body nests deeper than ${MAX_JSON_DEPTH} levels`) };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { response: apiError(400, 'invalid_json', 'request body must be a JSON object') };
+  }
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return { data: parsed.data };
+  return { response: invalidRequest(parsed.error.issues) };
+}
+
+export function apiRoute<P = Record<string, never>, B = undefined>(
+  opts: RouteOptions<B>,
+  handler: (ctx: RouteContext<P, B>) => Promise<Response> | Response,
+): (req: Request, ctx: NextContext<P>) => Promise<Response> {
+  return async (req, ctx) => {
+    try {
+      if (!sameOrigin(req)) return apiError(403, 'cross_origin', 'cross-origin request refused');
+      const retryAfter = hasBearer(req) ? loginRetryAfter() : null;
+      if (retryAfter !== null) return throttledResponse(retryAfter);
+      let caller: Caller | null = null;
+      if (opts.role !== 'public') {
+        const auth = authorize(req, opts.role);
+        if ('response' in auth) return auth.response;
+        caller = auth.caller;
+      }
+      let body = undefined as B;
+      if (opts.body) {
+        const read = await readJsonBody(req, opts.body, opts.maxBodyBytes ?? getSettings().maxApiBodyBytes);
+        if ('response' in read) return read.response;
+        body = read.data;
+      }
+      const params = ((await ctx?.params) ?? {}) as P;
+      return await handler({ req, caller, params, body });
+    } catch (err) {
+      log.error('API route failed', { method: req.method, path: new URL(req.url).pathname, error: errorMessage(err), stack: err instanceof Error ? err.stack : undefined });
+      return apiError(500, 'internal', 'internal error; see the server log');
+    }
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * The server-wide bound on what one task may accumulate as artifacts
+ * (SWITCHBOARD_MAX_TASK_OUTPUT_BYTES, default 8 MiB), whoever produces it: a built-in agent, a
+ * launched process, or a peer we follow. Going over ends the task FAILED `output limit
+ * exceeded` through the terminal claim; the chunk that went over is not stored, and a truncated
+ * result is never reported as completed (design §1 rule 5).
+ *
+ * Bytes are counted as the stored JSON of each artifact chunk. The count lives in memory per
+ * task (the writes of a task all pass through this process) and is read back from the event log
+ * the first time a task is seen, e.g. a follow-up turn after a restart.
+ */
+import { getSettings } from '../config/settings';
+import { taskReader } from '../db/client';
+import type { NewEvent } from '../db/task-records';
+import { processSingleton } from '../process-singleton';
+
+export const OUTPUT_LIMIT_EXCEEDED = 'output limit exceeded';
+
+/** Entries are only a cache of the event log, so dropping them all is always safe. */
+const MAX_METERED_TASKS = 100_000;
+
+function artifactBytes(events: readonly NewEvent[]): number {
+  let bytes = 0;
+  for (const e of events) if (e.type === 'artifact') bytes += JSON.stringify(e.payload ?? null).length;
+  return bytes;
+}
+
+class OutputMeter {
+  private readonly used = new Map<string, number>();
+
+  /** A new task: nothing stored yet beyond its first events. */
+  start(taskId: string, events: readonly NewEvent[]): void {
+    this.remember(taskId, artifactBytes(events));
+  }
+
+  /**
+   * Counts the artifact chunks in `events` against the task's limit. False (and nothing counted)
+   * when they would take it over.
+   */
+  admit(taskId: string, events: readonly NewEvent[]): boolean {
+    const bytes = artifactBytes(events);
+    if (bytes === 0) return true;
+    const used = this.used.get(taskId) ?? taskReader().artifactBytes(taskId);
+    if (used + bytes > getSettings().maxTaskOutputBytes) return false;
+    this.remember(taskId, used + bytes);
+    return true;
+  }
+
+  /** The task ended: nothing more will be appended. */
+  forget(taskId: string): void {
+    this.used.delete(taskId);
+  }
+
+  private remember(taskId: string, bytes: number): void {
+    if (this.used.size >= MAX_METERED_TASKS && !this.used.has(taskId)) this.used.clear();
+    this.used.set(taskId, bytes);
+  }
+}
+
+export function outputMeter(): OutputMeter {
+  return processSingleton('output-meter', () => new OutputMeter());
+}

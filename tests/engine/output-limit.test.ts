@@ -1,0 +1,45 @@
+/**
+ * Issue 11 §3: the server-wide output limit holds for any producer, here an outbound task as the
+ * follower records a peer's chunks: the chunk over the limit is not stored, the task ends FAILED
+ * `output limit exceeded` through the terminal claim, and the count survives a process that has
+ * not seen the task before (it is read back from the event log).
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useFreshDatabase } from '../support/in-process';
+
+type Writer = typeof import('../../lib/engine/task-writer');
+let writer: Writer;
+let repo: typeof import('../../lib/db/task-repo');
+let meter: typeof import('../../lib/engine/output-limit');
+
+beforeAll(async () => {
+  useFreshDatabase({ SWITCHBOARD_MAX_TASK_OUTPUT_BYTES: '2000' });
+  writer = await import('../../lib/engine/task-writer');
+  repo = await import('../../lib/db/task-repo');
+  meter = await import('../../lib/engine/output-limit');
+});
+
+const chunk = (i: number) => ({ type: 'artifact' as const, payload: { artifact: { artifactId: 'r', parts: [{ kind: 'text', text: 'x'.repeat(400) }] }, append: i > 0 } });
+
+describe('the output limit', () => {
+  it('ends an outbound task FAILED when a peer sends more than the limit', async () => {
+    const id = crypto.randomUUID();
+    await writer.createTaskRecord({ id, contextId: 'c', direction: 'outbound', peerName: 'p', state: 'working', requestText: 'x' }, []);
+    for (let i = 0; i < 3; i++) expect(await writer.recordEvents(id, [chunk(i)], { onlyIfNotTerminal: true })).not.toBeNull();
+    meter.outputMeter().forget(id); // as in a process that never saw this task: counted from the log
+    expect(await writer.recordEvents(id, [chunk(3)], { onlyIfNotTerminal: true })).not.toBeNull();
+    expect(await writer.recordEvents(id, [chunk(4)], { onlyIfNotTerminal: true })).toBeNull();
+    const task = await repo.findTask(id);
+    expect(task).toMatchObject({ state: 'failed', endReason: 'output limit exceeded' });
+    const artifactEvents = (await repo.listEvents(id)).filter((e) => e.type === 'artifact');
+    expect(artifactEvents).toHaveLength(4);
+  });
+
+  it('turns a completion whose own artifacts pass the limit into the failure', async () => {
+    const id = crypto.randomUUID();
+    await writer.createTaskRecord({ id, contextId: 'c', direction: 'inbound', agentSlug: 'echo', state: 'working', requestText: 'x' }, []);
+    const won = await writer.claimTerminal(id, { state: 'completed', events: [0, 1, 2, 3, 4, 5].map(chunk) });
+    expect(won?.task).toMatchObject({ state: 'failed', endReason: 'output limit exceeded' });
+    expect((await repo.listEvents(id)).filter((e) => e.type === 'artifact')).toHaveLength(0);
+  });
+});

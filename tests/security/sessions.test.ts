@@ -1,0 +1,80 @@
+/**
+ * Issue 11 §5 (and the cookie item of §3): a logout survives a restart, wrong tokens are
+ * throttled with 429 + Retry-After, a cookie with broken percent-encoding is no cookie (never a
+ * 500), and pages carry the security headers.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type AppServer } from '../support/app-server';
+import { rawRequest } from '../support/raw-http';
+
+const OPERATOR = 'sessions-operator-token-0123456789';
+let app: AppServer;
+
+beforeAll(async () => {
+  app = await startApp({ SWITCHBOARD_OPERATOR_TOKEN: OPERATOR, SWITCHBOARD_LOGIN_MAX_FAILURES: '3', SWITCHBOARD_LOGIN_WINDOW: '600' });
+});
+afterAll(async () => app?.stop());
+
+const sameOrigin = () => ({ 'content-type': 'application/json', origin: app.url });
+
+async function logIn(token: string): Promise<{ status: number; cookie: string | null; headers: Headers }> {
+  const res = await fetch(`${app.url}/api/session`, { method: 'POST', headers: sameOrigin(), body: JSON.stringify({ token }) });
+  const cookie = res.headers.get('set-cookie')?.split(';')[0] ?? null;
+  return { status: res.status, cookie, headers: res.headers };
+}
+
+const tasksWith = (cookie: string) => fetch(`${app.url}/api/tasks`, { headers: { cookie } });
+
+describe('sessions', () => {
+  it('a logged-out cookie stays logged out after a restart', async () => {
+    const { cookie } = await logIn(OPERATOR);
+    expect((await tasksWith(cookie!)).status).toBe(200);
+    const out = await fetch(`${app.url}/api/session`, { method: 'DELETE', headers: { ...sameOrigin(), cookie: cookie! } });
+    expect(out.status).toBe(204);
+    expect((await tasksWith(cookie!)).status).toBe(401);
+
+    const { cookie: kept } = await logIn(OPERATOR); // a session that was not logged out survives too
+    await app.stop();
+    await app.restart();
+    expect((await tasksWith(cookie!)).status).toBe(401);
+    expect((await tasksWith(kept!)).status).toBe(200);
+  });
+
+  it('a cookie with broken percent-encoding is ignored: pages and the API never answer 500', async () => {
+    for (const path of ['/', '/login', '/tasks/none', '/peers', '/api/session', '/api/tasks']) {
+      const res = await rawRequest(`${app.url}${path}`, { headers: { cookie: 'sb_session=%E0%A4%A; other=%zz' } });
+      expect(res.status, path).toBeLessThan(500);
+    }
+  });
+
+  it('refuses a login body over its small limit with 413', async () => {
+    const res = await fetch(`${app.url}/api/session`, { method: 'POST', headers: sameOrigin(), body: JSON.stringify({ token: 'x'.repeat(64 * 1024) }) });
+    expect(res.status).toBe(413);
+  });
+
+  it('pages carry a CSP that forbids framing, nosniff and a referrer policy', async () => {
+    for (const path of ['/login', '/api/health']) {
+      const res = await fetch(`${app.url}${path}`);
+      expect(res.headers.get('content-security-policy'), path).toMatch(/frame-ancestors 'none'/);
+      expect(res.headers.get('content-security-policy')).toMatch(/default-src 'self'/);
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('referrer-policy')).toBe('same-origin');
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+    }
+  });
+
+  // Last: it leaves token checks throttled for the rest of the window.
+  it('throttles wrong tokens: 429 with Retry-After, for the login form and bearer tokens alike', async () => {
+    for (let i = 0; i < 2; i++) expect((await logIn(`wrong-token-${i}-0123456789`)).status).toBe(401);
+    // A wrong bearer token anywhere (here: a page) counts too, so no route is a free oracle.
+    expect((await rawRequest(`${app.url}/`, { headers: { authorization: 'Bearer wrong-token-page-0123456789' } })).status).toBeLessThan(500);
+    const throttled = await logIn(OPERATOR); // even the right token, so guessing learns nothing
+    expect(throttled.status).toBe(429);
+    expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThan(0);
+    for (const path of ['/api/tasks', '/api/session']) {
+      const bearer = await fetch(`${app.url}${path}`, { headers: { authorization: `Bearer ${OPERATOR}` } });
+      expect(bearer.status, path).toBe(429);
+      expect(bearer.headers.get('retry-after')).toBeTruthy();
+    }
+  });
+});
