@@ -96,7 +96,16 @@ export interface TaskPatch {
 
 /** insertTask refused a `joinsContext` task: the context belongs to another owner or agent. */
 export class ContextTakenError extends Error {
+  readonly code = 'CONTEXT_TAKEN';
   constructor(readonly contextId: string) {
     super(`context ${contextId} belongs to another owner`);
   }
+}
+
+/**
+ * By its code, not `instanceof`: the writer is a process singleton, and the bundle that created
+ * it may hold its own copy of this class (each route bundle can), so the class may differ.
+ */
+export function isContextTaken(err: unknown): err is ContextTakenError {
+  return err instanceof Error && (err as { code?: unknown }).code === 'CONTEXT_TAKEN';
 }

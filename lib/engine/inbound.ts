@@ -18,7 +18,7 @@ import { agentText } from './messages';
 import { directReplyIn } from './direct-reply';
 import { findTask, listMessages } from '../db/task-repo';
 import { newId } from '../db/ids';
-import { ContextTakenError, type StoredEvent, type TaskRecord } from '../db/task-records';
+import { isContextTaken, type StoredEvent, type TaskRecord } from '../db/task-records';
 import type { CallerScope } from '../db/task-scope';
 import { A2AError } from '../protocol/errors';
 import { requireTaskInScope } from './scoped-task';
@@ -65,7 +65,7 @@ async function beginTurn(req: SendRequest): Promise<TaskRecord> {
   } catch (err) {
     // A context belongs to its owner and agent: anyone else who names it starts a fresh one
     // (docs/decisions.md), so they never reach its launcher session or its tasks.
-    if (err instanceof ContextTakenError) return createTask(req, newId(), false);
+    if (isContextTaken(err)) return createTask(req, newId(), false);
     throw err;
   }
 }
