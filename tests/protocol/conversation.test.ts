@@ -54,7 +54,7 @@ const v03 = (text: string, extra: Record<string, unknown> = {}) => ({
 const v10 = (text: string) => ({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] } });
 
 async function stream(slug: string, method: string, params: unknown): Promise<Record<string, unknown>[]> {
-  const res = await fetch(`${app.url}/a2a/${slug}`, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const res = await fetch(`${app.url}/a2a/${slug}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
   return sseResults(await res.text());
 }
 
