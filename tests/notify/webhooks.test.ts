@@ -167,6 +167,6 @@ describe('invalid rules', () => {
 
   it('a loopback target without allowPrivate is refused by the SSRF guard at start', async () => {
     const config = writeConfig({ notifications: [{ name: 'local', on: ['task-failed'], url: `${hooks.url}/x` }] });
-    await expect(startApp({ SWITCHBOARD_CONFIG: config })).rejects.toThrow(/notifications "local": url: 127\.0\.0\.1 resolves to private address/);
+    await expect(startApp({ SWITCHBOARD_CONFIG: config })).rejects.toThrow(/notifications "local": url: 127\.0\.0\.1 is a loopback address/);
   });
 });
