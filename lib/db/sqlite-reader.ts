@@ -6,36 +6,14 @@
  * Rows come back raw; task-repo.ts maps them to the plain records callers see.
  */
 import type Database from 'better-sqlite3';
-import type { RawTaskRow } from './sqlite-writer';
+import type { RawArtifactRow, RawEventRow, RawMessageRow, RawTaskRow, TaskReader } from './task-store';
 import { countQueries } from './query-counter';
 
-export interface RawEventRow {
-  taskId: string;
-  seq: number;
-  type: string;
-  state: string | null;
-  payload: string;
-  at: string;
-}
-
-export interface RawMessageRow {
-  messageId: string;
-  role: string;
-  parts: string;
-  metadata: string | null;
-}
-
-export interface RawArtifactRow {
-  artifactId: string;
-  name: string | null;
-  description: string | null;
-  parts: string;
-  metadata: string | null;
-}
+export type { RawEventRow, RawMessageRow, RawArtifactRow };
 
 const EVENT_COLUMNS = '"taskId","seq","type","state","payload","at"';
 
-export class SqliteTaskReader {
+export class SqliteTaskReader implements TaskReader {
   private readonly stmts;
   private readonly eventsByTypes = new Map<string, Database.Statement>();
 

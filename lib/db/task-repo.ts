@@ -8,8 +8,8 @@
  *   row: when the guard fails nothing is written and null is returned. claimTerminal in
  *   lib/engine is built on this.
  */
-import { db, taskReader, taskWriter } from './client';
-import type { RawTaskRow, WriteResult } from './sqlite-writer';
+import { currentStore, db, taskReader, taskWriter } from './client';
+import type { RawTaskRow, WriteResult } from './task-store';
 import { fromJson } from './json';
 import type { Artifact, Message, TaskState } from '../protocol/types';
 import { TERMINAL_STATES } from '../protocol/types';
@@ -153,19 +153,17 @@ function publishedPayload(e: WriteResult['events'][number]): unknown {
 // writer's connection rather than Prisma (sqlite-reader.ts says why).
 
 export async function findTask(taskId: string): Promise<TaskRecord | null> {
-  const row = taskReader().task(taskId);
+  const row = await taskReader().task(taskId);
   return row ? rawToTaskRecord(row) : null;
 }
 
 export async function listEvents(taskId: string, afterSeq = 0, types?: EventType[]): Promise<StoredEvent[]> {
-  return taskReader()
-    .events(taskId, afterSeq, types)
-    .map((r) => ({ taskId: r.taskId, seq: r.seq, type: r.type as EventType, state: (r.state as TaskState | null) ?? null, payload: JSON.parse(r.payload), at: isoFromSqlite(r.at)! }));
+  return (await taskReader().events(taskId, afterSeq, types)).map((r) => ({ taskId: r.taskId, seq: r.seq, type: r.type as EventType, state: (r.state as TaskState | null) ?? null, payload: JSON.parse(r.payload), at: isoFromSqlite(r.at)! }));
 }
 
 /** History, oldest first; `limit` keeps only the most recent messages. */
 export async function listMessages(taskId: string, limit?: number): Promise<Message[]> {
-  const rows = taskReader().messages(taskId, limit);
+  const rows = await taskReader().messages(taskId, limit);
   return rows.map((r) => ({
     kind: 'message' as const,
     messageId: r.messageId,
@@ -177,7 +175,7 @@ export async function listMessages(taskId: string, limit?: number): Promise<Mess
 }
 
 export async function listStoredArtifacts(taskId: string): Promise<Artifact[]> {
-  const rows = taskReader().artifacts(taskId);
+  const rows = await taskReader().artifacts(taskId);
   return rows.map((r) => ({
     artifactId: r.artifactId,
     parts: JSON.parse(r.parts),
@@ -219,13 +217,9 @@ function listWhere(f: TaskListFilter) {
   if (f.since) and.push({ createdAt: { gte: f.since } });
   if (f.until) and.push({ createdAt: { lte: f.until } });
   if (f.search) {
-    and.push({
-      OR: [
-        { requestText: { contains: f.search } },
-        { resultText: { contains: f.search } },
-        { statusMessage: { contains: f.search } },
-      ],
-    });
+    // SQLite's LIKE ignores ASCII case; PostgreSQL's needs Prisma's insensitive mode to match alike.
+    const contains = currentStore() === 'postgresql' ? { contains: f.search, mode: 'insensitive' } : { contains: f.search };
+    and.push({ OR: [{ requestText: contains }, { resultText: contains }, { statusMessage: contains }] });
   }
   return and.length ? { AND: and } : {};
 }

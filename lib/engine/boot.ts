@@ -4,7 +4,7 @@
  * SIGTERM drain. Called from instrumentation.ts and, defensively, before serving requests.
  */
 import { getSettings, isLoopbackHost, SettingsError } from '../config/settings';
-import { db } from '../db/client';
+import { storeReady } from '../db/client';
 import { countApiKeys } from '../db/key-repo';
 import { agentRegistry } from '../agents/registry';
 import { recoverInterruptedTasks, drainAndStop } from './lifecycle';
@@ -44,7 +44,7 @@ async function boot(): Promise<void> {
     throw err;
   }
   applyHeapGrowth(getSettings().heapGrowthPercent);
-  db();
+  await storeReady();
   await checkExposure();
   const registry = agentRegistry();
   await recoverInterruptedTasks();

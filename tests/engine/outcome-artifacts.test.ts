@@ -4,7 +4,7 @@
  * nor a result recorded for a task that a cancel ended first.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useFreshDatabase } from '../support/in-process';
+import { freshStore } from '../support/in-process';
 import type { ServedAgent } from '../../lib/engine/agent';
 
 type Engine = typeof import('../../lib/engine/inbound');
@@ -13,7 +13,7 @@ let engine: Engine;
 let repo: Repo;
 
 beforeAll(async () => {
-  useFreshDatabase({ SWITCHBOARD_RESPONSE_WINDOW: '5' });
+  await freshStore({ SWITCHBOARD_RESPONSE_WINDOW: '5' });
   engine = await import('../../lib/engine/inbound');
   repo = await import('../../lib/db/task-repo');
 });

@@ -1,0 +1,48 @@
+/**
+ * The engine's hot-path reads on PostgreSQL (the same four as sqlite-reader.ts), as named
+ * statements on the shared pool: planned once per connection, rows returned raw in the shapes
+ * task-repo.ts maps for both providers. The first read waits for the migrations.
+ */
+import type pg from 'pg';
+import type { RawArtifactRow, RawEventRow, RawMessageRow, RawTaskRow, TaskReader } from './task-store';
+import { countQueries } from './query-counter';
+import { named } from './pg-pool';
+
+const EVENT_COLUMNS = '"taskId","seq","type","state","payload","at"';
+const SQL = {
+  task: 'SELECT * FROM "Task" WHERE "id" = $1',
+  events: `SELECT ${EVENT_COLUMNS} FROM "TaskEvent" WHERE "taskId" = $1 AND "seq" > $2 ORDER BY "seq"`,
+  eventsOfTypes: `SELECT ${EVENT_COLUMNS} FROM "TaskEvent" WHERE "taskId" = $1 AND "seq" > $2 AND "type" = ANY($3::text[]) ORDER BY "seq"`,
+  messages: 'SELECT "messageId","role","parts","metadata" FROM "Message" WHERE "taskId" = $1 ORDER BY "id"',
+  lastMessages: 'SELECT * FROM (SELECT "id","messageId","role","parts","metadata" FROM "Message" WHERE "taskId" = $1 ORDER BY "id" DESC LIMIT $2) AS recent ORDER BY "id"',
+  artifacts: 'SELECT "artifactId","name","description","parts","metadata" FROM "Artifact" WHERE "taskId" = $1 ORDER BY "position"',
+};
+
+export class PgTaskReader implements TaskReader {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly ready: Promise<unknown>,
+  ) {}
+
+  private async rows<T extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<T[]> {
+    countQueries('reads');
+    await this.ready;
+    return (await this.pool.query<T>(named(text, values))).rows;
+  }
+
+  async task(taskId: string): Promise<RawTaskRow | undefined> {
+    return (await this.rows<RawTaskRow>(SQL.task, [taskId]))[0];
+  }
+
+  events(taskId: string, afterSeq: number, types?: readonly string[]): Promise<RawEventRow[]> {
+    return types ? this.rows(SQL.eventsOfTypes, [taskId, afterSeq, types]) : this.rows(SQL.events, [taskId, afterSeq]);
+  }
+
+  messages(taskId: string, limit?: number): Promise<RawMessageRow[]> {
+    return limit === undefined ? this.rows(SQL.messages, [taskId]) : this.rows(SQL.lastMessages, [taskId, limit]);
+  }
+
+  artifacts(taskId: string): Promise<RawArtifactRow[]> {
+    return this.rows(SQL.artifacts, [taskId]);
+  }
+}
