@@ -44,6 +44,8 @@ const EnvSchema = z.object({
   SWITCHBOARD_VIEWER_TOKEN: z.string().min(16, 'SWITCHBOARD_VIEWER_TOKEN must be at least 16 characters').optional(),
   SWITCHBOARD_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   SWITCHBOARD_HEAP_GROWTH_PERCENT: wholeNumber('SWITCHBOARD_HEAP_GROWTH_PERCENT', 400).default(100),
+  SWITCHBOARD_LEASE: seconds('SWITCHBOARD_LEASE', 3600).default(15_000),
+  SWITCHBOARD_INSTANCE_ID: z.string().trim().regex(/^[\w.:-]{1,100}$/, 'SWITCHBOARD_INSTANCE_ID must be 1–100 letters, digits, or . : _ -').optional(),
 });
 
 export interface Settings {
@@ -70,6 +72,10 @@ export interface Settings {
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** How far V8 lets the old generation grow past the live heap before a full GC (0 = V8's own). */
   heapGrowthPercent: number;
+  /** PostgreSQL with several instances: how long an instance's leases outlive its last renewal. */
+  leaseMs: number;
+  /** This instance's name among several (default host:port, so a restart is the same instance). */
+  instanceId?: string;
 }
 
 export class SettingsError extends Error {}
@@ -101,6 +107,8 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     viewerToken: e.SWITCHBOARD_VIEWER_TOKEN,
     logLevel: e.SWITCHBOARD_LOG_LEVEL,
     heapGrowthPercent: e.SWITCHBOARD_HEAP_GROWTH_PERCENT,
+    leaseMs: e.SWITCHBOARD_LEASE,
+    instanceId: e.SWITCHBOARD_INSTANCE_ID,
   };
 }
 

@@ -12,6 +12,8 @@ import { applyPgMigrations } from './pg-migrate';
 import { PgTaskWriter } from './pg-writer';
 import { PgTaskReader } from './pg-reader';
 import { countingAdapterFactory, queryLogEnabled } from './query-counter';
+import { notifyWritten } from './pg-notify';
+import { instanceId } from './instance';
 import { errorMessage, log } from '../log';
 
 const POOL_SIZE = 10;
@@ -51,7 +53,8 @@ export function createPgStore(databaseUrl: string): PgStore {
   return {
     pool,
     ready,
-    writer: new PgTaskWriter(pool, ready),
+    // Other instances learn of each group commit from its NOTIFY (pg-notify.ts).
+    writer: new PgTaskWriter(pool, ready, { beforeCommit: (client, values) => notifyWritten(client, instanceId(), values) }),
     reader: new PgTaskReader(pool, ready),
     prisma: new PgPrismaClient({ adapter: queryLogEnabled() ? countingAdapterFactory(adapter) : adapter }),
   };

@@ -193,6 +193,12 @@ export async function findTasksInStates(states: readonly TaskState[], direction?
   return rows.map(toTaskRecord);
 }
 
+/** Tasks changed at or after `since`, oldest change first (catch-up after a missed notification). */
+export async function findTasksUpdatedSince(since: Date, limit: number): Promise<TaskRecord[]> {
+  const rows = await db().task.findMany({ where: { updatedAt: { gte: since } }, orderBy: { updatedAt: 'asc' }, take: limit });
+  return rows.map(toTaskRecord);
+}
+
 export interface TaskListFilter {
   states?: TaskState[];
   direction?: Direction;

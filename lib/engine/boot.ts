@@ -4,7 +4,8 @@
  * SIGTERM drain. Called from instrumentation.ts and, defensively, before serving requests.
  */
 import { getSettings, isLoopbackHost, SettingsError } from '../config/settings';
-import { storeReady } from '../db/client';
+import { currentStore, storeReady } from '../db/client';
+import { startCluster } from './cluster';
 import { countApiKeys } from '../db/key-repo';
 import { agentRegistry } from '../agents/registry';
 import { recoverInterruptedTasks, drainAndStop } from './lifecycle';
@@ -47,7 +48,9 @@ async function boot(): Promise<void> {
   await storeReady();
   await checkExposure();
   const registry = agentRegistry();
-  await recoverInterruptedTasks();
+  // Alone on SQLite every stranded turn is ours; on PostgreSQL only those nobody alive holds.
+  if (currentStore() === 'postgresql') await startCluster();
+  else await recoverInterruptedTasks();
   ensurePushDelivery();
   for (const hook of hooks()) {
     await hook().catch((err) => log.error('boot hook failed', { error: errorMessage(err) }));
@@ -55,6 +58,7 @@ async function boot(): Promise<void> {
   installShutdown();
   const s = getSettings();
   log.info('switchboard ready', {
+    store: currentStore(),
     host: s.host,
     port: s.port,
     agents: [...registry.agents.keys()],

@@ -32,7 +32,7 @@ export function ensurePushDelivery(): void {
     if (!s.tracked.has(change.task.id)) return;
     if (!change.events.some((e) => e.type === 'status' || e.type === 'detached')) return;
     void deliver(change);
-  });
+  }, { localOnly: true }); // the instance that committed a change delivers it: once per cluster
 }
 
 export function trackPushTask(taskId: string): void {

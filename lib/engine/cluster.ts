@@ -1,0 +1,126 @@
+/**
+ * Several instances on one PostgreSQL (design §6). With the SQLite store none of this runs.
+ * - Events: the relay (lib/events/pg-relay.ts) brings other instances' commits into this hub.
+ * - Cancel from anywhere: a turn running here follows its own task in the hub; when any
+ *   instance's terminal claim ends it (a cancel on B), the relayed terminal event aborts it
+ *   here. The claim decided; this only stops the work.
+ * - Leases (lib/db/pg-leases.ts): this instance renews its row every lease/3 and leases each
+ *   running inbound turn. On each renewal it also looks for turns nobody alive holds and ends
+ *   them FAILED `interrupted: instance lost` through the claim (input-required tasks have no
+ *   turn and stay answerable). At start it first recovers its own turns from a previous life
+ *   (same instance id) as `interrupted: restart`, as a single instance does.
+ */
+import { getSettings } from '../config/settings';
+import { currentStore, pgStore } from '../db/client';
+import { instanceId } from '../db/instance';
+import { PgLeases, type OrphanedTurn } from '../db/pg-leases';
+import { redactedDatabaseUrl } from '../db/store-kind';
+import { eventHub } from '../events/hub';
+import { PgEventRelay, type RelayStatus } from '../events/pg-relay';
+import { isTerminalState } from '../protocol/types';
+import { processSingleton } from '../process-singleton';
+import { claimTerminal } from './task-writer';
+import { agentText } from './messages';
+import { executions } from './executions';
+import { INTERRUPTED_RESTART } from './lifecycle';
+import { errorMessage, log } from '../log';
+
+export const INSTANCE_LOST = 'interrupted: instance lost';
+
+interface ClusterState {
+  leases: PgLeases;
+  relay: PgEventRelay;
+  lastRenewal: string | null;
+  lastError: string | null;
+  takenOver: number;
+}
+
+const holder = () => processSingleton<{ state: ClusterState | null; clustered: boolean | null }>('cluster', () => ({ state: null, clustered: null }));
+
+/** Whether this process shares its database with other instances (the PostgreSQL store). */
+export function isClustered(): boolean {
+  const h = holder();
+  return (h.clustered ??= currentStore() === 'postgresql');
+}
+
+export async function startCluster(): Promise<void> {
+  const store = pgStore();
+  await store.ready;
+  const settings = getSettings();
+  const leases = new PgLeases(store.pool, instanceId(), settings.leaseMs);
+  await leases.createTables();
+  const relay = new PgEventRelay(settings.databaseUrl, instanceId(), eventHub());
+  const state: ClusterState = { leases, relay, lastRenewal: null, lastError: null, takenOver: 0 };
+  holder().state = state;
+  await recoverOrphans(state, true); // before any turn starts here: our own leases are from a previous life
+  await leases.renew();
+  state.lastRenewal = new Date().toISOString();
+  await relay.start();
+  setInterval(() => void renewAndSweep(state), Math.max(100, Math.floor(settings.leaseMs / 3))).unref();
+  log.info('cluster member started', { instance: instanceId(), leaseMs: settings.leaseMs, database: redactedDatabaseUrl(settings.databaseUrl) });
+}
+
+async function renewAndSweep(state: ClusterState): Promise<void> {
+  try {
+    await state.leases.renew();
+    state.lastRenewal = new Date().toISOString();
+    const dead = await state.leases.removeExpiredInstances();
+    if (dead.length) log.warn('instances lost (lease expired)', { instances: dead });
+    await recoverOrphans(state, false);
+    state.lastError = null;
+  } catch (err) {
+    state.lastError = errorMessage(err);
+    log.warn('lease renewal failed', { error: state.lastError });
+  }
+}
+
+async function recoverOrphans(state: ClusterState, atStart: boolean): Promise<void> {
+  const orphans = (await state.leases.orphanedTurns(atStart)).filter((t) => !executions().get(t.id));
+  let ended = 0;
+  for (const turn of orphans) {
+    const reason = atStart && (turn.instance === null || turn.instance === instanceId()) ? INTERRUPTED_RESTART : INSTANCE_LOST;
+    if (await claimTerminal(turn.id, { state: 'failed', reason, message: agentText(turn.id, turn.contextId, endText(turn, reason)) })) ended++;
+  }
+  await state.leases.dropLeases(orphans.map((t) => t.id));
+  state.takenOver += ended;
+  if (ended) log.warn('ended turns whose instance is gone', { count: ended, atStart });
+}
+
+const endText = (turn: OrphanedTurn, reason: string) =>
+  reason === INSTANCE_LOST
+    ? `Task failed: ${INSTANCE_LOST} (instance ${turn.instance ?? 'unknown'} stopped renewing its lease while it ran).`
+    : `Task failed: ${INTERRUPTED_RESTART} (Switchboard stopped while it ran; its execution could not be resumed).`;
+
+/** A turn started here (run-turn.ts): lease it, and stop it when another instance ends its task. */
+export function onTurnStarted(taskId: string, done: Promise<void>): void {
+  if (!isClustered()) return;
+  const leases = holder().state?.leases;
+  leases?.leaseTurn(taskId);
+  const unsubscribe = eventHub().subscribeTask(taskId, (event) => {
+    if (event.type === 'status' && event.state && isTerminalState(event.state)) executions().abort(taskId, event.state);
+  });
+  void done.finally(() => {
+    unsubscribe();
+    leases?.releaseTurn(taskId);
+  });
+}
+
+export interface StoreHealth {
+  store: 'sqlite' | 'postgresql';
+  instance?: string;
+  listener?: RelayStatus;
+  leases?: { leaseMs: number; heldTurns: number; lastRenewal: string | null; lastError: string | null; takenOver: number };
+}
+
+/** For GET /api/health: which store, and on PostgreSQL this instance's leases and listener. */
+export function storeHealth(): StoreHealth {
+  if (!isClustered()) return { store: 'sqlite' };
+  const state = holder().state;
+  if (!state) return { store: 'postgresql', instance: instanceId() };
+  return {
+    store: 'postgresql',
+    instance: instanceId(),
+    listener: { ...state.relay.status },
+    leases: { leaseMs: state.leases.leaseMs, heldTurns: state.leases.heldTurns, lastRenewal: state.lastRenewal, lastError: state.lastError, takenOver: state.takenOver },
+  };
+}

@@ -1,0 +1,128 @@
+/**
+ * Issue 15: several real `next start` instances on one PostgreSQL database. Any instance answers
+ * anything (streams on B see A's task live, in seq order, with Last-Event-ID replay), cancel on B
+ * stops the turn on A, the terminal claim holds across instances, and after `kill -9` of A the
+ * survivor ends A's turns FAILED `interrupted: instance lost` once the lease expired, while an
+ * input-required task stays answerable.
+ */
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startApp, type AppServer } from '../support/app-server';
+import { rpc, waitFor } from '../support/a2a-clients';
+import { freshPgDatabase } from '../support/postgres';
+
+let apps: AppServer[] = [];
+afterEach(async () => {
+  await Promise.all(apps.map((a) => a.kill()));
+  apps = [];
+});
+
+async function twoInstances(env: Record<string, string> = {}): Promise<[AppServer, AppServer, string]> {
+  const DATABASE_URL = await freshPgDatabase();
+  const a = await startApp({ DATABASE_URL, SWITCHBOARD_INSTANCE_ID: 'a', ...env });
+  const b = await startApp({ DATABASE_URL, SWITCHBOARD_INSTANCE_ID: 'b', ...env });
+  apps.push(a, b);
+  return [a, b, DATABASE_URL];
+}
+
+const send = (text: string, extra: Record<string, unknown> = {}) => ({
+  message: { messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text }], ...extra },
+  configuration: { blocking: false },
+});
+
+const getTask = async (app: AppServer, slug: string, id: string) => (await rpc(`${app.url}/a2a/${slug}`, 'tasks/get', { id })).body.result;
+
+/** Reads a dashboard task stream to its end; returns the seqs of its task-event frames (not the snapshot's or end's). */
+async function streamSeqs(app: AppServer, id: string, lastEventId?: number): Promise<{ seqs: number[]; text: string }> {
+  const res = await fetch(`${app.url}/api/tasks/${id}/events`, { headers: lastEventId === undefined ? {} : { 'Last-Event-ID': String(lastEventId) } });
+  expect(res.status).toBe(200);
+  const text = await res.text();
+  const seqs = [...text.matchAll(/^id: (\d+)\nevent: task-event$/gm)].map((m) => Number(m[1]));
+  return { seqs, text };
+}
+
+const health = async (app: AppServer) => (await fetch(`${app.url}/api/health`)).json();
+
+describe('two instances on one PostgreSQL', () => {
+  it('report the store, their lease and a listening notification listener', async () => {
+    const [a, b] = await twoInstances();
+    for (const [app, name] of [[a, 'a'], [b, 'b']] as const) {
+      const h = await health(app);
+      expect(h).toMatchObject({ ok: true, store: 'postgresql', instance: name, listener: { state: 'listening' }, leases: { leaseMs: 15_000 } });
+    }
+  });
+
+  it('a stream on B follows a task running on A live, in seq order, and replays after Last-Event-ID', async () => {
+    const [a, b] = await twoInstances();
+    const sent = await rpc(`${a.url}/a2a/slow`, 'message/send', send('work 2s chunks 40'));
+    const id = sent.body.result.id;
+    const live = await streamSeqs(b, id);
+    expect(live.text).toContain('event: end');
+    expect(live.seqs.length).toBeGreaterThan(40);
+    expect(live.seqs).toEqual(live.seqs.map((_, i) => live.seqs[0] + i)); // gapless, in order
+    const onA = await getTask(a, 'slow', id);
+    expect(onA.status.state).toBe('completed');
+    const last = live.seqs[live.seqs.length - 1];
+    const replay = await streamSeqs(b, id, 10);
+    expect(replay.seqs).toEqual(Array.from({ length: last - 10 }, (_, i) => 11 + i));
+  });
+
+  it('cancel on B stops the turn running on A', async () => {
+    const [a, b] = await twoInstances();
+    const sent = await rpc(`${a.url}/a2a/slow`, 'message/send', send('work 60s chunks 60'));
+    const id = sent.body.result.id;
+    await waitFor(async () => (await health(a)).leases.heldTurns === 1);
+    const canceled = await rpc(`${b.url}/a2a/slow`, 'tasks/cancel', { id });
+    expect(canceled.body.result.status.state).toBe('canceled');
+    await waitFor(async () => (await health(a)).leases.heldTurns === 0, 10_000);
+    expect((await getTask(a, 'slow', id)).status.state).toBe('canceled');
+  });
+
+  it('the terminal claim holds across instances: completions on A racing cancels on B end each task once', async () => {
+    const [a, b, url] = await twoInstances();
+    const ids = await Promise.all(
+      Array.from({ length: 200 }, async (_, i) => {
+        const sent = await rpc(`${a.url}/a2a/slow`, 'message/send', send(i % 4 === 0 ? 'work 300ms chunks 1' : `work ${(i % 7) * 3}ms chunks 1`));
+        const id = sent.body.result.id as string;
+        await new Promise((r) => setTimeout(r, (i * 7) % 13));
+        await rpc(`${b.url}/a2a/slow`, 'tasks/cancel', { id });
+        return id;
+      }),
+    );
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await waitFor(async () => (await client.query(`SELECT count(*)::int AS n FROM "Task" WHERE "id" = ANY($1) AND "endedAt" IS NOT NULL`, [ids])).rows[0].n === ids.length);
+      const { rows } = await client.query<{ taskId: string; n: number; state: string }>(
+        `SELECT e."taskId", count(*)::int AS n, max(t."state") AS state FROM "TaskEvent" e JOIN "Task" t ON t."id" = e."taskId"
+         WHERE e."taskId" = ANY($1) AND e."type" = 'status' AND e."state" IN ('completed','failed','canceled','rejected') GROUP BY e."taskId"`,
+        [ids],
+      );
+      expect(rows).toHaveLength(ids.length);
+      expect(rows.filter((r) => r.n !== 1)).toEqual([]);
+      const states = new Set(rows.map((r) => r.state));
+      expect(states.has('canceled')).toBe(true); // the race was real: both sides won some
+      expect(states.has('completed')).toBe(true);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('after kill -9 of A, B ends its running turn FAILED "interrupted: instance lost"; input-required stays answerable', async () => {
+    const [a, b] = await twoInstances({ SWITCHBOARD_LEASE: '1' });
+    const slow = (await rpc(`${a.url}/a2a/slow`, 'message/send', send('work 60s chunks 60'))).body.result.id;
+    const ask = await rpc(`${a.url}/a2a/ask`, 'message/send', { ...send('hello'), configuration: { blocking: true } });
+    expect(ask.body.result.status.state).toBe('input-required');
+    await waitFor(async () => (await health(a)).leases.heldTurns === 1);
+    await a.kill();
+    const ended = await waitFor(async () => {
+      const t = await getTask(b, 'slow', slow);
+      return t.status.state !== 'working' ? t : null;
+    });
+    expect(ended.status.state).toBe('failed');
+    expect(ended.metadata.switchboard.endReason).toBe('interrupted: instance lost');
+    expect((await health(b)).leases.takenOver).toBe(1);
+    const reply = await rpc(`${b.url}/a2a/ask`, 'message/send', { message: { messageId: 'r', role: 'user', taskId: ask.body.result.id, parts: [{ kind: 'text', text: 'Grace' }] } });
+    expect(reply.body.result.status.state).toBe('completed');
+  });
+});
