@@ -2,7 +2,7 @@
  * Leases between instances on one PostgreSQL (the cluster's own tables, created here, outside
  * the Prisma model like `_switchboard_migrations`). Each instance holds a row that it renews
  * while it lives; each running inbound turn has a lease row naming the instance running it.
- * A turn is orphaned when its lease names an instance without a live row (dead: its row expired
+ * Such work is orphaned when its lease names an instance without a live row (dead: its row expired
  * and was removed), or when it has no lease at all and has not changed for a whole lease.
  *
  * Turn leases are written in batches every FLUSH_MS: a turn that starts and ends within one
@@ -24,6 +24,7 @@ CREATE INDEX IF NOT EXISTS "_switchboard_turn_leases_instance_idx" ON "_switchbo
 export interface OrphanedTurn {
   id: string;
   contextId: string;
+  direction: 'inbound' | 'outbound';
   /** The instance whose lease it had (null: none). */
   instance: string | null;
 }
@@ -32,8 +33,8 @@ export class PgLeases {
   private readonly toLease = new Set<string>();
   private readonly toRelease = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
-  /** Turns this instance holds a lease on (written or about to be). */
-  private readonly held = new Set<string>();
+  /** Tasks this instance holds a lease on (written or about to be). */
+  private readonly heldIds = new Set<string>();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -62,12 +63,15 @@ export class PgLeases {
     return rows.map((r) => r.id);
   }
 
-  /** Running inbound turns nobody alive holds (see the file comment). `ownPast`: also this instance's own leases. */
-  async orphanedTurns(ownPast: boolean): Promise<OrphanedTurn[]> {
+  /**
+   * Running work nobody alive holds (see the file comment): inbound turns and outbound follows.
+   * `ownPast`: also this instance's own leases (at start, from its previous life).
+   */
+  async orphanedWork(ownPast: boolean): Promise<OrphanedTurn[]> {
     const { rows } = await this.pool.query<OrphanedTurn>(
       named(
-        `SELECT t."id", t."contextId", l."instance" FROM "Task" t LEFT JOIN "_switchboard_turn_leases" l ON l."taskId" = t."id"
-         WHERE t."direction" = 'inbound' AND t."state" IN ('submitted', 'working') AND (
+        `SELECT t."id", t."contextId", t."direction", l."instance" FROM "Task" t LEFT JOIN "_switchboard_turn_leases" l ON l."taskId" = t."id"
+         WHERE t."state" IN ('submitted', 'working') AND (
            (l."instance" IS NOT NULL AND ((l."instance" = $1 AND $2) OR NOT EXISTS (SELECT 1 FROM "_switchboard_instances" i WHERE i."id" = l."instance")))
            OR (l."instance" IS NULL AND t."updatedAt" < (now() AT TIME ZONE 'UTC') - $3 * interval '1 millisecond'))
          ORDER BY t."createdAt" LIMIT 1000`,
@@ -77,26 +81,36 @@ export class PgLeases {
     return rows;
   }
 
+  /** Takes an orphan's lease for this instance, unless another survivor took it first. */
+  async claimOrphan(orphan: OrphanedTurn): Promise<boolean> {
+    const { rowCount } =
+      orphan.instance === null
+        ? await this.pool.query(named(`INSERT INTO "_switchboard_turn_leases" ("taskId","instance") VALUES ($1, $2) ON CONFLICT DO NOTHING`, [orphan.id, this.instance]))
+        : await this.pool.query(named(`UPDATE "_switchboard_turn_leases" SET "instance" = $2 WHERE "taskId" = $1 AND "instance" = $3`, [orphan.id, this.instance, orphan.instance]));
+    return (rowCount ?? 0) > 0;
+  }
+
   async dropLeases(taskIds: string[]): Promise<void> {
     if (taskIds.length) await this.pool.query(named(`DELETE FROM "_switchboard_turn_leases" WHERE "taskId" = ANY($1::text[])`, [taskIds]));
   }
 
   /** A turn started here: lease it in the next batch. */
   leaseTurn(taskId: string): void {
-    this.held.add(taskId);
+    this.heldIds.add(taskId);
     if (!this.toRelease.delete(taskId)) this.toLease.add(taskId);
     this.schedule();
   }
 
   /** A turn here ended: release it (if its lease was never written, nothing is sent). */
   releaseTurn(taskId: string): void {
-    this.held.delete(taskId);
+    this.heldIds.delete(taskId);
     if (!this.toLease.delete(taskId)) this.toRelease.add(taskId);
     this.schedule();
   }
 
-  get heldTurns(): number {
-    return this.held.size;
+  /** Turns and follows this instance works on (leased, or about to be). */
+  get held(): number {
+    return this.heldIds.size;
   }
 
   private schedule(): void {
@@ -122,8 +136,8 @@ export class PgLeases {
       await this.dropLeases(release);
     } catch (err) {
       // Put them back for the next batch (unless changed meanwhile): a lease must not be lost.
-      for (const id of lease) if (this.held.has(id) && !this.toRelease.has(id)) this.toLease.add(id);
-      for (const id of release) if (!this.held.has(id)) this.toRelease.add(id);
+      for (const id of lease) if (this.heldIds.has(id) && !this.toRelease.has(id)) this.toLease.add(id);
+      for (const id of release) if (!this.heldIds.has(id)) this.toRelease.add(id);
       log.warn('writing turn leases failed; retrying', { error: errorMessage(err) });
       this.timer ??= setTimeout(() => void this.flush(), 1_000);
     }

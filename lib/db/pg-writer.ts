@@ -75,11 +75,39 @@ const INSERT_TASK_SQL = `WITH t AS (
   RETURNING *),${childInserts('0', TASK_INSERT.length + 2)}
 SELECT * FROM t`;
 
-const MATERIALIZE_SQL = `WITH d AS (DELETE FROM "Artifact" WHERE "taskId" = $1),
+/**
+ * CTEs that store a task's accumulated artifacts ($p: ids, names, descriptions, parts, metadata
+ * arrays), only if `gate` holds: upserted in order, and any other stored artifact removed.
+ */
+const artifactCtes = (task: string, p: number, gate: string) => `
+  d AS (DELETE FROM "Artifact" WHERE "taskId" = ${task} AND "artifactId" <> ALL($${p}::text[]) AND ${gate}),
   a AS (INSERT INTO "Artifact" ("taskId","artifactId","position","name","description","parts","metadata")
-    SELECT $1, z.id, z.ord - 1, z.name, z.description, z.parts, z.meta
-    FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY AS z(id, name, description, parts, meta, ord))
+    SELECT ${task}, z.id, z.ord - 1, z.name, z.description, z.parts, z.meta
+    FROM unnest($${p}::text[], $${p + 1}::text[], $${p + 2}::text[], $${p + 3}::text[], $${p + 4}::text[]) WITH ORDINALITY AS z(id, name, description, parts, meta, ord)
+    WHERE ${gate}
+    ON CONFLICT ("taskId","artifactId") DO UPDATE SET "position" = EXCLUDED."position", "name" = EXCLUDED."name",
+      "description" = EXCLUDED."description", "parts" = EXCLUDED."parts", "metadata" = EXCLUDED."metadata")`;
+
+const artifactArrays = (artifacts: Artifact[]) => [
+  artifacts.map((a) => a.artifactId),
+  artifacts.map((a) => a.name ?? null),
+  artifacts.map((a) => a.description ?? null),
+  artifacts.map((a) => JSON.stringify(a.parts)),
+  artifacts.map((a) => json(a.metadata)),
+];
+
+const resultTextOf = (artifacts: Artifact[]) => artifacts.map((a) => textOf(a.parts)).join('\n').slice(0, RESULT_TEXT_LIMIT);
+
+/** Stores the artifacts and the result text after the claim, when they were not known before it. */
+const MATERIALIZE_SQL = `WITH${artifactCtes('$1', 2, 'true')}
 UPDATE "Task" SET "resultText" = $7 WHERE "id" = $1 AND $7 <> '' RETURNING *`;
+
+/** Artifacts known before the claim (the running cache): stored by the claim's own statement. */
+interface KnownArtifacts {
+  artifacts: Artifact[];
+  /** The claim stores them only if the row's lastSeq after it is this (the cache saw every event). */
+  lastSeq: number;
+}
 
 const ARTIFACT_EVENTS_SQL = `SELECT "payload" FROM "TaskEvent" WHERE "taskId" = $1 AND "type" = 'artifact' ORDER BY "seq"`;
 
@@ -115,31 +143,37 @@ export class PgTaskWriter implements TaskWriter {
 
   private async appendRows(client: pg.PoolClient, taskId: string, events: SerializedEvent[], patch: TaskPatch, guard: WriteGuard, messages: Message[], materialize: boolean): Promise<WriteResult | null> {
     const at = sqliteTime(new Date());
-    const { text, values } = appendSql(taskId, events, patch, guard, messages, at);
+    const known = materialize ? this.knownArtifacts(taskId, events) : undefined;
+    const { text, values } = appendSql(taskId, events, patch, guard, messages, at, known);
     let row: RawTaskRow | undefined = (await client.query<RawTaskRow>(named(text, values))).rows[0];
+    if (known) this.running.drop(taskId); // peeked and extended: its end either way
     if (!row) return null;
     const lastSeq = row.lastSeq as number;
     const base = lastSeq - events.length;
-    this.running.extend(taskId, base, events);
-    if (materialize) row = (await this.materializeArtifacts(client, taskId, lastSeq)) ?? row;
-    else if (patch.state && patch.state !== 'working') this.running.drop(taskId);
+    if (materialize) {
+      if (known?.lastSeq !== lastSeq) row = (await this.materializeArtifacts(client, taskId, lastSeq)) ?? row;
+    } else {
+      this.running.extend(taskId, base, events);
+      if (patch.state && patch.state !== 'working') this.running.drop(taskId);
+    }
     return { row, events: events.map((e, i) => ({ seq: base + i + 1, type: e.type, state: e.state, payload: e.payload, value: e.value, at })) };
   }
 
-  /** Returns the task row when it changed it (a non-empty result text). */
+  /**
+   * The running task's artifacts including this claim's own chunks, if the cache has them: then
+   * the claim stores them in its one statement (an echo's end costs one round trip, not two).
+   */
+  private knownArtifacts(taskId: string, events: SerializedEvent[]): KnownArtifacts | undefined {
+    const cached = this.running.peek(taskId);
+    if (!cached) return undefined;
+    const chunks = events.filter((e) => e.type === 'artifact').map((e) => e.value as ArtifactChunk);
+    return { artifacts: accumulateArtifacts(chunks, cached.artifacts), lastSeq: cached.coveredSeq + events.length };
+  }
+
+  /** After the claim, from the log (no complete cache): returns the task row when it changed it. */
   private async materializeArtifacts(client: pg.PoolClient, taskId: string, lastSeq: number): Promise<RawTaskRow | undefined> {
     const artifacts: Artifact[] = this.running.take(taskId, lastSeq) ?? (await artifactsFromLog(client, taskId));
-    const resultText = artifacts.map((a) => textOf(a.parts)).join('\n').slice(0, RESULT_TEXT_LIMIT);
-    const values = [
-      taskId,
-      artifacts.map((a) => a.artifactId),
-      artifacts.map((a) => a.name ?? null),
-      artifacts.map((a) => a.description ?? null),
-      artifacts.map((a) => JSON.stringify(a.parts)),
-      artifacts.map((a) => json(a.metadata)),
-      resultText,
-    ];
-    return (await client.query<RawTaskRow>(named(MATERIALIZE_SQL, values))).rows[0];
+    return (await client.query<RawTaskRow>(named(MATERIALIZE_SQL, [taskId, ...artifactArrays(artifacts), resultTextOf(artifacts)]))).rows[0];
   }
 }
 
@@ -149,9 +183,13 @@ async function artifactsFromLog(client: pg.PoolClient, taskId: string): Promise<
 }
 
 /** The guarded UPDATE of the task row (the compare-and-set) with the change's inserts, as one statement. */
-function appendSql(taskId: string, events: SerializedEvent[], patch: TaskPatch, guard: WriteGuard, messages: Message[], at: string) {
+function appendSql(taskId: string, events: SerializedEvent[], patch: TaskPatch, guard: WriteGuard, messages: Message[], at: string, known?: KnownArtifacts) {
   const values: unknown[] = [taskId, events.length, at];
   const sets = ['"lastSeq" = "lastSeq" + $2', '"updatedAt" = $3'];
+  if (known) {
+    values.push(known.lastSeq, resultTextOf(known.artifacts));
+    sets.push(`"resultText" = CASE WHEN "lastSeq" + $2 = $4 AND $5 <> '' THEN $5 ELSE "resultText" END`);
+  }
   for (const [key, value] of Object.entries(patch)) {
     if (value === undefined) continue;
     values.push(PATCH_COLUMNS[key as keyof TaskPatch](value));
@@ -168,7 +206,12 @@ function appendSql(taskId: string, events: SerializedEvent[], patch: TaskPatch, 
   if (guard.onlyIfNotDetached) where.push('"detached" = false');
   const p = values.length + 1;
   values.push(at, ...eventArrays(events), ...messageArrays(messages));
-  const text = `WITH t AS (UPDATE "Task" SET ${sets.join(', ')} WHERE ${where.join(' AND ')} RETURNING *),${childInserts('t."lastSeq" - $2', p)}
+  let ctes = childInserts('t."lastSeq" - $2', p);
+  if (known) {
+    ctes += `,${artifactCtes('$1', values.length + 1, 'EXISTS (SELECT 1 FROM t WHERE t."lastSeq" = $4)')}`;
+    values.push(...artifactArrays(known.artifacts));
+  }
+  const text = `WITH t AS (UPDATE "Task" SET ${sets.join(', ')} WHERE ${where.join(' AND ')} RETURNING *),${ctes}
 SELECT * FROM t`;
   return { text, values };
 }

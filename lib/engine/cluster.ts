@@ -27,6 +27,9 @@ import { errorMessage, log } from '../log';
 
 export const INSTANCE_LOST = 'interrupted: instance lost';
 
+/** Resumes following an outbound task here (registered by lib/client at boot). */
+type FollowResumer = (taskId: string) => void;
+
 interface ClusterState {
   leases: PgLeases;
   relay: PgEventRelay;
@@ -35,7 +38,13 @@ interface ClusterState {
   takenOver: number;
 }
 
-const holder = () => processSingleton<{ state: ClusterState | null; clustered: boolean | null }>('cluster', () => ({ state: null, clustered: null }));
+interface Holder {
+  state: ClusterState | null;
+  clustered: boolean | null;
+  resumeFollow: FollowResumer | null;
+}
+
+const holder = () => processSingleton<Holder>('cluster', () => ({ state: null, clustered: null, resumeFollow: null }));
 
 /** Whether this process shares its database with other instances (the PostgreSQL store). */
 export function isClustered(): boolean {
@@ -75,15 +84,43 @@ async function renewAndSweep(state: ClusterState): Promise<void> {
 }
 
 async function recoverOrphans(state: ClusterState, atStart: boolean): Promise<void> {
-  const orphans = (await state.leases.orphanedTurns(atStart)).filter((t) => !executions().get(t.id));
+  const orphans = await state.leases.orphanedWork(atStart);
+  const turns = orphans.filter((t) => t.direction === 'inbound' && !executions().get(t.id));
   let ended = 0;
-  for (const turn of orphans) {
+  for (const turn of turns) {
     const reason = atStart && (turn.instance === null || turn.instance === instanceId()) ? INTERRUPTED_RESTART : INSTANCE_LOST;
     if (await claimTerminal(turn.id, { state: 'failed', reason, message: agentText(turn.id, turn.contextId, endText(turn, reason)) })) ended++;
   }
-  await state.leases.dropLeases(orphans.map((t) => t.id));
-  state.takenOver += ended;
-  if (ended) log.warn('ended turns whose instance is gone', { count: ended, atStart });
+  await state.leases.dropLeases(turns.map((t) => t.id));
+  // The peer kept working on an orphaned follow: follow it from here (resubscribe, then poll).
+  // Its lease moves to this instance when the follower starts (leaseWork).
+  const resume = holder().resumeFollow;
+  const follows: OrphanedTurn[] = [];
+  for (const follow of resume ? orphans.filter((t) => t.direction === 'outbound') : []) {
+    if (follow.instance === instanceId() || (await state.leases.claimOrphan(follow))) follows.push(follow);
+  }
+  for (const follow of follows) resume!(follow.id);
+  state.takenOver += ended + follows.length;
+  if (ended || follows.length) log.warn('took over work whose instance is gone', { endedTurns: ended, resumedFollows: follows.length, atStart });
+}
+
+/**
+ * Boot of the outbound client (PostgreSQL): registers how to resume a follow here, then resumes
+ * the follows nobody alive holds (this instance's own from its previous life included), instead
+ * of every following task as a single instance does.
+ */
+export async function resumeOrphanedFollows(resume: FollowResumer): Promise<void> {
+  const h = holder();
+  h.resumeFollow = resume;
+  if (h.state) await recoverOrphans(h.state, true);
+}
+
+/** Work running here on a task (an outbound follow): leased until `done`. */
+export function leaseWork(taskId: string, done: Promise<void>): void {
+  const leases = isClustered() ? holder().state?.leases : undefined;
+  if (!leases) return;
+  leases.leaseTurn(taskId);
+  void done.finally(() => leases.releaseTurn(taskId));
 }
 
 const endText = (turn: OrphanedTurn, reason: string) =>
@@ -109,7 +146,7 @@ export interface StoreHealth {
   store: 'sqlite' | 'postgresql';
   instance?: string;
   listener?: RelayStatus;
-  leases?: { leaseMs: number; heldTurns: number; lastRenewal: string | null; lastError: string | null; takenOver: number };
+  leases?: { leaseMs: number; held: number; lastRenewal: string | null; lastError: string | null; takenOver: number };
 }
 
 /** For GET /api/health: which store, and on PostgreSQL this instance's leases and listener. */
@@ -121,6 +158,6 @@ export function storeHealth(): StoreHealth {
     store: 'postgresql',
     instance: instanceId(),
     listener: { ...state.relay.status },
-    leases: { leaseMs: state.leases.leaseMs, heldTurns: state.leases.heldTurns, lastRenewal: state.lastRenewal, lastError: state.lastError, takenOver: state.takenOver },
+    leases: { leaseMs: state.leases.leaseMs, held: state.leases.held, lastRenewal: state.lastRenewal, lastError: state.lastError, takenOver: state.takenOver },
   };
 }

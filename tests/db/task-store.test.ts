@@ -78,6 +78,28 @@ describe(`the task store (${testStore()})`, () => {
     expect((await repo.findTask('stream'))?.resultText.startsWith('c0 ')).toBe(true);
   });
 
+  it('a chunk committed behind the cache (as by another instance) still ends up in the artifact', async () => {
+    await repo.insertTask(newTask('gap'), [submitted]);
+    const chunk = (text: string, append: boolean) => ({ artifact: { artifactId: 'a', parts: [{ kind: 'text', text }] }, append });
+    await repo.appendEvents('gap', [{ type: 'artifact', payload: chunk('one ', false) }], { onlyIfNotTerminal: true });
+    // Another writer appends seq 3: this process's cache of the running artifacts did not see it.
+    const foreign = ['gap', 3, 'artifact', null, JSON.stringify(chunk('two ', true)), new Date().toISOString()];
+    if (client.currentStore() === 'postgresql') {
+      const pool = client.pgStore().pool;
+      await pool.query(`UPDATE "Task" SET "lastSeq" = 3 WHERE "id" = 'gap'`);
+      await pool.query(`INSERT INTO "TaskEvent" ("taskId","seq","type","state","payload","at") VALUES ($1,$2,$3,$4,$5,$6)`, foreign);
+    } else {
+      const conn = client.sqliteTaskWriter().conn;
+      conn.prepare(`UPDATE "Task" SET "lastSeq" = 3 WHERE "id" = 'gap'`).run();
+      conn.prepare(`INSERT INTO "TaskEvent" ("taskId","seq","type","state","payload","at") VALUES (?,?,?,?,?,?)`).run(...foreign);
+    }
+    const end = { type: 'artifact' as const, payload: chunk('three', true) };
+    await repo.appendEvents('gap', [end, { type: 'status', state: 'completed', payload: {} }], { onlyIfNotTerminal: true, materializeArtifacts: true, patch: { state: 'completed' } });
+    const [artifact] = await repo.listStoredArtifacts('gap');
+    expect(artifact.parts.map((p) => (p as { text: string }).text).join('')).toBe('one two three');
+    expect((await repo.findTask('gap'))?.resultText).toBe('one two three');
+  });
+
   it('messages keep their order; the most recent ones are a suffix', async () => {
     const m = (i: number) => ({ kind: 'message' as const, messageId: `m${i}`, role: 'user' as const, parts: [{ kind: 'text' as const, text: `${i}` }] });
     await repo.insertTask(newTask('msgs'), [submitted], [m(0), m(1), m(2)]);

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startApp, type AppServer } from '../support/app-server';
 import { rpc, waitFor } from '../support/a2a-clients';
 import { freshPgDatabase } from '../support/postgres';
+import { artifactText, dispatch, readTask, waitForTask } from '../support/dispatch-api';
 
 let apps: AppServer[] = [];
 afterEach(async () => {
@@ -71,10 +72,10 @@ describe('two instances on one PostgreSQL', () => {
     const [a, b] = await twoInstances();
     const sent = await rpc(`${a.url}/a2a/slow`, 'message/send', send('work 60s chunks 60'));
     const id = sent.body.result.id;
-    await waitFor(async () => (await health(a)).leases.heldTurns === 1);
+    await waitFor(async () => (await health(a)).leases.held === 1);
     const canceled = await rpc(`${b.url}/a2a/slow`, 'tasks/cancel', { id });
     expect(canceled.body.result.status.state).toBe('canceled');
-    await waitFor(async () => (await health(a)).leases.heldTurns === 0, 10_000);
+    await waitFor(async () => (await health(a)).leases.held === 0, 10_000);
     expect((await getTask(a, 'slow', id)).status.state).toBe('canceled');
   });
 
@@ -113,7 +114,7 @@ describe('two instances on one PostgreSQL', () => {
     const slow = (await rpc(`${a.url}/a2a/slow`, 'message/send', send('work 60s chunks 60'))).body.result.id;
     const ask = await rpc(`${a.url}/a2a/ask`, 'message/send', { ...send('hello'), configuration: { blocking: true } });
     expect(ask.body.result.status.state).toBe('input-required');
-    await waitFor(async () => (await health(a)).leases.heldTurns === 1);
+    await waitFor(async () => (await health(a)).leases.held === 1);
     await a.kill();
     const ended = await waitFor(async () => {
       const t = await getTask(b, 'slow', slow);
@@ -124,5 +125,21 @@ describe('two instances on one PostgreSQL', () => {
     expect((await health(b)).leases.takenOver).toBe(1);
     const reply = await rpc(`${b.url}/a2a/ask`, 'message/send', { message: { messageId: 'r', role: 'user', taskId: ask.body.result.id, parts: [{ kind: 'text', text: 'Grace' }] } });
     expect(reply.body.result.status.state).toBe('completed');
+  });
+
+  it('after kill -9 of A, B resumes the outbound follow A was running and records the whole result', async () => {
+    const [a, b] = await twoInstances({ SWITCHBOARD_LEASE: '1' });
+    // The peer is B's own `slow` agent: its task lives on (inbound on B) when A dies.
+    const taskId = await dispatch(a.url, { url: `${b.url}/a2a/slow`, text: 'work 4s chunks 8', mode: 'streaming', protocolVersion: '1.0' });
+    await waitFor(async () => {
+      const view = await readTask(a.url, taskId);
+      return view.task.remoteTaskId && view.events.some((e) => e.type === 'artifact');
+    });
+    await a.kill();
+    const done = await waitForTask(b.url, taskId);
+    expect(done.task.state).toBe('completed');
+    expect(artifactText(done)).toBe(artifactText(await readTask(b.url, done.task.remoteTaskId!)));
+    expect(done.events.filter((e) => e.type === 'status' && e.state === 'completed')).toHaveLength(1);
+    expect((await health(b)).leases.takenOver).toBeGreaterThanOrEqual(1);
   });
 });

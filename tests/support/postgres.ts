@@ -13,9 +13,8 @@ export const TEST_STORE_ENV = 'SWITCHBOARD_TEST_STORE';
 
 export const testStore = (): 'sqlite' | 'postgresql' => (process.env[TEST_STORE_ENV] === 'postgresql' ? 'postgresql' : 'sqlite');
 
-/** Creates an empty database on the test server and returns its URL. */
-export async function freshPgDatabase(): Promise<string> {
-  const admin = process.env[PG_ADMIN_URL_ENV];
+/** Creates an empty database on the test server (or the one at `admin`) and returns its URL. */
+export async function freshPgDatabase(admin = process.env[PG_ADMIN_URL_ENV]): Promise<string> {
   if (!admin) throw new Error(`${PG_ADMIN_URL_ENV} is not set: run PostgreSQL tests through the "postgresql" Vitest project`);
   const name = `sb_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   const client = new pg.Client({ connectionString: admin });
