@@ -57,6 +57,11 @@ export class PgLeases {
     );
   }
 
+  /** Graceful stop: this instance's row goes at once, so survivors take over what it leaves without waiting a lease. */
+  async retire(): Promise<void> {
+    await this.pool.query(named(`DELETE FROM "_switchboard_instances" WHERE "id" = $1`, [this.instance]));
+  }
+
   /** Removes the rows of instances whose lease expired; returns their ids. */
   async removeExpiredInstances(): Promise<string[]> {
     const { rows } = await this.pool.query<{ id: string }>(named(`DELETE FROM "_switchboard_instances" WHERE "expiresAt" < now() AND "id" <> $1 RETURNING "id"`, [this.instance]));

@@ -7,13 +7,18 @@
  * No savepoints: each write is one or two statements, and a SAVEPOINT/RELEASE pair per write
  * would add two round trips to each. A write whose statement fails instead rolls the batch
  * back, and the batch's writes are then run again one transaction each, so only the failing
- * write rejects (failures are rare: a duplicate task id). A failed COMMIT or a lost connection
- * rejects the whole batch: whether it committed is unknown, so running it again could write twice.
+ * write rejects (failures are rare: a duplicate task id). A connection lost before COMMIT (the
+ * server restarting, a failover) rolled the batch back, so the batch is run again after a short
+ * backoff, for up to RETRY_FOR_MS, with later writes waiting behind it: a restart of PostgreSQL
+ * delays writes instead of failing them. A failed COMMIT rejects the whole batch: whether it
+ * committed is unknown, so running it again could write twice.
  */
 import type pg from 'pg';
 import { countQueries } from './query-counter';
 
 const MAX_BATCH = 1_000;
+const RETRY_FOR_MS = 30_000;
+const MAX_BACKOFF_MS = 2_000;
 
 export type PgWrite<T> = (client: pg.PoolClient) => Promise<T>;
 
@@ -29,6 +34,15 @@ class WriteFailed extends Error {
     super('write failed');
   }
 }
+
+/** The connection failed before COMMIT was sent: nothing of the batch committed. */
+class ConnectionLost extends Error {
+  constructor(readonly cause: unknown) {
+    super('connection lost');
+  }
+}
+
+const causeOf = (error: unknown) => (error instanceof WriteFailed || error instanceof ConnectionLost ? error.cause : error);
 
 export interface PgWriteQueueHooks {
   /** Before COMMIT, on the batch's connection (e.g. one NOTIFY for the batch). */
@@ -69,17 +83,24 @@ export class PgWriteQueue {
 
   private async runBatch(batch: QueuedWrite[]): Promise<void> {
     countQueries('writes', batch.length);
-    countQueries('commits');
-    try {
-      const values = await this.transaction(batch.map((w) => w.run));
-      batch.forEach((w, i) => w.resolve(values[i]));
-      return;
-    } catch (error) {
-      this.hooks.onRollback?.();
-      if (!(error instanceof WriteFailed) || batch.length === 1) {
-        const cause = error instanceof WriteFailed ? error.cause : error;
-        for (const w of batch) w.reject(cause);
+    const giveUpAt = Date.now() + RETRY_FOR_MS;
+    for (let backoff = 100; ; backoff = Math.min(backoff * 2, MAX_BACKOFF_MS)) {
+      try {
+        countQueries('commits');
+        const values = await this.transaction(batch.map((w) => w.run));
+        batch.forEach((w, i) => w.resolve(values[i]));
         return;
+      } catch (error) {
+        this.hooks.onRollback?.();
+        if (error instanceof ConnectionLost && Date.now() < giveUpAt) {
+          await new Promise((r) => setTimeout(r, backoff));
+          continue;
+        }
+        if (!(error instanceof WriteFailed) || batch.length === 1) {
+          for (const w of batch) w.reject(causeOf(error));
+          return;
+        }
+        break;
       }
     }
     for (const w of batch) {
@@ -88,23 +109,28 @@ export class PgWriteQueue {
         w.resolve((await this.transaction([w.run]))[0]);
       } catch (error) {
         this.hooks.onRollback?.();
-        w.reject(error instanceof WriteFailed ? error.cause : error);
+        w.reject(causeOf(error));
       }
     }
   }
 
   private async transaction(runs: PgWrite<unknown>[]): Promise<unknown[]> {
-    const client = await this.pool.connect();
+    const client = await this.pool.connect().catch((e: unknown) => {
+      throw new ConnectionLost(e);
+    });
     let broken: Error | undefined;
     try {
-      await client.query('BEGIN');
+      await client.query('BEGIN').catch((e: Error) => {
+        broken = e;
+        throw new ConnectionLost(e);
+      });
       const values: unknown[] = [];
       try {
         for (const run of runs) values.push(await run(client));
         await this.hooks.beforeCommit?.(client, values);
       } catch (error) {
         await client.query('ROLLBACK').catch((e: Error) => (broken = e));
-        throw broken ? error : new WriteFailed(error);
+        throw broken ? new ConnectionLost(error) : new WriteFailed(error);
       }
       await client.query('COMMIT').catch((e: Error) => {
         broken = e;

@@ -5,7 +5,7 @@
  */
 import { getSettings, isLoopbackHost, SettingsError } from '../config/settings';
 import { currentStore, storeReady } from '../db/client';
-import { startCluster } from './cluster';
+import { leaveCluster, startCluster } from './cluster';
 import { countApiKeys } from '../db/key-repo';
 import { agentRegistry } from '../agents/registry';
 import { recoverInterruptedTasks, drainAndStop } from './lifecycle';
@@ -79,6 +79,7 @@ function installShutdown(): void {
       .catch((err) => log.error('shutdown failed', { error: errorMessage(err) }))
       .finally(async () => {
         await Promise.allSettled([...agentRegistry().agents.values()].map((a) => a.runner.close?.()));
+        await leaveCluster();
         process.exit(0);
       });
   };

@@ -36,6 +36,8 @@ interface ClusterState {
   lastRenewal: string | null;
   lastError: string | null;
   takenOver: number;
+  /** Since when every renewal succeeded (null after a failure). */
+  healthySince: number | null;
 }
 
 interface Holder {
@@ -59,26 +61,36 @@ export async function startCluster(): Promise<void> {
   const leases = new PgLeases(store.pool, instanceId(), settings.leaseMs);
   await leases.createTables();
   const relay = new PgEventRelay(settings.databaseUrl, instanceId(), eventHub());
-  const state: ClusterState = { leases, relay, lastRenewal: null, lastError: null, takenOver: 0 };
+  const state: ClusterState = { leases, relay, lastRenewal: null, lastError: null, takenOver: 0, healthySince: null };
   holder().state = state;
   await recoverOrphans(state, true); // before any turn starts here: our own leases are from a previous life
   await leases.renew();
   state.lastRenewal = new Date().toISOString();
+  state.healthySince = Date.now();
   await relay.start();
   setInterval(() => void renewAndSweep(state), Math.max(100, Math.floor(settings.leaseMs / 3))).unref();
   log.info('cluster member started', { instance: instanceId(), leaseMs: settings.leaseMs, database: redactedDatabaseUrl(settings.databaseUrl) });
 }
 
+/**
+ * Renews this instance's lease; then, only if this instance has itself renewed without a failure
+ * for a whole lease, declares instances whose lease expired dead and takes over their work.
+ * After an outage of the database every instance's lease may have expired: the wait gives each
+ * live one a whole lease to renew before anyone judges it, so a live instance's work is not taken.
+ */
 async function renewAndSweep(state: ClusterState): Promise<void> {
   try {
     await state.leases.renew();
     state.lastRenewal = new Date().toISOString();
+    state.healthySince ??= Date.now();
+    if (Date.now() - state.healthySince < state.leases.leaseMs) return;
     const dead = await state.leases.removeExpiredInstances();
     if (dead.length) log.warn('instances lost (lease expired)', { instances: dead });
     await recoverOrphans(state, false);
     state.lastError = null;
   } catch (err) {
     state.lastError = errorMessage(err);
+    state.healthySince = null;
     log.warn('lease renewal failed', { error: state.lastError });
   }
 }
@@ -140,6 +152,14 @@ export function onTurnStarted(taskId: string, done: Promise<void>): void {
     unsubscribe();
     leases?.releaseTurn(taskId);
   });
+}
+
+/** After the shutdown drain: leave the cluster (the follows this instance stops are resumed by a survivor). */
+export async function leaveCluster(): Promise<void> {
+  const state = holder().state;
+  if (!state) return;
+  await state.relay.stop();
+  await state.leases.retire().catch((err) => log.warn('could not retire this instance', { error: errorMessage(err) }));
 }
 
 export interface StoreHealth {

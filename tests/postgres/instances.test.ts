@@ -81,29 +81,38 @@ describe('two instances on one PostgreSQL', () => {
 
   it('the terminal claim holds across instances: completions on A racing cancels on B end each task once', async () => {
     const [a, b, url] = await twoInstances();
-    const ids = await Promise.all(
-      Array.from({ length: 200 }, async (_, i) => {
-        const sent = await rpc(`${a.url}/a2a/slow`, 'message/send', send(i % 4 === 0 ? 'work 300ms chunks 1' : `work ${(i % 7) * 3}ms chunks 1`));
-        const id = sent.body.result.id as string;
-        await new Promise((r) => setTimeout(r, (i * 7) % 13));
-        await rpc(`${b.url}/a2a/slow`, 'tasks/cancel', { id });
-        return id;
-      }),
-    );
     const client = new pg.Client({ connectionString: url });
     await client.connect();
+    const ids: string[] = [];
+    const wins = { canceled: 0, completed: 0 };
     try {
-      await waitFor(async () => (await client.query(`SELECT count(*)::int AS n FROM "Task" WHERE "id" = ANY($1) AND "endedAt" IS NOT NULL`, [ids])).rows[0].n === ids.length);
-      const { rows } = await client.query<{ taskId: string; n: number; state: string }>(
-        `SELECT e."taskId", count(*)::int AS n, max(t."state") AS state FROM "TaskEvent" e JOIN "Task" t ON t."id" = e."taskId"
+      // Rounds of 100 races until both sides have won some (at most 1,000): how long a turn takes
+      // on a loaded machine is unknown, so the cancel's delay grows while cancels win them all.
+      for (let round = 0, delayMs = 2; round < 10 && (ids.length < 200 || !wins.canceled || !wins.completed); round++) {
+        const roundIds = await Promise.all(
+          Array.from({ length: 100 }, async (_, i) => {
+            const sent = await rpc(`${a.url}/a2a/slow`, 'message/send', send(i % 4 === 0 ? 'work 300ms chunks 1' : `work ${(i % 7) * 3}ms chunks 1`));
+            const id = sent.body.result.id as string;
+            await new Promise((r) => setTimeout(r, delayMs + ((i * 7) % 13)));
+            await rpc(`${b.url}/a2a/slow`, 'tasks/cancel', { id });
+            return id;
+          }),
+        );
+        ids.push(...roundIds);
+        await waitFor(async () => (await client.query(`SELECT count(*)::int AS n FROM "Task" WHERE "id" = ANY($1) AND "endedAt" IS NOT NULL`, [roundIds])).rows[0].n === roundIds.length);
+        const { rows } = await client.query<{ state: string; n: number }>(`SELECT "state", count(*)::int AS n FROM "Task" WHERE "id" = ANY($1) GROUP BY "state"`, [roundIds]);
+        for (const r of rows) if (r.state === 'canceled' || r.state === 'completed') wins[r.state] += r.n;
+        if (!rows.some((r) => r.state === 'completed')) delayMs *= 3;
+      }
+      const { rows } = await client.query<{ taskId: string; n: number; state: string; eventState: string }>(
+        `SELECT e."taskId", count(*)::int AS n, max(t."state") AS state, max(e."state") AS "eventState" FROM "TaskEvent" e JOIN "Task" t ON t."id" = e."taskId"
          WHERE e."taskId" = ANY($1) AND e."type" = 'status' AND e."state" IN ('completed','failed','canceled','rejected') GROUP BY e."taskId"`,
         [ids],
       );
       expect(rows).toHaveLength(ids.length);
-      expect(rows.filter((r) => r.n !== 1)).toEqual([]);
-      const states = new Set(rows.map((r) => r.state));
-      expect(states.has('canceled')).toBe(true); // the race was real: both sides won some
-      expect(states.has('completed')).toBe(true);
+      expect(rows.filter((r) => r.n !== 1 || r.state !== r.eventState)).toEqual([]);
+      expect(wins.canceled).toBeGreaterThan(0); // the race was real: both sides won some
+      expect(wins.completed).toBeGreaterThan(0);
     } finally {
       await client.end();
     }

@@ -13,6 +13,8 @@ import { freePort } from './app-server';
 export interface EmbeddedServer {
   /** Admin URL (user postgres, database postgres). */
   url: string;
+  /** Stops the server (fast shutdown: open connections are terminated) and starts it again, data kept. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -26,7 +28,7 @@ export async function startEmbeddedPostgres(flags: string[] = []): Promise<Embed
     port,
     user: 'postgres',
     password,
-    persistent: false,
+    persistent: true, // stop() must keep the data for restart(); the directory is removed by our stop()
     createPostgresUser: process.getuid?.() === 0,
     postgresFlags: ['-c', 'max_connections=300', ...flags],
     onLog: () => undefined,
@@ -36,6 +38,10 @@ export async function startEmbeddedPostgres(flags: string[] = []): Promise<Embed
   await server.start();
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    async restart() {
+      await server.stop();
+      await server.start();
+    },
     async stop() {
       await server.stop();
       fs.rmSync(databaseDir, { recursive: true, force: true });
