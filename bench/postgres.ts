@@ -1,11 +1,16 @@
 /**
- * PostgreSQL bench (issue 15), on its own: `npx tsx bench/postgres.ts [--dist .next] [--seconds 8] [--rounds 2]`.
+ * PostgreSQL bench (issue 15), on its own:
+ * `npx tsx bench/postgres.ts [--dist .next] [--seconds 8] [--rounds 2] [--only echo,stream,takeover,cross]`.
  * Needs a build (`npx next build`; --dist names its directory). Starts an embedded PostgreSQL.
  *
  * 1. echo: blocking SendMessage to `echo`, 50 connections, SQLite and PostgreSQL servers
  *    interleaved (S, P, S, P…), after a warm-up each; sends/s and server CPU ms per send, and the
  *    PostgreSQL / SQLite ratio per round.
- * 2. two instances A and B on one database: 100 echo tasks/s sent to A; per-task streams on B
+ * 2. stream: SendStreamingMessage to `slow` with `work 0s chunks N size 500`, N = 200 and 2,000,
+ *    on PostgreSQL: ms per chunk for each N (linear in chunks = about the same per chunk).
+ * 3. takeover: A and B with a 1 s lease; `kill -9` of A while it runs a slow turn; time until B
+ *    has ended it FAILED `interrupted: instance lost`.
+ * 4. two instances A and B on one database: 100 echo tasks/s sent to A; per-task streams on B
  *    follow long `slow` tasks running on A (one event a second each), and dashboard feeds on
  *    both instances. Cross-instance latency = receive time on B − the event's commit time (`at`,
  *    same clock). Missed: a per-task stream with a seq gap or no end, or a feed that did not see
@@ -16,7 +21,7 @@ import http from 'node:http';
 import { setMaxListeners } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { A2A_HEADERS, postJson, sendBody } from './lib/a2a';
+import { A2A_HEADERS, postJson, sendBody, streamBody } from './lib/a2a';
 import { runLoad } from './lib/load';
 import { killAllServers, startServer, type RunningServer } from './lib/servers';
 import { readSse } from './lib/sse-client';
@@ -53,6 +58,65 @@ async function echoComparison(adminUrl: string): Promise<void> {
     console.log(`echo round ${round}: SQLite ${s.rps} sends/s (${s.cpuMsPerSend} ms CPU/send), PostgreSQL ${p.rps} sends/s (${p.cpuMsPerSend} ms CPU/send), ratio ${(p.rps / s.rps).toFixed(2)}`);
   }
   console.log(`echo: PostgreSQL / SQLite per round ${ratios.map((r) => r.toFixed(2)).join(', ')}`);
+}
+
+async function streamLinearity(adminUrl: string): Promise<void> {
+  const server = await startServer('switchboard', { distDir, env: { DATABASE_URL: await freshPgDatabase(adminUrl) } });
+  try {
+    const perChunk: Record<number, number[]> = { 200: [], 2000: [] };
+    for (let run = 0; run < 3; run++) {
+      for (const chunks of [200, 2000]) {
+        let received = 0;
+        const started = Date.now();
+        await readSse({
+          url: `${server.url}/a2a/slow`,
+          method: 'POST',
+          headers: A2A_HEADERS,
+          body: streamBody(`work 0s chunks ${chunks} size 500`, randomUUID()),
+          onFrame: (frame) => {
+            received += (frame.data.match(/"artifactUpdate"/g) ?? []).length;
+          },
+        });
+        if (received !== chunks) throw new Error(`stream: ${received} of ${chunks} chunks`);
+        perChunk[chunks].push((Date.now() - started) / chunks);
+      }
+    }
+    const best = (xs: number[]) => Math.min(...xs).toFixed(3);
+    console.log(`stream on PostgreSQL: ${best(perChunk[200])} ms/chunk at 200 chunks, ${best(perChunk[2000])} ms/chunk at 2,000 (best of 3)`);
+  } finally {
+    await server.stop();
+  }
+}
+
+async function takeover(adminUrl: string): Promise<void> {
+  const DATABASE_URL = await freshPgDatabase(adminUrl);
+  const env = { DATABASE_URL, SWITCHBOARD_LEASE: '1' };
+  const a = await startServer('switchboard', { distDir, env: { ...env, SWITCHBOARD_INSTANCE_ID: 'a' } });
+  const b = await startServer('switchboard', { distDir, env: { ...env, SWITCHBOARD_INSTANCE_ID: 'b' } });
+  try {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'work 60s chunks 60' }] }, configuration: { returnImmediately: true } } });
+    const id = ((await postJson(`${a.url}/a2a/slow`, body, A2A_HEADERS)).result as { task: { id: string } }).task.id;
+    for (;;) {
+      const h = (await (await fetch(`${a.url}/api/health`)).json()) as { leases: { held: number } };
+      if (h.leases.held === 1) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await new Promise((r) => setTimeout(r, 300)); // the lease row is written (20 ms batches)
+    process.kill(-a.pid, 'SIGKILL');
+    const killedAt = Date.now();
+    const get = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id } });
+    for (;;) {
+      const task = (await postJson(`${b.url}/a2a/slow`, get, A2A_HEADERS)).result as { status: { state: string } };
+      if (task.status.state !== 'TASK_STATE_WORKING') {
+        console.log(`takeover: kill -9 of A → B ended its turn ${task.status.state} after ${Date.now() - killedAt} ms (lease 1 s, renewed every 333 ms)`);
+        break;
+      }
+      if (Date.now() - killedAt > 30_000) throw new Error('takeover: no takeover within 30 s');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  } finally {
+    await Promise.all([a.stop(), b.stop()]);
+  }
 }
 
 async function crossInstance(adminUrl: string): Promise<void> {
@@ -147,8 +211,11 @@ async function crossInstance(adminUrl: string): Promise<void> {
 async function main(): Promise<void> {
   const server = await startEmbeddedPostgres();
   try {
-    if (!process.argv.includes('--only-cross')) await echoComparison(server.url);
-    if (!process.argv.includes('--only-echo')) await crossInstance(server.url);
+    const only = arg('only', 'echo,stream,takeover,cross').split(',');
+    if (only.includes('echo')) await echoComparison(server.url);
+    if (only.includes('stream')) await streamLinearity(server.url);
+    if (only.includes('takeover')) await takeover(server.url);
+    if (only.includes('cross')) await crossInstance(server.url);
   } finally {
     killAllServers();
     await server.stop();
