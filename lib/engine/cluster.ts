@@ -16,7 +16,7 @@ import { instanceId } from '../db/instance';
 import { PgLeases, type OrphanedTurn } from '../db/pg-leases';
 import { redactedDatabaseUrl } from '../db/store-kind';
 import { eventHub } from '../events/hub';
-import { PgEventRelay, type RelayStatus } from '../events/pg-relay';
+import { PgEventRelay, type ChannelListener, type RelayStatus } from '../events/pg-relay';
 import { isTerminalState } from '../protocol/types';
 import { processSingleton } from '../process-singleton';
 import { claimTerminal } from './task-writer';
@@ -152,6 +152,20 @@ export function onTurnStarted(taskId: string, done: Promise<void>): void {
     unsubscribe();
     leases?.releaseTurn(taskId);
   });
+}
+
+/**
+ * A message to every instance (PostgreSQL NOTIFY on `channel`); `listener` gets them here. Both
+ * do nothing on SQLite. For small facts another instance must know at once (a push config was
+ * registered); after a reconnect `onGap` says some may have been missed.
+ */
+export async function listenCluster(channel: string, listener: ChannelListener): Promise<void> {
+  await holder().state?.relay.listen(channel, listener);
+}
+
+export async function notifyCluster(channel: string, payload: string): Promise<void> {
+  if (!isClustered()) return;
+  await pgStore().pool.query({ name: 'sb_notify', text: 'SELECT pg_notify($1, $2)', values: [channel, payload] });
 }
 
 /** After the shutdown drain: leave the cluster (the follows this instance stops are resumed by a survivor). */

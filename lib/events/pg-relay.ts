@@ -29,8 +29,16 @@ export interface RelayStatus {
   lastError?: string;
 }
 
+/** Another channel the relay's connection listens on, with what to do on a message and after a gap. */
+export interface ChannelListener {
+  onMessage: (payload: string) => void;
+  /** After a reconnect: messages may have been missed meanwhile. */
+  onGap: () => void;
+}
+
 export class PgEventRelay {
   private client: pg.Client | null = null;
+  private readonly channels = new Map<string, ChannelListener>();
   /** The last seq published here per followed task (entries go when nobody follows it). */
   private readonly cursors = new Map<string, number>();
   /** Per-task chain, so a task's relayed changes are read and published in order. */
@@ -50,6 +58,12 @@ export class PgEventRelay {
     await this.connect();
   }
 
+  /** Listens on `channel` too (a plain identifier), now and after every reconnect. */
+  async listen(channel: string, listener: ChannelListener): Promise<void> {
+    this.channels.set(channel, listener);
+    await this.client?.query(`LISTEN ${channel}`).catch(() => undefined); // else on the next connect
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     this.setState('stopped');
@@ -67,12 +81,14 @@ export class PgEventRelay {
     this.client = client;
     client.on('notification', (msg) => {
       if (msg.channel === EVENTS_CHANNEL && msg.payload) this.onNotification(msg.payload);
+      else if (msg.payload) this.channels.get(msg.channel)?.onMessage(msg.payload);
     });
     client.on('error', (err) => this.lost(client, err));
     client.on('end', () => this.lost(client, new Error('connection ended')));
     try {
       await client.connect();
       await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+      for (const channel of this.channels.keys()) await client.query(`LISTEN ${channel}`);
     } catch (err) {
       this.lost(client, err);
       return;
@@ -83,6 +99,7 @@ export class PgEventRelay {
       const since = this.disconnectedAt;
       this.disconnectedAt = null;
       void this.catchUp(since);
+      for (const listener of this.channels.values()) listener.onGap();
     }
   }
 

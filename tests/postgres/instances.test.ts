@@ -5,6 +5,8 @@
  * survivor ends A's turns FAILED `interrupted: instance lost` once the lease expired, while an
  * input-required task stays answerable.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startApp, type AppServer } from '../support/app-server';
@@ -150,5 +152,33 @@ describe('two instances on one PostgreSQL', () => {
     expect(artifactText(done)).toBe(artifactText(await readTask(b.url, done.task.remoteTaskId!)));
     expect(done.events.filter((e) => e.type === 'status' && e.state === 'completed')).toHaveLength(1);
     expect((await health(b)).leases.takenOver).toBeGreaterThanOrEqual(1);
+  });
+
+  it('a push config registered on B for a task running on A: A delivers the completion, once', async () => {
+    const deliveries: { id?: string; status?: { state: string } }[] = [];
+    const webhook = http.createServer((req, res) => {
+      let data = '';
+      req.on('data', (c) => (data += c));
+      req.on('end', () => {
+        deliveries.push(JSON.parse(data));
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((r) => webhook.listen(0, '127.0.0.1', r));
+    const hookUrl = `http://127.0.0.1:${(webhook.address() as AddressInfo).port}/hook`;
+    try {
+      const [a, b] = await twoInstances({ SWITCHBOARD_PUSH_ALLOWLIST: '127.0.0.1' });
+      const id = (await rpc(`${a.url}/a2a/slow`, 'message/send', send('work 2s chunks 4'))).body.result.id;
+      const set = await rpc(`${b.url}/a2a/slow`, 'tasks/pushNotificationConfig/set', { taskId: id, pushNotificationConfig: { url: hookUrl, token: 'from-b' } });
+      expect(set.body.result.pushNotificationConfig.url).toBe(hookUrl);
+      const completedPushes = (taskId: string) => deliveries.filter((d) => d.id === taskId && d.status?.state === 'completed').length;
+      await waitFor(async () => completedPushes(id) >= 1);
+      // A later task's completion push arrives after any duplicate of the first would have.
+      const sentinel = (await rpc(`${a.url}/a2a/slow`, 'message/send', { ...send('work 0.2s chunks 1'), configuration: { blocking: false, pushNotificationConfig: { url: hookUrl } } })).body.result.id;
+      await waitFor(async () => completedPushes(sentinel) >= 1);
+      expect(completedPushes(id)).toBe(1);
+    } finally {
+      webhook.close();
+    }
   });
 });
