@@ -46,6 +46,35 @@ async function streamSeqs(app: AppServer, id: string, lastEventId?: number): Pro
 
 const health = async (app: AppServer) => (await fetch(`${app.url}/api/health`)).json();
 
+/** Opens a dashboard feed (GET /api/feed); `states` resolves once `done` holds for the task states seen so far. */
+async function watchFeed(app: AppServer, done: (states: Map<string, string[]>) => boolean, signal: AbortSignal): Promise<{ states: Promise<Map<string, string[]>> }> {
+  const res = await fetch(`${app.url}/api/feed`, { signal });
+  return { states: readFeed(res, done) };
+}
+
+async function readFeed(res: Response, done: (states: Map<string, string[]>) => boolean): Promise<Map<string, string[]>> {
+  const states = new Map<string, string[]>();
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  try {
+    for (;;) {
+      const { value, done: ended } = await reader.read();
+      if (ended) return states;
+      buffer += value;
+      const frames = buffer.split('\n\n');
+      buffer = frames.pop()!;
+      for (const frame of frames) {
+        const data = frame.split('\n').find((l) => l.startsWith('data: '));
+        if (!frame.includes('event: tasks') || !data) continue;
+        for (const t of (JSON.parse(data.slice(6)) as { tasks: { id: string; state: string }[] }).tasks) states.set(t.id, [...(states.get(t.id) ?? []), t.state]);
+      }
+      if (done(states)) return states;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}
+
 describe('two instances on one PostgreSQL', () => {
   it('report the store, their lease and a listening notification listener', async () => {
     const [a, b] = await twoInstances();
@@ -68,6 +97,23 @@ describe('two instances on one PostgreSQL', () => {
     const last = live.seqs[live.seqs.length - 1];
     const replay = await streamSeqs(b, id, 10);
     expect(replay.seqs).toEqual(Array.from({ length: last - 10 }, (_, i) => 11 + i));
+  });
+
+  it('the dashboards on both instances see a task sent to A progress and end', async () => {
+    const [a, b] = await twoInstances();
+    const stop = new AbortController();
+    let id = '';
+    const completed = (states: Map<string, string[]>) => !!id && (states.get(id) ?? []).includes('completed');
+    try {
+      const feeds = await Promise.all([watchFeed(a, completed, stop.signal), watchFeed(b, completed, stop.signal)]); // both subscribed
+      id = (await rpc(`${a.url}/a2a/slow`, 'message/send', send('work 1s chunks 4'))).body.result.id;
+      const [onA, onB] = await Promise.all(feeds.map((f) => f.states));
+      expect(onA.get(id)).toContain('completed');
+      expect(onB.get(id)).toContain('completed');
+      expect(onB.get(id)![0]).not.toBe('completed'); // B saw it live, before its end
+    } finally {
+      stop.abort();
+    }
   });
 
   it('cancel on B stops the turn running on A', async () => {
