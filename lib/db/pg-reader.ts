@@ -4,7 +4,7 @@
  * task-repo.ts maps for both providers. The first read waits for the migrations.
  */
 import type pg from 'pg';
-import type { RawArtifactRow, RawEventRow, RawMessageRow, RawTaskRow, TaskReader } from './task-store';
+import type { RawArtifactRow, RawEventRow, RawMessageRow, RawTaskParts, RawTaskRow, TaskReader } from './task-store';
 import { countQueries } from './query-counter';
 import { named } from './pg-pool';
 
@@ -16,6 +16,13 @@ const SQL = {
   messages: 'SELECT "messageId","role","parts","metadata" FROM "Message" WHERE "taskId" = $1 ORDER BY "id"',
   lastMessages: 'SELECT * FROM (SELECT "id","messageId","role","parts","metadata" FROM "Message" WHERE "taskId" = $1 ORDER BY "id" DESC LIMIT $2) AS recent ORDER BY "id"',
   artifacts: 'SELECT "artifactId","name","description","parts","metadata" FROM "Artifact" WHERE "taskId" = $1 ORDER BY "position"',
+  // One round trip for a snapshot (a blocking send's answer): LIMIT NULL is no limit.
+  taskParts: `SELECT t.*,
+    (SELECT coalesce(json_agg(json_build_object('messageId', m."messageId", 'role', m."role", 'parts', m."parts", 'metadata', m."metadata") ORDER BY m."id"), '[]')
+       FROM (SELECT * FROM "Message" WHERE "taskId" = t."id" ORDER BY "id" DESC LIMIT $2) AS m) AS "_messages",
+    (SELECT coalesce(json_agg(json_build_object('artifactId', a."artifactId", 'name', a."name", 'description', a."description", 'parts', a."parts", 'metadata', a."metadata") ORDER BY a."position"), '[]')
+       FROM "Artifact" a WHERE a."taskId" = t."id") AS "_artifacts"
+    FROM "Task" t WHERE t."id" = $1`,
 };
 
 export class PgTaskReader implements TaskReader {
@@ -44,5 +51,12 @@ export class PgTaskReader implements TaskReader {
 
   artifacts(taskId: string): Promise<RawArtifactRow[]> {
     return this.rows(SQL.artifacts, [taskId]);
+  }
+
+  async taskParts(taskId: string, messageLimit: number | null): Promise<RawTaskParts | undefined> {
+    const [row] = await this.rows<RawTaskRow & { _messages: RawMessageRow[]; _artifacts: RawArtifactRow[] }>(SQL.taskParts, [taskId, messageLimit]);
+    if (!row) return undefined;
+    const { _messages: messages, _artifacts: artifacts, ...task } = row;
+    return { task, messages, artifacts };
   }
 }

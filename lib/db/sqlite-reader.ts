@@ -6,7 +6,8 @@
  * Rows come back raw; task-repo.ts maps them to the plain records callers see.
  */
 import type Database from 'better-sqlite3';
-import type { RawArtifactRow, RawEventRow, RawMessageRow, RawTaskRow, TaskReader } from './task-store';
+import type { RawArtifactRow, RawEventRow, RawMessageRow, RawTaskParts, RawTaskRow, TaskReader } from './task-store';
+import { isTerminalState, type TaskState } from '../protocol/types';
 import { countQueries } from './query-counter';
 
 export type { RawEventRow, RawMessageRow, RawArtifactRow };
@@ -53,5 +54,12 @@ export class SqliteTaskReader implements TaskReader {
   artifacts(taskId: string): RawArtifactRow[] {
     countQueries('reads');
     return this.stmts.artifacts.all(taskId) as RawArtifactRow[];
+  }
+
+  taskParts(taskId: string, messageLimit: number | null): RawTaskParts | undefined {
+    const task = this.task(taskId);
+    if (!task) return undefined;
+    const messages = messageLimit === 0 ? [] : this.messages(taskId, messageLimit ?? undefined);
+    return { task, messages, artifacts: isTerminalState(task.state as TaskState) ? this.artifacts(taskId) : [] };
   }
 }

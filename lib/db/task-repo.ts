@@ -9,7 +9,7 @@
  *   lib/engine is built on this.
  */
 import { currentStore, db, taskReader, taskWriter } from './client';
-import type { RawTaskRow, WriteResult } from './task-store';
+import type { RawArtifactRow, RawMessageRow, RawTaskRow, WriteResult } from './task-store';
 import { fromJson } from './json';
 import type { Artifact, Message, TaskState } from '../protocol/types';
 import { TERMINAL_STATES } from '../protocol/types';
@@ -161,28 +161,37 @@ export async function listEvents(taskId: string, afterSeq = 0, types?: EventType
   return (await taskReader().events(taskId, afterSeq, types)).map((r) => ({ taskId: r.taskId, seq: r.seq, type: r.type as EventType, state: (r.state as TaskState | null) ?? null, payload: JSON.parse(r.payload), at: isoFromSqlite(r.at)! }));
 }
 
+const toMessage = (taskId: string) => (r: RawMessageRow): Message => ({
+  kind: 'message' as const,
+  messageId: r.messageId,
+  role: r.role as Message['role'],
+  parts: JSON.parse(r.parts),
+  taskId,
+  ...(r.metadata ? { metadata: JSON.parse(r.metadata) } : {}),
+});
+
+const toArtifact = (r: RawArtifactRow): Artifact => ({
+  artifactId: r.artifactId,
+  parts: JSON.parse(r.parts),
+  ...(r.name ? { name: r.name } : {}),
+  ...(r.description ? { description: r.description } : {}),
+  ...(r.metadata ? { metadata: JSON.parse(r.metadata) } : {}),
+});
+
 /** History, oldest first; `limit` keeps only the most recent messages. */
 export async function listMessages(taskId: string, limit?: number): Promise<Message[]> {
-  const rows = await taskReader().messages(taskId, limit);
-  return rows.map((r) => ({
-    kind: 'message' as const,
-    messageId: r.messageId,
-    role: r.role as Message['role'],
-    parts: JSON.parse(r.parts),
-    taskId,
-    ...(r.metadata ? { metadata: JSON.parse(r.metadata) } : {}),
-  }));
+  return (await taskReader().messages(taskId, limit)).map(toMessage(taskId));
 }
 
 export async function listStoredArtifacts(taskId: string): Promise<Artifact[]> {
-  const rows = await taskReader().artifacts(taskId);
-  return rows.map((r) => ({
-    artifactId: r.artifactId,
-    parts: JSON.parse(r.parts),
-    ...(r.name ? { name: r.name } : {}),
-    ...(r.description ? { description: r.description } : {}),
-    ...(r.metadata ? { metadata: JSON.parse(r.metadata) } : {}),
-  }));
+  return (await taskReader().artifacts(taskId)).map(toArtifact);
+}
+
+/** A task with its history (`historyLength` most recent; undefined: all) and stored artifacts, read together. */
+export async function findTaskWithParts(taskId: string, historyLength?: number): Promise<{ task: TaskRecord; history: Message[]; storedArtifacts: Artifact[] } | null> {
+  const parts = await taskReader().taskParts(taskId, historyLength ?? null);
+  if (!parts) return null;
+  return { task: rawToTaskRecord(parts.task), history: parts.messages.map(toMessage(taskId)), storedArtifacts: parts.artifacts.map(toArtifact) };
 }
 
 export async function findTasksInStates(states: readonly TaskState[], direction?: Direction): Promise<TaskRecord[]> {

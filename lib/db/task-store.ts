@@ -59,6 +59,14 @@ export interface RawArtifactRow {
 
 type MaybeAsync<T> = T | Promise<T>;
 
+/** A task row with what a snapshot of it needs: its recent messages and stored artifacts. */
+export interface RawTaskParts {
+  task: RawTaskRow;
+  messages: RawMessageRow[];
+  /** Stored (materialised) artifacts; only read for an ended task (a running one has none). */
+  artifacts: RawArtifactRow[];
+}
+
 /** Hot-path reads. Times come back in the writer's text format (`sqliteTime`). */
 export interface TaskReader {
   task(taskId: string): MaybeAsync<RawTaskRow | undefined>;
@@ -66,6 +74,8 @@ export interface TaskReader {
   /** Oldest first; `limit` keeps only the most recent. */
   messages(taskId: string, limit?: number): MaybeAsync<RawMessageRow[]>;
   artifacts(taskId: string): MaybeAsync<RawArtifactRow[]>;
+  /** The task with its `messageLimit` most recent messages (null: all) and stored artifacts, at once. */
+  taskParts(taskId: string, messageLimit: number | null): MaybeAsync<RawTaskParts | undefined>;
 }
 
 /** The writer's UTC text time (Prisma's SQLite DateTime format), so both providers sort and compare alike. */

@@ -108,6 +108,19 @@ describe(`the task store (${testStore()})`, () => {
     expect((await repo.listMessages('msgs', 2)).map((x) => x.messageId)).toEqual(['m3', 'm4']);
   });
 
+  it('a task read with its parts equals its separate reads (one round trip on PostgreSQL)', async () => {
+    const before = counter.queryCounts().reads;
+    const read = await repo.findTaskWithParts('stream', 2);
+    if (client.currentStore() === 'postgresql') expect(counter.queryCounts().reads - before).toBe(1);
+    expect(read?.task).toEqual(await repo.findTask('stream'));
+    expect(read?.storedArtifacts).toEqual(await repo.listStoredArtifacts('stream'));
+    expect(read?.history).toEqual(await repo.listMessages('stream', 2));
+    const msgs = await repo.findTaskWithParts('msgs');
+    expect(msgs?.history.map((m) => m.messageId)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
+    expect((await repo.findTaskWithParts('msgs', 0))?.history).toEqual([]);
+    expect(await repo.findTaskWithParts('no-such-task')).toBeNull();
+  });
+
   it('hot-path reads and Prisma map a task to the same record (times in UTC)', async () => {
     await repo.insertTask(newTask('same', 'Find ME please'), [submitted]);
     await repo.appendEvents('same', [{ type: 'detached', payload: {} }], { patch: { detached: true, detachedAt: new Date('2026-01-02T03:04:05.678Z'), metadata: { a: 1 } } });
