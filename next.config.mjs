@@ -32,7 +32,7 @@ const securityHeaders = [
 const config = {
   // A separate build directory lets parallel builds (tests, benchmarks) not collide.
   distDir: process.env.SWITCHBOARD_DIST_DIR || '.next',
-  serverExternalPackages: ['better-sqlite3', '@prisma/adapter-better-sqlite3', 'yaml'],
+  serverExternalPackages: ['better-sqlite3', '@prisma/adapter-better-sqlite3', 'pg', '@prisma/adapter-pg', 'yaml'],
   poweredByHeader: false,
   // Python httpx clients (the A2A TCK) call `POST /a2a/`: API routes answer with and without a
   // trailing slash, never with a redirect (a 308 has no JSON body). See docs/decisions.md.

@@ -1,16 +1,52 @@
 import { defineConfig } from 'vitest/config';
 import path from 'node:path';
 
+/**
+ * Tests that run on both providers: the storage and engine tests, and a representative set of
+ * protocol tests. The `postgresql` project runs them again against a real PostgreSQL
+ * (tests/support/pg-global-setup.ts); helpers in tests/support pick the store from
+ * SWITCHBOARD_TEST_STORE, so a test opts in by being listed here and using freshStore() or
+ * startApp().
+ */
+const BOTH_PROVIDERS = [
+  'tests/db/**/*.test.ts',
+  'tests/engine/terminal-claim.test.ts',
+  'tests/engine/outcome-artifacts.test.ts',
+  'tests/engine/snapshot-consistency.test.ts',
+  'tests/protocol/lifecycle.test.ts',
+  'tests/protocol/timing-contract.test.ts',
+  'tests/protocol/sdk-interop.test.ts',
+  'tests/protocol/errors.test.ts',
+];
+
 export default defineConfig({
   resolve: { alias: { '@': path.resolve(import.meta.dirname) } },
   test: {
     environment: 'node',
     globals: false,
-    include: ['lib/**/*.test.ts', 'tests/**/*.test.ts'],
-    globalSetup: ['tests/support/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 180_000,
     fileParallelism: false,
     pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'sqlite',
+          include: ['lib/**/*.test.ts', 'tests/**/*.test.ts'],
+          exclude: ['tests/postgres/**'],
+          globalSetup: ['tests/support/global-setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgresql',
+          include: [...BOTH_PROVIDERS, 'tests/postgres/**/*.test.ts'],
+          globalSetup: ['tests/support/global-setup.ts', 'tests/support/pg-global-setup.ts'],
+          env: { SWITCHBOARD_TEST_STORE: 'postgresql' },
+        },
+      },
+    ],
   },
 });

@@ -4,6 +4,7 @@
  * cancel route and the boot hook must all see the same followers. One follower per task.
  */
 import { processSingleton } from '../process-singleton';
+import { leaseWork } from '../engine/cluster';
 
 interface Follower {
   controller: AbortController;
@@ -26,6 +27,7 @@ export class FollowerRegistry {
         if (this.running.get(taskId) === follower) this.running.delete(taskId);
       }
     })();
+    leaseWork(taskId, follower.done); // several instances: this one follows it (cluster.ts)
     return true;
   }
 

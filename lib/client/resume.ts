@@ -9,8 +9,14 @@ import { log, errorMessage } from '../log';
 import { outboundFollowers } from './follow-registry';
 import { startOutbound } from './outbound-runner';
 import { ensurePeersReady } from './peer-sync';
+import { isClustered, resumeOrphanedFollows } from '../engine/cluster';
 
 export async function resumeOutboundFollowing(): Promise<number> {
+  // Several instances: only follows nobody alive holds (cluster.ts), so no follow runs twice.
+  if (isClustered()) {
+    await resumeOrphanedFollows((taskId) => void startOutbound(taskId, { resumed: true }));
+    return 0;
+  }
   const tasks = await findTasksInStates(['submitted', 'working'], 'outbound');
   let started = 0;
   for (const task of tasks) if (startOutbound(task.id, { resumed: true })) started++;

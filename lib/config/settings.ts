@@ -60,6 +60,8 @@ const EnvSchema = z.object({
   SWITCHBOARD_REQUEST_TIMEOUT: seconds('SWITCHBOARD_REQUEST_TIMEOUT', 3600).default(120_000),
   SWITCHBOARD_LOGIN_MAX_FAILURES: positiveInt('SWITCHBOARD_LOGIN_MAX_FAILURES').default(10),
   SWITCHBOARD_LOGIN_WINDOW: seconds('SWITCHBOARD_LOGIN_WINDOW', 86_400).default(60_000),
+  SWITCHBOARD_LEASE: seconds('SWITCHBOARD_LEASE', 3600).default(15_000),
+  SWITCHBOARD_INSTANCE_ID: z.string().trim().regex(/^[\w.:-]{1,100}$/, 'SWITCHBOARD_INSTANCE_ID must be 1–100 letters, digits, or . : _ -').optional(),
 });
 
 export interface Settings {
@@ -103,6 +105,10 @@ export interface Settings {
   /** Wrong tokens allowed per window before logins and token checks answer 429. */
   loginMaxFailures: number;
   loginWindowMs: number;
+  /** PostgreSQL with several instances: how long an instance's leases outlive its last renewal. */
+  leaseMs: number;
+  /** This instance's name among several (default host:port, so a restart is the same instance). */
+  instanceId?: string;
 }
 
 export class SettingsError extends Error {}
@@ -143,6 +149,8 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     requestTimeoutMs: Math.max(e.SWITCHBOARD_REQUEST_TIMEOUT, e.SWITCHBOARD_HEADERS_TIMEOUT),
     loginMaxFailures: e.SWITCHBOARD_LOGIN_MAX_FAILURES,
     loginWindowMs: e.SWITCHBOARD_LOGIN_WINDOW,
+    leaseMs: e.SWITCHBOARD_LEASE,
+    instanceId: e.SWITCHBOARD_INSTANCE_ID,
   };
 }
 

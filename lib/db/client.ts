@@ -1,7 +1,9 @@
 /**
- * The Prisma client (SQLite through the better-sqlite3 driver adapter). Only lib/db imports it;
- * everything else calls the repository functions, so the provider can change without touching
- * callers.
+ * The store for the configured DATABASE_URL: SQLite (the default, through the better-sqlite3
+ * driver adapter) or PostgreSQL (a postgres:// URL; pg-store.ts). Only lib/db imports it;
+ * everything else calls the repository functions, so the provider changes without touching
+ * callers. Both Prisma clients are generated from prisma/schema.prisma and expose the same
+ * model API, so callers are typed against the SQLite one.
  */
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaClient } from './generated/client';
@@ -12,6 +14,9 @@ import { applyMigrations } from './migrate';
 import { SqliteTaskWriter } from './sqlite-writer';
 import { SqliteTaskReader } from './sqlite-reader';
 import { countingAdapterFactory, queryLogEnabled } from './query-counter';
+import { storeKind, type StoreKind } from './store-kind';
+import { createPgStore, type PgStore } from './pg-store';
+import type { TaskReader, TaskWriter } from './task-store';
 
 export type Db = InstanceType<typeof PrismaClient>;
 
@@ -22,20 +27,42 @@ export function createDb(databaseUrl: string): Db {
   return new PrismaClient({ adapter: queryLogEnabled() ? countingAdapterFactory(adapter) : adapter });
 }
 
-/** The process-wide client for the configured DATABASE_URL, migrated on first use. */
-export function db(): Db {
-  return processSingleton('db', () => createDb(getSettings().databaseUrl));
+/** The configured store's kind. */
+export function currentStore(): StoreKind {
+  return storeKind(getSettings().databaseUrl);
 }
 
-/** The process-wide task writer (hot-path writes; see sqlite-writer.ts). */
-export function taskWriter(): SqliteTaskWriter {
+/** The process-wide PostgreSQL store (only when DATABASE_URL is a postgres:// URL). */
+export function pgStore(): PgStore {
+  if (currentStore() !== 'postgresql') throw new Error('pgStore(): DATABASE_URL is not a PostgreSQL URL');
+  return processSingleton('pg-store', () => createPgStore(getSettings().databaseUrl));
+}
+
+/** The process-wide Prisma client for the configured DATABASE_URL, migrated before first use. */
+export function db(): Db {
+  return processSingleton('db', () => (currentStore() === 'postgresql' ? (pgStore().prisma as unknown as Db) : createDb(getSettings().databaseUrl)));
+}
+
+/** Resolves once the store is migrated and usable (SQLite migrates synchronously in db()). */
+export async function storeReady(): Promise<void> {
+  db();
+  if (currentStore() === 'postgresql') await pgStore().ready;
+}
+
+/** The SQLite task writer (its connection, cache and checkpointer), for SQLite-only callers. */
+export function sqliteTaskWriter(): SqliteTaskWriter {
   return processSingleton('task-writer', () => {
     db(); // migrations first
     return new SqliteTaskWriter(sqliteFilePath(getSettings().databaseUrl));
   });
 }
 
-/** The engine's hot-path reads, on the writer's connection (see sqlite-reader.ts). */
-export function taskReader(): SqliteTaskReader {
-  return processSingleton('task-reader', () => new SqliteTaskReader(taskWriter().conn));
+/** The process-wide task writer (hot-path writes; see task-store.ts). */
+export function taskWriter(): TaskWriter {
+  return processSingleton<TaskWriter>('any-task-writer', () => (currentStore() === 'postgresql' ? pgStore().writer : sqliteTaskWriter()));
+}
+
+/** The engine's hot-path reads (on SQLite, on the writer's connection: sqlite-reader.ts). */
+export function taskReader(): TaskReader {
+  return processSingleton('task-reader', () => (currentStore() === 'postgresql' ? pgStore().reader : new SqliteTaskReader(sqliteTaskWriter().conn)));
 }

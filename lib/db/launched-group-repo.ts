@@ -5,7 +5,7 @@
  * writer's transactions (they never span an await). Shaped like lib/launchers' GroupLedger.
  */
 import type Database from 'better-sqlite3';
-import { taskWriter } from './client';
+import { sqliteTaskWriter } from './client';
 import { processSingleton } from '../process-singleton';
 
 export interface LaunchedGroupRow {
@@ -46,7 +46,7 @@ class LaunchedGroupRepo {
   }
 }
 
-const repo = () => processSingleton('launched-group-repo', () => new LaunchedGroupRepo(taskWriter().conn));
+const repo = () => processSingleton('launched-group-repo', () => new LaunchedGroupRepo(sqliteTaskWriter().conn));
 
 /** The database ledger the served agents' launchers record into. */
 export const launchedGroupLedger = {

@@ -5,7 +5,7 @@
  * launched-group-repo.ts. Shaped like lib/launchers' SessionStore.
  */
 import type Database from 'better-sqlite3';
-import { taskWriter } from './client';
+import { sqliteTaskWriter } from './client';
 import { sqliteTime } from './sqlite-writer';
 import { processSingleton } from '../process-singleton';
 
@@ -51,7 +51,7 @@ class LauncherSessionRepo {
   }
 }
 
-const repo = () => processSingleton('launcher-session-repo', () => new LauncherSessionRepo(taskWriter().conn));
+const repo = () => processSingleton('launcher-session-repo', () => new LauncherSessionRepo(sqliteTaskWriter().conn));
 
 /** The database session store of the served agents' process launchers. */
 export function launcherSessionStore(capacity: number) {

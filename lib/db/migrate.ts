@@ -14,6 +14,15 @@ export function migrationsDir(): string {
   return path.resolve(process.cwd(), 'prisma/migrations');
 }
 
+/** Migration folders in `dir` not yet in `done`, in the order they apply (name order). */
+export function pendingMigrations(dir: string, done: ReadonlySet<string>): string[] {
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && !done.has(d.name))
+    .map((d) => d.name)
+    .sort();
+}
+
 export function applyMigrations(file: string, dir: string = migrationsDir()): string[] {
   prepareDatabaseFile(file);
   const conn = new Database(file);
@@ -25,11 +34,7 @@ export function applyMigrations(file: string, dir: string = migrationsDir()): st
     const done = new Set(
       conn.prepare('SELECT name FROM "_switchboard_migrations"').all().map((r) => (r as { name: string }).name),
     );
-    const pending = fs
-      .readdirSync(dir, { withFileTypes: true })
-      .filter((d) => d.isDirectory() && !done.has(d.name))
-      .map((d) => d.name)
-      .sort();
+    const pending = pendingMigrations(dir, done);
     for (const name of pending) {
       const sql = fs.readFileSync(path.join(dir, name, 'migration.sql'), 'utf8');
       conn.transaction(() => {

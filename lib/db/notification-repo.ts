@@ -4,7 +4,7 @@
  * returns, so a shutdown (or a crash) right after a task's end cannot lose it.
  */
 import type Database from 'better-sqlite3';
-import { taskWriter } from './client';
+import { sqliteTaskWriter } from './client';
 import { sqliteTime } from './sqlite-writer';
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'refused';
@@ -67,7 +67,7 @@ function statements(conn: Database.Database) {
 let cached: { conn: Database.Database; stmts: ReturnType<typeof statements> } | null = null;
 
 function stmts() {
-  const conn = taskWriter().conn;
+  const conn = sqliteTaskWriter().conn;
   if (cached?.conn !== conn) cached = { conn, stmts: statements(conn) };
   return cached.stmts;
 }

@@ -57,6 +57,12 @@ export class RunningArtifacts {
     return entry && entry.coveredSeq === lastSeq ? entry.artifacts : undefined;
   }
 
+  /** The entry's artifacts and the seq they reflect, without ending it (it may change them: drop it after). */
+  peek(taskId: string): { artifacts: Artifact[]; coveredSeq: number } | undefined {
+    const entry = this.byTask.get(taskId);
+    return entry && { artifacts: entry.artifacts, coveredSeq: entry.coveredSeq };
+  }
+
   drop(taskId: string): void {
     const entry = this.byTask.get(taskId);
     if (!entry) return;

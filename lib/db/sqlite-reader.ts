@@ -6,36 +6,15 @@
  * Rows come back raw; task-repo.ts maps them to the plain records callers see.
  */
 import type Database from 'better-sqlite3';
-import type { RawTaskRow } from './sqlite-writer';
+import type { RawArtifactRow, RawEventRow, RawMessageRow, RawTaskParts, RawTaskRow, TaskReader } from './task-store';
+import { isTerminalState, type TaskState } from '../protocol/types';
 import { countQueries } from './query-counter';
 
-export interface RawEventRow {
-  taskId: string;
-  seq: number;
-  type: string;
-  state: string | null;
-  payload: string;
-  at: string;
-}
-
-export interface RawMessageRow {
-  messageId: string;
-  role: string;
-  parts: string;
-  metadata: string | null;
-}
-
-export interface RawArtifactRow {
-  artifactId: string;
-  name: string | null;
-  description: string | null;
-  parts: string;
-  metadata: string | null;
-}
+export type { RawEventRow, RawMessageRow, RawArtifactRow };
 
 const EVENT_COLUMNS = '"taskId","seq","type","state","payload","at"';
 
-export class SqliteTaskReader {
+export class SqliteTaskReader implements TaskReader {
   private readonly stmts;
   private readonly eventsByTypes = new Map<string, Database.Statement>();
 
@@ -82,5 +61,12 @@ export class SqliteTaskReader {
   artifacts(taskId: string): RawArtifactRow[] {
     countQueries('reads');
     return this.stmts.artifacts.all(taskId) as RawArtifactRow[];
+  }
+
+  taskParts(taskId: string, messageLimit: number | null): RawTaskParts | undefined {
+    const task = this.task(taskId);
+    if (!task) return undefined;
+    const messages = messageLimit === 0 ? [] : this.messages(taskId, messageLimit ?? undefined);
+    return { task, messages, artifacts: isTerminalState(task.state as TaskState) ? this.artifacts(taskId) : [] };
   }
 }

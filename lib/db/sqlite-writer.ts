@@ -14,34 +14,17 @@
  * JavaScript, these ~5 µs, and an echo send makes four of them (docs/benchmarks.md).
  */
 import Database from 'better-sqlite3';
-import type { Artifact, ArtifactChunk, Message, TaskState } from '../protocol/types';
+import type { Artifact, ArtifactChunk, Message } from '../protocol/types';
 import { TERMINAL_STATES, textOf } from '../protocol/types';
 import { accumulateArtifacts } from '../protocol/artifacts';
 import { ContextTakenError, type NewEvent, type NewTask, type TaskPatch } from './task-records';
 import { WriteQueue } from './write-queue';
-import { RunningArtifacts, type WrittenEvent } from './running-artifacts';
+import { RunningArtifacts } from './running-artifacts';
+import { AppendRuns } from './append-runs';
+import { RESULT_TEXT_LIMIT, serializeEvents, sqliteTime, type RawTaskRow, type SerializedEvent, type TaskWriter, type WriteGuard, type WriteResult } from './task-store';
 import { BACKSTOP_PAGES, startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer';
 
-export const RESULT_TEXT_LIMIT = 8_000;
-
-/** Prisma's SQLite DateTime text format, so both connections sort and compare alike. */
-export const sqliteTime = (d: Date): string => d.toISOString().replace('Z', '+00:00');
-
-export interface RawTaskRow {
-  [column: string]: unknown;
-}
-
-export interface WriteGuard {
-  onlyIfStateIn?: readonly TaskState[];
-  onlyIfNotTerminal?: boolean;
-  onlyIfNotDetached?: boolean;
-}
-
-export interface WriteResult {
-  row: RawTaskRow;
-  /** `payload` is the stored JSON; `value` the object it was made from. */
-  events: { seq: number; type: string; state: string | null; payload: string; value: unknown; at: string }[];
-}
+export { RESULT_TEXT_LIMIT, sqliteTime, type RawTaskRow, type WriteGuard, type WriteResult };
 
 const PATCH_COLUMNS: Record<keyof TaskPatch, (v: unknown) => unknown> = {
   state: (v) => v,
@@ -57,38 +40,15 @@ const PATCH_COLUMNS: Record<keyof TaskPatch, (v: unknown) => unknown> = {
   endedAt: (v) => (v ? sqliteTime(v as Date) : null),
 };
 
-/**
- * An event with its payload already serialised. Queued writes serialise when they are queued,
- * not when the batch runs, so a caller that reuses or changes a payload object after queuing it
- * cannot change what gets stored. `value` (the object itself) feeds RunningArtifacts: payloads
- * handed to the writer are not to be changed afterwards.
- */
-interface SerializedEvent extends WrittenEvent {
-  type: NewEvent['type'];
-  state: string | null;
-}
-
-const serialize = (events: NewEvent[]): SerializedEvent[] =>
-  events.map((e) => ({ type: e.type, state: e.state ?? null, value: e.payload ?? null, payload: JSON.stringify(e.payload ?? null) }));
-
-/** A queued plain append that later plain appends to the same task may join (queueAppend). */
-interface OpenRun {
-  key: string | null;
-  events: SerializedEvent[];
-  result: Promise<WriteResult | null>;
-}
-
-const guardKey = (g: WriteGuard): string => `${g.onlyIfNotTerminal ? 1 : 0}${g.onlyIfNotDetached ? 1 : 0}:${g.onlyIfStateIn?.join(',') ?? ''}`;
-
 /** Distinct guarded-UPDATE shapes are few (patch keys × guards); prepared once each. */
 const MAX_CACHED_UPDATES = 256;
 
-export class SqliteTaskWriter {
+export class SqliteTaskWriter implements TaskWriter {
   readonly conn: Database.Database;
   private readonly stmts;
   private readonly updates = new Map<string, Database.Statement>();
   private readonly queue: WriteQueue;
-  private readonly openRuns = new Map<string, OpenRun>();
+  private readonly runs = new AppendRuns();
   /** Artifacts of running tasks, so the terminal claim need not re-read the chunks. */
   readonly running = new RunningArtifacts();
   /** Copies the WAL into the database file on a worker thread (wal-checkpointer.ts). */
@@ -137,37 +97,16 @@ export class SqliteTaskWriter {
 
   /** insertTask in the next group commit; resolves once committed. */
   queueInsertTask(task: NewTask, events: NewEvent[], messages: Message[]): Promise<WriteResult> {
-    this.openRuns.delete(task.id);
-    const serialized = serialize(events);
+    this.runs.close(task.id);
+    const serialized = serializeEvents(events);
     return this.queue.enqueue(() => this.insertTx(task, serialized, messages));
   }
 
-  /**
-   * append in the next group commit; resolves (null when the guard failed) once committed.
-   *
-   * Plain appends (events only: no patch, messages or materialisation) to a task whose latest
-   * queued write is a plain append with the same guard are merged into it: one guarded UPDATE
-   * for the whole run of a stream's chunks instead of one per chunk. Each caller still gets
-   * exactly its own events (with their seqs) and the row as the merged write left it. Any other
-   * write for the task closes the run, so the order of a task's writes never changes.
-   */
+  /** append in the next group commit (merging plain appends: append-runs.ts); null when the guard failed. */
   queueAppend(taskId: string, events: NewEvent[], patch: TaskPatch, guard: WriteGuard, messages: Message[], materialize: boolean): Promise<WriteResult | null> {
-    const plain = !materialize && messages.length === 0 && Object.values(patch).every((v) => v === undefined);
-    const key = plain ? guardKey(guard) : null;
-    const open = this.openRuns.get(taskId);
-    if (key !== null && open?.key === key) {
-      const from = open.events.length;
-      open.events.push(...serialize(events));
-      return open.result.then((r) => r && { row: r.row, events: r.events.slice(from, from + events.length) });
-    }
-    const run: OpenRun = { key, events: serialize(events), result: Promise.resolve(null) };
-    run.result = this.queue.enqueue(() => {
-      if (this.openRuns.get(taskId) === run) this.openRuns.delete(taskId);
-      return this.appendTx(taskId, run.events, patch, guard, messages, materialize);
-    });
-    if (key !== null) this.openRuns.set(taskId, run);
-    else this.openRuns.delete(taskId);
-    return run.result.then((r) => r && { row: r.row, events: r.events.slice(0, events.length) });
+    return this.runs.queue(taskId, events, patch, guard, messages, materialize, (begin) =>
+      this.queue.enqueue(() => this.appendTx(taskId, begin(), patch, guard, messages, materialize)),
+    );
   }
 
   private insertEvents(taskId: string, base: number, events: SerializedEvent[], at: string): WriteResult['events'] {
@@ -186,12 +125,12 @@ export class SqliteTaskWriter {
 
   /** Inserts a task with its first events and messages, in one transaction (a savepoint in a batch). */
   insertTask(task: NewTask, events: NewEvent[], messages: Message[]): WriteResult {
-    return this.insertTx(task, serialize(events), messages);
+    return this.insertTx(task, serializeEvents(events), messages);
   }
 
   /** Guarded append: returns null (and writes nothing) when the guard does not hold. */
   append(taskId: string, events: NewEvent[], patch: TaskPatch, guard: WriteGuard, messages: Message[], materialize: boolean): WriteResult | null {
-    return this.appendTx(taskId, serialize(events), patch, guard, messages, materialize);
+    return this.appendTx(taskId, serializeEvents(events), patch, guard, messages, materialize);
   }
 
   private insertRows(task: NewTask, events: SerializedEvent[], messages: Message[]): WriteResult {

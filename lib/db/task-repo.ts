@@ -8,8 +8,8 @@
  *   row: when the guard fails nothing is written and null is returned. claimTerminal in
  *   lib/engine is built on this.
  */
-import { db, taskReader, taskWriter } from './client';
-import type { RawTaskRow, WriteResult } from './sqlite-writer';
+import { currentStore, db, taskReader, taskWriter } from './client';
+import type { RawArtifactRow, RawMessageRow, RawTaskRow, WriteResult } from './task-store';
 import { fromJson } from './json';
 import type { Artifact, Message, TaskState } from '../protocol/types';
 import { TERMINAL_STATES } from '../protocol/types';
@@ -158,7 +158,7 @@ function publishedPayload(e: WriteResult['events'][number]): unknown {
 // writer's connection rather than Prisma (sqlite-reader.ts says why).
 
 export async function findTask(taskId: string): Promise<TaskRecord | null> {
-  const row = taskReader().task(taskId);
+  const row = await taskReader().task(taskId);
   return row ? rawToTaskRecord(row) : null;
 }
 
@@ -169,33 +169,40 @@ export async function findTaskInScope(taskId: string, scope: TaskScope): Promise
 }
 
 export async function listEvents(taskId: string, afterSeq = 0, types?: EventType[]): Promise<StoredEvent[]> {
-  return taskReader()
-    .events(taskId, afterSeq, types)
-    .map((r) => ({ taskId: r.taskId, seq: r.seq, type: r.type as EventType, state: (r.state as TaskState | null) ?? null, payload: JSON.parse(r.payload), at: isoFromSqlite(r.at)! }));
+  return (await taskReader().events(taskId, afterSeq, types)).map((r) => ({ taskId: r.taskId, seq: r.seq, type: r.type as EventType, state: (r.state as TaskState | null) ?? null, payload: JSON.parse(r.payload), at: isoFromSqlite(r.at)! }));
 }
+
+const toMessage = (taskId: string) => (r: RawMessageRow): Message => ({
+  kind: 'message' as const,
+  messageId: r.messageId,
+  role: r.role as Message['role'],
+  parts: JSON.parse(r.parts),
+  taskId,
+  ...(r.metadata ? { metadata: JSON.parse(r.metadata) } : {}),
+});
+
+const toArtifact = (r: RawArtifactRow): Artifact => ({
+  artifactId: r.artifactId,
+  parts: JSON.parse(r.parts),
+  ...(r.name ? { name: r.name } : {}),
+  ...(r.description ? { description: r.description } : {}),
+  ...(r.metadata ? { metadata: JSON.parse(r.metadata) } : {}),
+});
 
 /** History, oldest first; `limit` keeps only the most recent messages. */
 export async function listMessages(taskId: string, limit?: number): Promise<Message[]> {
-  const rows = taskReader().messages(taskId, limit);
-  return rows.map((r) => ({
-    kind: 'message' as const,
-    messageId: r.messageId,
-    role: r.role as Message['role'],
-    parts: JSON.parse(r.parts),
-    taskId,
-    ...(r.metadata ? { metadata: JSON.parse(r.metadata) } : {}),
-  }));
+  return (await taskReader().messages(taskId, limit)).map(toMessage(taskId));
 }
 
 export async function listStoredArtifacts(taskId: string): Promise<Artifact[]> {
-  const rows = taskReader().artifacts(taskId);
-  return rows.map((r) => ({
-    artifactId: r.artifactId,
-    parts: JSON.parse(r.parts),
-    ...(r.name ? { name: r.name } : {}),
-    ...(r.description ? { description: r.description } : {}),
-    ...(r.metadata ? { metadata: JSON.parse(r.metadata) } : {}),
-  }));
+  return (await taskReader().artifacts(taskId)).map(toArtifact);
+}
+
+/** A task with its history (`historyLength` most recent; undefined: all) and stored artifacts, read together. */
+export async function findTaskWithParts(taskId: string, historyLength?: number): Promise<{ task: TaskRecord; history: Message[]; storedArtifacts: Artifact[] } | null> {
+  const parts = await taskReader().taskParts(taskId, historyLength ?? null);
+  if (!parts) return null;
+  return { task: rawToTaskRecord(parts.task), history: parts.messages.map(toMessage(taskId)), storedArtifacts: parts.artifacts.map(toArtifact) };
 }
 
 export async function findTasksInStates(states: readonly TaskState[], direction?: Direction): Promise<TaskRecord[]> {
@@ -203,6 +210,12 @@ export async function findTasksInStates(states: readonly TaskState[], direction?
     where: { state: { in: [...states] }, ...(direction ? { direction } : {}) },
     orderBy: { createdAt: 'asc' },
   });
+  return rows.map(toTaskRecord);
+}
+
+/** Tasks changed at or after `since`, oldest change first (catch-up after a missed notification). */
+export async function findTasksUpdatedSince(since: Date, limit: number): Promise<TaskRecord[]> {
+  const rows = await db().task.findMany({ where: { updatedAt: { gte: since } }, orderBy: { updatedAt: 'asc' }, take: limit });
   return rows.map(toTaskRecord);
 }
 
@@ -235,13 +248,9 @@ function listWhere(f: TaskListFilter) {
   if (f.since) and.push({ createdAt: { gte: f.since } });
   if (f.until) and.push({ createdAt: { lte: f.until } });
   if (f.search) {
-    and.push({
-      OR: [
-        { requestText: { contains: f.search } },
-        { resultText: { contains: f.search } },
-        { statusMessage: { contains: f.search } },
-      ],
-    });
+    // SQLite's LIKE ignores ASCII case; PostgreSQL's needs Prisma's insensitive mode to match alike.
+    const contains = currentStore() === 'postgresql' ? { contains: f.search, mode: 'insensitive' } : { contains: f.search };
+    and.push({ OR: [{ requestText: contains }, { resultText: contains }, { statusMessage: contains }] });
   }
   return and.length ? { AND: and } : {};
 }

@@ -4,7 +4,8 @@
  * SIGTERM drain. Called from instrumentation.ts and, defensively, before serving requests.
  */
 import { getSettings, isLoopbackHost, SettingsError } from '../config/settings';
-import { db } from '../db/client';
+import { currentStore, storeReady } from '../db/client';
+import { leaveCluster, startCluster } from './cluster';
 import { countApiKeys } from '../db/key-repo';
 import { sealPlaintextPeerSecrets } from '../db/peer-repo';
 import { sealPlaintextPushSecrets } from '../db/push-repo';
@@ -53,7 +54,7 @@ async function boot(): Promise<void> {
     throw err;
   }
   applyHeapGrowth(getSettings().heapGrowthPercent);
-  db();
+  await storeReady();
   await sealPlaintextSecrets();
   await checkExposure();
   // Before recovery, so the tasks it ends are notified too; invalid rules refuse the start.
@@ -62,7 +63,9 @@ async function boot(): Promise<void> {
   const defaultProblem = defaultAgentProblem();
   if (defaultProblem) fatal(defaultProblem);
   await reapOrphanedLaunches();
-  await recoverInterruptedTasks();
+  // Alone on SQLite every stranded turn is ours; on PostgreSQL only those nobody alive holds.
+  if (currentStore() === 'postgresql') await startCluster();
+  else await recoverInterruptedTasks();
   ensurePushDelivery();
   for (const hook of hooks()) {
     await hook().catch((err) => log.error('boot hook failed', { error: errorMessage(err) }));
@@ -70,6 +73,7 @@ async function boot(): Promise<void> {
   installShutdown();
   const s = getSettings();
   log.info('switchboard ready', {
+    store: currentStore(),
     host: s.host,
     port: s.port,
     agents: [...registry.agents.keys()],
@@ -90,6 +94,7 @@ function installShutdown(): void {
       .catch((err) => log.error('shutdown failed', { error: errorMessage(err) }))
       .finally(async () => {
         await Promise.allSettled([...agentRegistry().agents.values()].map((a) => a.runner.close?.()));
+        await leaveCluster();
         process.exit(0);
       });
   };

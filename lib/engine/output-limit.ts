@@ -37,10 +37,17 @@ class OutputMeter {
    * Counts the artifact chunks in `events` against the task's limit. False (and nothing counted)
    * when they would take it over.
    */
-  admit(taskId: string, events: readonly NewEvent[]): boolean {
+  admit(taskId: string, events: readonly NewEvent[]): boolean | Promise<boolean> {
     const bytes = artifactBytes(events);
     if (bytes === 0) return true;
-    const used = this.used.get(taskId) ?? taskReader().artifactBytes(taskId);
+    const used = this.used.get(taskId);
+    if (used !== undefined) return this.count(taskId, used, bytes);
+    // First sight of this task in this process (a restart, another instance): read the log.
+    const stored = taskReader().artifactBytes(taskId);
+    return typeof stored === 'number' ? this.count(taskId, stored, bytes) : stored.then((n) => this.count(taskId, n, bytes));
+  }
+
+  private count(taskId: string, used: number, bytes: number): boolean {
     if (used + bytes > getSettings().maxTaskOutputBytes) return false;
     this.remember(taskId, used + bytes);
     return true;

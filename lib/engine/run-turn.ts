@@ -6,6 +6,7 @@ import type { AgentTurn, ServedAgent, TurnOutcome } from './agent';
 import { claimTerminal, recordEvents } from './task-writer';
 import { agentMessage, agentText } from './messages';
 import { executions, type TurnAbort } from './executions';
+import { onTurnStarted } from './cluster';
 import { EmitPipe } from './emit-pipe';
 import { loadConversation } from './conversation';
 import type { ArtifactChunk, Message } from '../protocol/types';
@@ -82,6 +83,7 @@ export function startTurn(start: TurnStart): void {
   };
   const done = runAndRecord(start, turn, pipe, controller);
   executions().add({ taskId: start.taskId, contextId: start.contextId, controller, done });
+  onTurnStarted(start.taskId, done);
 }
 
 async function runAndRecord(start: TurnStart, turn: AgentTurn, pipe: EmitPipe, controller: LazyAbort): Promise<void> {

@@ -2,10 +2,10 @@
  * Builds the A2A Task (internal shape) for a stored task: status, history and the accumulated
  * artifacts (materialised once the task ended; derived from the event log while it runs).
  */
-import { findTask, listEvents, listMessages, listStoredArtifacts } from '../db/task-repo';
+import { findTaskWithParts, listEvents, listMessages, listStoredArtifacts } from '../db/task-repo';
 import type { TaskRecord } from '../db/task-records';
 import { accumulateArtifacts } from '../protocol/artifacts';
-import type { ArtifactChunk, Message, Task } from '../protocol/types';
+import type { Artifact, ArtifactChunk, Message, Task } from '../protocol/types';
 import { isTerminalState } from '../protocol/types';
 
 export interface SnapshotOptions {
@@ -18,8 +18,8 @@ export interface SnapshotOptions {
  * The artifacts as of the record's lastSeq: a stream sends this snapshot and then replays every
  * event after that seq, so a chunk committed meanwhile must not be in both (it would be doubled).
  */
-export async function loadArtifacts(record: TaskRecord) {
-  if (isTerminalState(record.state)) return listStoredArtifacts(record.id);
+export async function loadArtifacts(record: TaskRecord, stored?: Artifact[]) {
+  if (isTerminalState(record.state)) return stored ?? listStoredArtifacts(record.id);
   const chunks = (await listEvents(record.id, 0, ['artifact'])).filter((e) => e.seq <= record.lastSeq);
   return accumulateArtifacts(chunks.map((e) => e.payload as ArtifactChunk));
 }
@@ -47,10 +47,16 @@ async function detachFacts(record: TaskRecord): Promise<Record<string, unknown>>
   return payload?.metadata?.switchboard ?? {};
 }
 
-export async function buildTask(record: TaskRecord, opts: SnapshotOptions = {}): Promise<Task> {
+/** What was read with the record (findTaskWithParts), so it need not be read again. */
+interface ReadWith {
+  history: Message[];
+  storedArtifacts: Artifact[];
+}
+
+export async function buildTask(record: TaskRecord, opts: SnapshotOptions = {}, readWith?: ReadWith): Promise<Task> {
   const [history, artifacts, detach] = await Promise.all([
-    opts.historyLength === 0 ? Promise.resolve([] as Message[]) : listMessages(record.id, opts.historyLength),
-    opts.includeArtifacts === false ? Promise.resolve([]) : loadArtifacts(record),
+    opts.historyLength === 0 ? Promise.resolve([] as Message[]) : (readWith?.history ?? listMessages(record.id, opts.historyLength)),
+    opts.includeArtifacts === false ? Promise.resolve([]) : loadArtifacts(record, readWith?.storedArtifacts),
     detachFacts(record),
   ]);
   const status = {
@@ -69,7 +75,8 @@ export async function buildTask(record: TaskRecord, opts: SnapshotOptions = {}):
   };
 }
 
+/** The task as stored now; the row, its history and stored artifacts in one read (one round trip on PostgreSQL). */
 export async function loadTask(taskId: string, opts: SnapshotOptions = {}): Promise<Task | null> {
-  const record = await findTask(taskId);
-  return record ? buildTask(record, opts) : null;
+  const read = await findTaskWithParts(taskId, opts.historyLength);
+  return read ? buildTask(read.task, opts, read) : null;
 }

@@ -22,7 +22,7 @@ export async function createTaskRecord(task: NewTask, events: NewEvent[], messag
 
 /** Appends events; artifact chunks over the task's output limit end it instead (and give null). */
 export async function recordEvents(taskId: string, events: NewEvent[], opts: AppendOptions = {}): Promise<CommittedChange | null> {
-  if (!outputMeter().admit(taskId, events)) {
+  if (!(await outputMeter().admit(taskId, events))) {
     await failOverOutputLimit(taskId);
     return null;
   }
@@ -57,7 +57,7 @@ export interface TerminalClaim {
  * failure, cancel, grace expiry, shutdown and restart recovery all end tasks through here.
  */
 export async function claimTerminal(taskId: string, claim: TerminalClaim): Promise<CommittedChange | null> {
-  if (!outputMeter().admit(taskId, claim.events ?? [])) return failOverOutputLimit(taskId);
+  if (!(await outputMeter().admit(taskId, claim.events ?? []))) return failOverOutputLimit(taskId);
   return writeClaim(taskId, claim);
 }
 
@@ -90,7 +90,7 @@ async function writeClaim(taskId: string, claim: TerminalClaim): Promise<Committ
 
 /** The output limit ends the task (and stops its turn); the chunk that went over is dropped. */
 async function failOverOutputLimit(taskId: string): Promise<CommittedChange | null> {
-  const task = taskReader().task(taskId);
+  const task = await taskReader().task(taskId);
   if (!task) return null;
   const limit = getSettings().maxTaskOutputBytes;
   const text = `${OUTPUT_LIMIT_EXCEEDED}: the task's artifacts would pass ${limit} bytes (SWITCHBOARD_MAX_TASK_OUTPUT_BYTES); what was produced before is kept`;

@@ -11,6 +11,7 @@ import { buildTask } from '../engine/snapshot';
 import { toStreamEvent } from '../engine/stream-events';
 import { streamEventToV10, taskToV10 } from '../protocol/v10';
 import { processSingleton } from '../process-singleton';
+import { isClustered, listenCluster, notifyCluster } from '../engine/cluster';
 import { errorMessage, log } from '../log';
 import { postWebhook, WebhookRefusedError } from './guarded-post';
 import { pushAllowlist } from './push-allowlist';
@@ -25,22 +26,38 @@ interface DeliveryState {
 
 const state = () => processSingleton<DeliveryState>('push-delivery', () => ({ tracked: new Set(), started: false }));
 
-/** Starts listening (once per process); tasks with configs are tracked so other changes cost nothing. */
+/** Channel on which instances tell each other that a task got a push config (several instances). */
+const TRACK_CHANNEL = 'switchboard_push_tasks';
+
+const loadTracked = (s: DeliveryState) => taskIdsWithPushConfigs().then((ids) => ids.forEach((id) => s.tracked.add(id)));
+
+/**
+ * Starts listening (once per process); tasks with configs are tracked so other changes cost
+ * nothing. With several instances the instance that commits a change delivers it, so every
+ * instance must know every task with a config: a registration is announced to all of them, and
+ * after a gap in listening the set is read again.
+ */
 export function ensurePushDelivery(): void {
   const s = state();
   if (s.started) return;
   s.started = true;
-  void taskIdsWithPushConfigs().then((ids) => ids.forEach((id) => s.tracked.add(id)));
+  void loadTracked(s);
+  if (isClustered()) {
+    void listenCluster(TRACK_CHANNEL, { onMessage: (taskId) => s.tracked.add(taskId), onGap: () => void loadTracked(s) }).catch((err) =>
+      log.warn('push delivery: listening for other instances failed', { error: errorMessage(err) }),
+    );
+  }
   eventHub().subscribeFeed((change) => {
     if (!s.tracked.has(change.task.id)) return;
     if (!change.events.some((e) => e.type === 'status' || e.type === 'detached')) return;
     void deliver(change);
-  });
+  }, { localOnly: true }); // the instance that committed a change delivers it: once per cluster
 }
 
 export function trackPushTask(taskId: string): void {
   ensurePushDelivery();
   state().tracked.add(taskId);
+  void notifyCluster(TRACK_CHANNEL, taskId).catch((err) => log.warn('push delivery: announcing a config failed', { taskId, error: errorMessage(err) }));
 }
 
 async function deliver(change: TaskChange): Promise<void> {

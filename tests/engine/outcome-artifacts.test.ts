@@ -4,7 +4,7 @@
  * nor a result recorded for a task that a cancel ended first.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { onlyTask, useFreshDatabase } from '../support/in-process';
+import { freshStore, onlyTask } from '../support/in-process';
 import type { ServedAgent } from '../../lib/engine/agent';
 
 type Engine = typeof import('../../lib/engine/inbound');
@@ -16,7 +16,7 @@ let cancel: Cancel['cancel'];
 let scopeOf: (agent: string) => import('../../lib/db/task-scope').CallerScope;
 
 beforeAll(async () => {
-  useFreshDatabase({ SWITCHBOARD_RESPONSE_WINDOW: '5' });
+  await freshStore({ SWITCHBOARD_RESPONSE_WINDOW: '5' });
   engine = await import('../../lib/engine/inbound');
   repo = await import('../../lib/db/task-repo');
   ({ cancel } = await import('../../lib/engine/cancel'));

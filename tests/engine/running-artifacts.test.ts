@@ -47,25 +47,25 @@ const expected = [`main:${Array.from({ length: 300 }, (_, i) => `${i},`).join(''
 describe('materialised artifacts', () => {
   it('come from the running cache when it saw every event, and match the log', async () => {
     await newTask('cached');
-    expect(client.taskWriter().running.size).toBeGreaterThan(0);
+    expect(client.sqliteTaskWriter().running.size).toBeGreaterThan(0);
     // The log is changed behind the writer's back: a materialisation that re-read it would show it.
     const tamper = () => {
-      client.taskWriter().conn.prepare(`UPDATE "TaskEvent" SET "payload" = ? WHERE "taskId" = 'cached' AND "type" = 'artifact'`).run(JSON.stringify(chunk('main', 'x', true)));
+      client.sqliteTaskWriter().conn.prepare(`UPDATE "TaskEvent" SET "payload" = ? WHERE "taskId" = 'cached' AND "type" = 'artifact'`).run(JSON.stringify(chunk('main', 'x', true)));
     };
     expect(await streamAndComplete('cached', tamper)).toEqual(expected);
     expect((await repo.findTask('cached'))!.resultText).toBe(`${expected[0].slice(5)}\nfinal`);
     // The claim consumed the entry.
     await newTask('probe');
-    const sizeWithProbe = client.taskWriter().running.size;
+    const sizeWithProbe = client.sqliteTaskWriter().running.size;
     await writer.claimTerminal('probe', { state: 'completed' });
-    expect(client.taskWriter().running.size).toBe(sizeWithProbe - 1);
+    expect(client.sqliteTaskWriter().running.size).toBe(sizeWithProbe - 1);
   });
 
   it('come from the event log when the cache missed an event (a write it did not see)', async () => {
     await newTask('gap');
     // An event written behind the writer's back: the cache no longer covers the task.
-    client.taskWriter().conn.prepare(`UPDATE "Task" SET "lastSeq" = "lastSeq" + 1 WHERE "id" = 'gap'`).run();
-    client.taskWriter().conn
+    client.sqliteTaskWriter().conn.prepare(`UPDATE "Task" SET "lastSeq" = "lastSeq" + 1 WHERE "id" = 'gap'`).run();
+    client.sqliteTaskWriter().conn
       .prepare(`INSERT INTO "TaskEvent" ("taskId","seq","type","state","payload","at") VALUES ('gap', 2, 'artifact', NULL, ?, '2026-01-01T00:00:00.000+00:00')`)
       .run(JSON.stringify(chunk('early', 'from the log', false)));
     const stored = await streamAndComplete('gap');
@@ -77,7 +77,7 @@ describe('materialised artifacts', () => {
     await writer.recordEvents('rolled-back', [{ type: 'artifact', payload: chunk('main', 'kept,', false) }]);
     // A write in the same batch that makes the COMMIT fail (a deferred foreign-key violation):
     // the whole batch, including the next chunk, is rolled back.
-    const tw = client.taskWriter();
+    const tw = client.sqliteTaskWriter();
     const queue = (tw as unknown as { queue: { enqueue: (w: () => unknown) => Promise<unknown> } }).queue;
     const lost = writer.recordEvents('rolled-back', [{ type: 'artifact', payload: chunk('main', 'lost', true) }]);
     const breaker = queue.enqueue(() => {

@@ -4,13 +4,13 @@
  * was read would otherwise reach the client twice (once in the snapshot, once replayed).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useFreshDatabase } from '../support/in-process';
+import { freshStore } from '../support/in-process';
 
 let writer: typeof import('../../lib/engine/task-writer');
 let snapshot: typeof import('../../lib/engine/snapshot');
 
 beforeAll(async () => {
-  useFreshDatabase();
+  await freshStore();
   writer = await import('../../lib/engine/task-writer');
   snapshot = await import('../../lib/engine/snapshot');
 });

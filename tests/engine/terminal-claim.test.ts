@@ -3,7 +3,7 @@
  * of times: every task has exactly one terminal event, and its state matches that event.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { onlyTask, useFreshDatabase } from '../support/in-process';
+import { freshStore, onlyTask } from '../support/in-process';
 
 type Engine = typeof import('../../lib/engine/inbound');
 type Repo = typeof import('../../lib/db/task-repo');
@@ -17,7 +17,7 @@ let writer: Writer;
 let agents: typeof import('../../lib/agents/builtin-agents');
 
 beforeAll(async () => {
-  useFreshDatabase({ SWITCHBOARD_RESPONSE_WINDOW: '1', SWITCHBOARD_LATE_RESULT_GRACE: '30' });
+  await freshStore({ SWITCHBOARD_RESPONSE_WINDOW: '1', SWITCHBOARD_LATE_RESULT_GRACE: '30' });
   engine = await import('../../lib/engine/inbound');
   repo = await import('../../lib/db/task-repo');
   ({ cancel } = await import('../../lib/engine/cancel'));

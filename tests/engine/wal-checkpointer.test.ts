@@ -22,7 +22,7 @@ beforeAll(async () => {
 
 describe('WAL checkpoints', () => {
   it('are done by the worker thread while the writer only keeps a backstop', async () => {
-    const tw = client.taskWriter();
+    const tw = client.sqliteTaskWriter();
     expect(tw.conn.pragma('wal_autocheckpoint', { simple: true })).toBe(checkpointer.BACKSTOP_PAGES);
     await writer.createTaskRecord({ id: 'wal', contextId: 'ctx', direction: 'inbound', agentSlug: 'echo', state: 'working', requestText: 'x' }, []);
     const text = 'y'.repeat(4_000);

@@ -1,12 +1,14 @@
 /**
  * Starts the built Switchboard app (`next start`) as a real child process on a free loopback
- * port, with its own SQLite file, for protocol and integration tests.
+ * port, with its own database (a SQLite file; in the `postgresql` Vitest project a PostgreSQL
+ * database), for protocol and integration tests.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freshPgDatabase, testStore } from './postgres';
 
 export interface AppServer {
   url: string;
@@ -56,7 +58,8 @@ export async function startApp(env: Record<string, string> = {}, opts: { dataDir
   const port = opts.port ?? (await freePort());
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-test-'));
   const fullEnv: Record<string, string> = {
-    DATABASE_URL: `file:${path.join(dataDir, 'switchboard.db')}`,
+    // In the `postgresql` Vitest project every app gets a database of its own on the test server.
+    DATABASE_URL: testStore() === 'postgresql' && !env.DATABASE_URL ? await freshPgDatabase() : `file:${path.join(dataDir, 'switchboard.db')}`,
     SWITCHBOARD_LOG_LEVEL: 'warn',
     ...env,
   };

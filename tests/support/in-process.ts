@@ -1,13 +1,14 @@
 /**
- * Runs the engine in this test process against a fresh SQLite file: for races and lifecycle
+ * Runs the engine in this test process against a fresh database: for races and lifecycle
  * checks that need direct access to the terminal claim. Import engine modules only after
- * calling useFreshDatabase(), since settings are read once.
+ * calling useFreshDatabase() / freshStore(), since settings are read once.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { freshPgDatabase, testStore } from './postgres';
 
-export function useFreshDatabase(env: Record<string, string> = {}): string {
+function freshSqliteFile(env: Record<string, string>): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-engine-'));
   process.env.DATABASE_URL = `file:${path.join(dir, 'test.db')}`;
   process.env.SWITCHBOARD_LOG_LEVEL = 'error';
@@ -19,4 +20,22 @@ export function useFreshDatabase(env: Record<string, string> = {}): string {
 export function onlyTask<T extends { kind: string }>(answer: T): Extract<T, { kind: 'task' }> {
   if (answer.kind !== 'task') throw new Error(`expected a task, got a ${answer.kind}`);
   return answer as Extract<T, { kind: 'task' }>;
+}
+
+/** A fresh SQLite file (for SQLite-only tests); returns its directory. */
+export function useFreshDatabase(env: Record<string, string> = {}): string {
+  return freshSqliteFile(env);
+}
+
+/**
+ * A fresh database of the provider this run tests: a SQLite file, or in the `postgresql`
+ * Vitest project a new PostgreSQL database. Tests that use it run on both providers.
+ */
+export async function freshStore(env: Record<string, string> = {}): Promise<string> {
+  const dir = freshSqliteFile(env);
+  if (testStore() === 'postgresql') {
+    const url = await freshPgDatabase();
+    process.env.DATABASE_URL = url;
+  }
+  return dir;
 }

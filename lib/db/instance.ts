@@ -1,0 +1,13 @@
+/**
+ * This process's instance id: names the instance in notifications (so it skips its own), in
+ * leases and in the health endpoint. SWITCHBOARD_INSTANCE_ID sets it; by default it is the host
+ * name and port, so a restarted process is the same instance and recovers its own turns at once
+ * (`interrupted: restart`), while another instance's turns wait for its lease to expire.
+ */
+import os from 'node:os';
+import { getSettings } from '../config/settings';
+import { processSingleton } from '../process-singleton';
+
+export function instanceId(): string {
+  return processSingleton('instance-id', () => getSettings().instanceId ?? `${os.hostname()}:${getSettings().port}`);
+}

@@ -1,0 +1,39 @@
+/**
+ * The PostgreSQL connection pool shared by the task writer, the hot-path reads and Prisma.
+ * Timestamps (`timestamp(3)`, which Prisma reads as UTC) come back in the writer's text format
+ * (`sqliteTime`), so task-repo maps rows from both providers alike and never parses a
+ * timestamp in the process's local time zone.
+ */
+import pg from 'pg';
+import { errorMessage, log } from '../log';
+
+const TIMESTAMP_OID = 1114;
+
+/** `2026-12-01 09:32:16.12` (PostgreSQL's text form, UTC by convention) → `2026-12-01T09:32:16.120+00:00`. */
+export function writerTimeFromPg(v: string): string {
+  const fraction = v.length > 20 ? v.slice(20, 23).padEnd(3, '0') : '000';
+  return `${v.slice(0, 10)}T${v.slice(11, 19)}.${fraction}+00:00`;
+}
+
+const types: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: string) =>
+    oid === TIMESTAMP_OID ? writerTimeFromPg : pg.types.getTypeParser(oid, format as 'text')) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+export function createPgPool(connectionString: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max, types, idleTimeoutMillis: 30_000 });
+  // An idle connection dropped by the server (a restart, a failover) must not crash the
+  // process; the pool opens a new one on the next query.
+  pool.on('error', (err) => log.warn('postgres connection lost', { error: errorMessage(err) }));
+  return pool;
+}
+
+/** Named statements are prepared once per connection; the distinct texts (guarded-UPDATE shapes included) are few. */
+const MAX_NAMED = 256;
+const statementNames = new Map<string, string>();
+
+export function named(text: string, values: unknown[]): pg.QueryConfig {
+  let name = statementNames.get(text);
+  if (!name && statementNames.size < MAX_NAMED) statementNames.set(text, (name = `sb_${statementNames.size}`));
+  return name ? { name, text, values } : { text, values };
+}

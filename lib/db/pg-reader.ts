@@ -1,0 +1,68 @@
+/**
+ * The engine's hot-path reads on PostgreSQL (the same four as sqlite-reader.ts), as named
+ * statements on the shared pool: planned once per connection, rows returned raw in the shapes
+ * task-repo.ts maps for both providers. The first read waits for the migrations.
+ */
+import type pg from 'pg';
+import type { RawArtifactRow, RawEventRow, RawMessageRow, RawTaskParts, RawTaskRow, TaskReader } from './task-store';
+import { countQueries } from './query-counter';
+import { named } from './pg-pool';
+
+const EVENT_COLUMNS = '"taskId","seq","type","state","payload","at"';
+const SQL = {
+  task: 'SELECT * FROM "Task" WHERE "id" = $1',
+  events: `SELECT ${EVENT_COLUMNS} FROM "TaskEvent" WHERE "taskId" = $1 AND "seq" > $2 ORDER BY "seq"`,
+  eventsOfTypes: `SELECT ${EVENT_COLUMNS} FROM "TaskEvent" WHERE "taskId" = $1 AND "seq" > $2 AND "type" = ANY($3::text[]) ORDER BY "seq"`,
+  messages: 'SELECT "messageId","role","parts","metadata" FROM "Message" WHERE "taskId" = $1 ORDER BY "id"',
+  lastMessages: 'SELECT * FROM (SELECT "id","messageId","role","parts","metadata" FROM "Message" WHERE "taskId" = $1 ORDER BY "id" DESC LIMIT $2) AS recent ORDER BY "id"',
+  artifacts: 'SELECT "artifactId","name","description","parts","metadata" FROM "Artifact" WHERE "taskId" = $1 ORDER BY "position"',
+  artifactBytes: 'SELECT COALESCE(SUM(LENGTH("payload")), 0) AS "bytes" FROM "TaskEvent" WHERE "taskId" = $1 AND "type" = \'artifact\'',
+  // One round trip for a snapshot (a blocking send's answer): LIMIT NULL is no limit.
+  taskParts: `SELECT t.*,
+    (SELECT coalesce(json_agg(json_build_object('messageId', m."messageId", 'role', m."role", 'parts', m."parts", 'metadata', m."metadata") ORDER BY m."id"), '[]')
+       FROM (SELECT * FROM "Message" WHERE "taskId" = t."id" ORDER BY "id" DESC LIMIT $2) AS m) AS "_messages",
+    (SELECT coalesce(json_agg(json_build_object('artifactId', a."artifactId", 'name', a."name", 'description', a."description", 'parts', a."parts", 'metadata', a."metadata") ORDER BY a."position"), '[]')
+       FROM "Artifact" a WHERE a."taskId" = t."id") AS "_artifacts"
+    FROM "Task" t WHERE t."id" = $1`,
+};
+
+export class PgTaskReader implements TaskReader {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly ready: Promise<unknown>,
+  ) {}
+
+  private async rows<T extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<T[]> {
+    countQueries('reads');
+    await this.ready;
+    return (await this.pool.query<T>(named(text, values))).rows;
+  }
+
+  async task(taskId: string): Promise<RawTaskRow | undefined> {
+    return (await this.rows<RawTaskRow>(SQL.task, [taskId]))[0];
+  }
+
+  events(taskId: string, afterSeq: number, types?: readonly string[]): Promise<RawEventRow[]> {
+    return types ? this.rows(SQL.eventsOfTypes, [taskId, afterSeq, types]) : this.rows(SQL.events, [taskId, afterSeq]);
+  }
+
+  messages(taskId: string, limit?: number): Promise<RawMessageRow[]> {
+    return limit === undefined ? this.rows(SQL.messages, [taskId]) : this.rows(SQL.lastMessages, [taskId, limit]);
+  }
+
+  artifacts(taskId: string): Promise<RawArtifactRow[]> {
+    return this.rows(SQL.artifacts, [taskId]);
+  }
+
+  async artifactBytes(taskId: string): Promise<number> {
+    const [row] = await this.rows<{ bytes: string | number }>(SQL.artifactBytes, [taskId]);
+    return Number(row?.bytes ?? 0);
+  }
+
+  async taskParts(taskId: string, messageLimit: number | null): Promise<RawTaskParts | undefined> {
+    const [row] = await this.rows<RawTaskRow & { _messages: RawMessageRow[]; _artifacts: RawArtifactRow[] }>(SQL.taskParts, [taskId, messageLimit]);
+    if (!row) return undefined;
+    const { _messages: messages, _artifacts: artifacts, ...task } = row;
+    return { task, messages, artifacts };
+  }
+}

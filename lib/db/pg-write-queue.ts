@@ -1,0 +1,144 @@
+/**
+ * Group commit for the PostgreSQL task writer: the writes queued while the previous batch was in
+ * flight go together in ONE transaction on one pooled connection, so many concurrent changes
+ * share a commit (and its fsync). A promise resolves only after the transaction holding its
+ * write has committed ("published ⇒ durable", as write-queue.ts does for SQLite).
+ *
+ * No savepoints: each write is one or two statements, and a SAVEPOINT/RELEASE pair per write
+ * would add two round trips to each. A write whose statement fails instead rolls the batch
+ * back, and the batch's writes are then run again one transaction each, so only the failing
+ * write rejects (failures are rare: a duplicate task id). A connection lost before COMMIT (the
+ * server restarting, a failover) rolled the batch back, so the batch is run again after a short
+ * backoff, for up to RETRY_FOR_MS, with later writes waiting behind it: a restart of PostgreSQL
+ * delays writes instead of failing them. A failed COMMIT rejects the whole batch: whether it
+ * committed is unknown, so running it again could write twice.
+ */
+import type pg from 'pg';
+import { countQueries } from './query-counter';
+
+const MAX_BATCH = 1_000;
+const RETRY_FOR_MS = 30_000;
+const MAX_BACKOFF_MS = 2_000;
+
+export type PgWrite<T> = (client: pg.PoolClient) => Promise<T>;
+
+interface QueuedWrite {
+  run: PgWrite<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/** A statement of a write failed; the transaction rolled back cleanly (the batch may be retried). */
+class WriteFailed extends Error {
+  constructor(readonly cause: unknown) {
+    super('write failed');
+  }
+}
+
+/** The connection failed before COMMIT was sent: nothing of the batch committed. */
+class ConnectionLost extends Error {
+  constructor(readonly cause: unknown) {
+    super('connection lost');
+  }
+}
+
+const causeOf = (error: unknown) => (error instanceof WriteFailed || error instanceof ConnectionLost ? error.cause : error);
+
+export interface PgWriteQueueHooks {
+  /** Before COMMIT, on the batch's connection (e.g. one NOTIFY for the batch). */
+  beforeCommit?: (client: pg.PoolClient, values: unknown[]) => Promise<void>;
+  /** After a rollback: in-process caches may hold rows the database does not. */
+  onRollback?: () => void;
+}
+
+export class PgWriteQueue {
+  private queue: QueuedWrite[] = [];
+  private flushing = false;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly ready: Promise<unknown>,
+    private readonly hooks: PgWriteQueueHooks = {},
+  ) {}
+
+  enqueue<T>(run: PgWrite<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ run, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.flushing) {
+        this.flushing = true;
+        setImmediate(() => void this.flush());
+      }
+    });
+  }
+
+  private async flush(): Promise<void> {
+    try {
+      await this.ready;
+    } catch (error) {
+      for (const write of this.queue.splice(0)) write.reject(error);
+    }
+    while (this.queue.length) await this.runBatch(this.queue.splice(0, MAX_BATCH));
+    this.flushing = false;
+  }
+
+  private async runBatch(batch: QueuedWrite[]): Promise<void> {
+    countQueries('writes', batch.length);
+    const giveUpAt = Date.now() + RETRY_FOR_MS;
+    for (let backoff = 100; ; backoff = Math.min(backoff * 2, MAX_BACKOFF_MS)) {
+      try {
+        countQueries('commits');
+        const values = await this.transaction(batch.map((w) => w.run));
+        batch.forEach((w, i) => w.resolve(values[i]));
+        return;
+      } catch (error) {
+        this.hooks.onRollback?.();
+        if (error instanceof ConnectionLost && Date.now() < giveUpAt) {
+          await new Promise((r) => setTimeout(r, backoff));
+          continue;
+        }
+        if (!(error instanceof WriteFailed) || batch.length === 1) {
+          for (const w of batch) w.reject(causeOf(error));
+          return;
+        }
+        break;
+      }
+    }
+    for (const w of batch) {
+      try {
+        countQueries('commits');
+        w.resolve((await this.transaction([w.run]))[0]);
+      } catch (error) {
+        this.hooks.onRollback?.();
+        w.reject(causeOf(error));
+      }
+    }
+  }
+
+  private async transaction(runs: PgWrite<unknown>[]): Promise<unknown[]> {
+    const client = await this.pool.connect().catch((e: unknown) => {
+      throw new ConnectionLost(e);
+    });
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN').catch((e: Error) => {
+        broken = e;
+        throw new ConnectionLost(e);
+      });
+      const values: unknown[] = [];
+      try {
+        for (const run of runs) values.push(await run(client));
+        await this.hooks.beforeCommit?.(client, values);
+      } catch (error) {
+        await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+        throw broken ? new ConnectionLost(error) : new WriteFailed(error);
+      }
+      await client.query('COMMIT').catch((e: Error) => {
+        broken = e;
+        throw e;
+      });
+      return values;
+    } finally {
+      client.release(broken);
+    }
+  }
+}

