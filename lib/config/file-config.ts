@@ -22,6 +22,14 @@ const SkillSchema = z.strictObject({
 
 const positiveSeconds = z.number().positive().max(86_400);
 
+/** An A2A extension the agent declares in its card; a `required` one must be named by callers. */
+const ExtensionSchema = z.strictObject({
+  uri: z.string().min(1).max(2_048),
+  description: z.string().max(1_000).optional(),
+  required: z.boolean().default(false),
+  params: z.record(z.string(), z.unknown()).optional(),
+});
+
 export const AgentConfigSchema = z.strictObject({
   slug: z
     .string()
@@ -32,6 +40,7 @@ export const AgentConfigSchema = z.strictObject({
   skills: z.array(SkillSchema).default([]),
   responseWindowSeconds: positiveSeconds.optional(),
   lateResultGraceSeconds: positiveSeconds.optional(),
+  extensions: z.array(ExtensionSchema).max(16).default([]),
   launcher: LauncherSpecSchema,
 });
 export type AgentConfig = z.infer<typeof AgentConfigSchema>;
