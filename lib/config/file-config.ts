@@ -8,6 +8,7 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { LauncherSpecSchema } from '../launchers/spec';
+import { TIMING_EXTENSION_URI } from '../protocol/extensions';
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
 const RESERVED_SLUGS = ['echo', 'slow', 'budget', 'ask'];
@@ -40,7 +41,12 @@ export const AgentConfigSchema = z.strictObject({
   skills: z.array(SkillSchema).default([]),
   responseWindowSeconds: positiveSeconds.optional(),
   lateResultGraceSeconds: positiveSeconds.optional(),
-  extensions: z.array(ExtensionSchema).max(16).default([]),
+  extensions: z
+    .array(ExtensionSchema)
+    .max(16)
+    .refine((list) => new Set(list.map((e) => e.uri)).size === list.length, 'each extension uri at most once')
+    .refine((list) => list.every((e) => e.uri !== TIMING_EXTENSION_URI), `${TIMING_EXTENSION_URI} is Switchboard's own; every card has it`)
+    .default([]),
   launcher: LauncherSpecSchema,
 });
 export type AgentConfig = z.infer<typeof AgentConfigSchema>;
