@@ -22,6 +22,7 @@ function fromConfig(agent: AgentConfig, baseDir: string): ServedAgent {
       : [{ id: agent.slug, name: agent.name, description: agent.description || agent.name, tags: ['launcher'] }],
     responseWindowMs: agent.responseWindowSeconds !== undefined ? agent.responseWindowSeconds * 1000 : undefined,
     lateResultGraceMs: agent.lateResultGraceSeconds !== undefined ? agent.lateResultGraceSeconds * 1000 : undefined,
+    extensions: agent.extensions,
     runner: createLauncherRunner(agent.launcher, { slug: agent.slug, baseDir, ledger: launchedGroupLedger, sessions: launcherSessionStore(MAX_SESSIONS) }),
   };
 }

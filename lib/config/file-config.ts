@@ -9,6 +9,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { LauncherSpecSchema } from '../launchers/spec';
 import { NotificationRuleSchema, type NotificationRule } from './notification-rules';
+import { TIMING_EXTENSION_URI } from '../protocol/extensions';
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
 const RESERVED_SLUGS = ['echo', 'slow', 'budget', 'ask'];
@@ -23,6 +24,14 @@ const SkillSchema = z.strictObject({
 
 const positiveSeconds = z.number().positive().max(86_400);
 
+/** An A2A extension the agent declares in its card; a `required` one must be named by callers. */
+const ExtensionSchema = z.strictObject({
+  uri: z.string().min(1).max(2_048),
+  description: z.string().max(1_000).optional(),
+  required: z.boolean().default(false),
+  params: z.record(z.string(), z.unknown()).optional(),
+});
+
 export const AgentConfigSchema = z.strictObject({
   slug: z
     .string()
@@ -33,6 +42,12 @@ export const AgentConfigSchema = z.strictObject({
   skills: z.array(SkillSchema).default([]),
   responseWindowSeconds: positiveSeconds.optional(),
   lateResultGraceSeconds: positiveSeconds.optional(),
+  extensions: z
+    .array(ExtensionSchema)
+    .max(16)
+    .refine((list) => new Set(list.map((e) => e.uri)).size === list.length, 'each extension uri at most once')
+    .refine((list) => list.every((e) => e.uri !== TIMING_EXTENSION_URI), `${TIMING_EXTENSION_URI} is Switchboard's own; every card has it`)
+    .default([]),
   launcher: LauncherSpecSchema,
 });
 export type AgentConfig = z.infer<typeof AgentConfigSchema>;

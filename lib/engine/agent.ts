@@ -7,6 +7,7 @@
  * and reports what happened; it never writes task state itself.
  */
 import type { Artifact, ArtifactChunk, Message, Part } from '../protocol/types';
+import type { AgentExtension } from '../protocol/extensions';
 
 export interface TurnEmitter {
   /** A progress status update (state stays `working`). */
@@ -107,5 +108,7 @@ export interface ServedAgent {
   responseWindowMs?: number;
   /** Overrides SWITCHBOARD_LATE_RESULT_GRACE for this agent (ms). */
   lateResultGraceMs?: number;
+  /** Extensions the agent's card declares beside Switchboard's timing extension. */
+  extensions?: AgentExtension[];
   runner: AgentRunner;
 }

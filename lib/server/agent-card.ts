@@ -73,6 +73,7 @@ export function buildAgentCard(agent: ServedAgent, baseUrl: string, opts: CardOp
         required: false,
         params: { responseWindowSeconds: windowMs / 1000, lateResultGraceSeconds: graceMs / 1000 },
       },
+      ...(agent.extensions ?? []),
     ],
   };
   const card = {

@@ -15,6 +15,7 @@ import { assertWebhookAllowed, getPushConfig, listTaskPushConfigs, removePushCon
 import type { SendRequest } from '../engine/inbound';
 import type { SendParams } from './params';
 import { pushConfigToWire } from './push-wire';
+import { assertRequiredExtensions } from './requested-extensions';
 import type { Operation, ProtocolVersion } from './rpc-methods';
 import { isAcceptingWork } from '../engine/lifecycle';
 import type { z } from 'zod';
@@ -28,6 +29,8 @@ export interface RpcContext {
   ownerName: string;
   /** What the caller may reach: its own inbound tasks at this agent. Every task-scoped call passes it. */
   scope: CallerScope;
+  /** The extension URIs the request names (A2A-Extensions); required ones gate messages. */
+  extensions: readonly string[];
   signal: AbortSignal;
 }
 
@@ -53,6 +56,7 @@ async function* render(batches: AsyncGenerator<StreamBatch>, v: ProtocolVersion)
 
 /** Builds the engine request; an inline push config is checked before any task is created. */
 async function sendRequest(p: SendParams, ctx: RpcContext): Promise<SendRequest> {
+  assertRequiredExtensions(ctx.agent, ctx.extensions);
   const push = p.push;
   if (push) assertWebhookAllowed(push.url);
   return {

@@ -19,6 +19,7 @@ import { asA2AError } from './operation-error';
 import { sseBatchResponse } from './sse-response';
 import { encodeFrame, sseData } from './sse';
 import { requestedVersion } from './requested-version';
+import { requestedExtensions } from './requested-extensions';
 
 type Verb = 'GET' | 'POST' | 'DELETE';
 
@@ -136,7 +137,7 @@ export async function serveRest(req: Request, agent: ServedAgent, segments: stri
   }
   const logContext = { agent: agent.slug, binding: 'HTTP+JSON', op: found.op, caller: auth.caller };
   try {
-    const outcome = await runOperation(found.op, params, { agent, version: '1.0', caller: auth.caller, ownerName: auth.ownerName, scope: callerScope(agent.slug, auth.owner), signal: req.signal });
+    const outcome = await runOperation(found.op, params, { agent, version: '1.0', caller: auth.caller, ownerName: auth.ownerName, scope: callerScope(agent.slug, auth.owner), extensions: requestedExtensions(req), signal: req.signal });
     if (outcome.kind === 'result') return Response.json(outcome.result ?? {});
     return await sseBatchResponse(outcome.events, {
       frame: (result) => sseData(result),

@@ -52,6 +52,9 @@ describe('push notifications', () => {
 
     const got = await rpc(`${app.url}/a2a/slow`, 'tasks/pushNotificationConfig/get', { id });
     expect(got.body.result).toMatchObject({ taskId: id, pushNotificationConfig: { id, url: hookUrl, token: 'tok-v03' } });
+    // A get naming an id no config has is an error, never another config (decisions.md).
+    const unnamed = await rpc(`${app.url}/a2a/slow`, 'tasks/pushNotificationConfig/get', { id, pushNotificationConfigId: 'default' });
+    expect(unnamed.body.error).toMatchObject({ code: -32001, message: expect.stringContaining('default') });
     const listed = await rpc(`${app.url}/a2a/slow`, 'tasks/pushNotificationConfig/list', { id });
     expect(listed.body.result).toHaveLength(1);
     const deleted = await rpc(`${app.url}/a2a/slow`, 'tasks/pushNotificationConfig/delete', { id, pushNotificationConfigId: id });

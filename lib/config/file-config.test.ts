@@ -1,0 +1,40 @@
+/** Agent extensions in the config file: defaults, and the entries that are refused by key. */
+import { afterAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadFileConfig } from './file-config';
+import { TIMING_EXTENSION_URI } from '../protocol/extensions';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-config-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function load(extensions: unknown) {
+  const file = path.join(dir, `${crypto.randomUUID()}.json`);
+  fs.writeFileSync(file, JSON.stringify({ agents: [{ slug: 'x', name: 'X', extensions, launcher: { type: 'process', command: ['true'] } }] }));
+  return loadFileConfig(file);
+}
+
+describe('agent extensions', () => {
+  it('are optional, and required defaults to false', () => {
+    const config = load([{ uri: 'urn:example:a' }, { uri: 'urn:example:b', required: true }]);
+    expect(config.issues).toEqual([]);
+    expect(config.agents[0].extensions).toEqual([
+      { uri: 'urn:example:a', required: false },
+      { uri: 'urn:example:b', required: true },
+    ]);
+  });
+
+  it('refuses a repeated uri, the timing extension, an unknown key, naming the key', () => {
+    for (const [extensions, message] of [
+      [[{ uri: 'urn:example:a' }, { uri: 'urn:example:a' }], 'each extension uri at most once'],
+      [[{ uri: TIMING_EXTENSION_URI }], "is Switchboard's own"],
+      [[{ uri: 'urn:example:a', mandatory: true }], 'mandatory'],
+    ] as const) {
+      const config = load(extensions);
+      expect(config.agents).toEqual([]);
+      expect(config.issues[0].key).toMatch(/^extensions/);
+      expect(config.issues[0].message).toContain(message);
+    }
+  });
+});
