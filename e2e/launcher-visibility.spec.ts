@@ -38,6 +38,7 @@ test('a direct-message reply is marked on its task page', async ({ page }) => {
   const contextId = crypto.randomUUID();
   const res = await fetch(`${app.url}/a2a/frames`, {
     method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', contextId, parts: [{ kind: 'text', text: 'message hello' }] } } }),
   });
   expect((await res.json()).result.kind).toBe('message');
