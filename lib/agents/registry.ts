@@ -21,6 +21,7 @@ function fromConfig(agent: AgentConfig, baseDir: string): ServedAgent {
     responseWindowMs: agent.responseWindowSeconds !== undefined ? agent.responseWindowSeconds * 1000 : undefined,
     lateResultGraceMs: agent.lateResultGraceSeconds !== undefined ? agent.lateResultGraceSeconds * 1000 : undefined,
     runner: createLauncherRunner(agent.launcher, { slug: agent.slug, baseDir }),
+    launcher: true,
   };
 }
 

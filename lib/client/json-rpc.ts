@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { bodyError, ClientTimeoutError, httpRequest, TransportError } from './http-transport';
 import { parseSse } from './sse';
+import { DIRECT_PEER, metrics } from '../metrics/metrics';
 
 export type ProtocolVersion = '0.3' | '1.0';
 
@@ -14,6 +15,8 @@ export interface RpcTarget {
   endpoint: string;
   version: ProtocolVersion;
   headers: Record<string, string>;
+  /** The configured peer's name (metrics label; absent for a direct URL). */
+  peerName?: string;
 }
 
 /** A JSON-RPC error object answered by the peer. */
@@ -102,14 +105,25 @@ function envelope(method: string, params: unknown): string {
   return JSON.stringify({ jsonrpc: '2.0', id: randomUUID(), method, params });
 }
 
+/** Times one outbound call for switchboard_outbound_request_duration_seconds. */
+function outboundTimer(target: RpcTarget, method: string): (outcome: 'ok' | 'error') => void {
+  const started = performance.now();
+  return (outcome) => metrics().outboundDuration.observe({ peer: target.peerName ?? DIRECT_PEER, method, outcome }, (performance.now() - started) / 1000);
+}
+
 export async function rpcCall(target: RpcTarget, method: string, params: unknown, opts: CallOptions): Promise<unknown> {
   const t = clock(opts.timeoutMs, method, opts.signal);
+  const done = outboundTimer(target, method);
+  let outcome: 'ok' | 'error' = 'error';
   try {
     const res = await httpRequest({ url: target.endpoint, method: 'POST', headers: headersFor(target, 'application/json'), body: envelope(method, params), signal: t.signal });
     const text = await res.text().catch((err) => Promise.reject(bodyError(err, t.signal)));
-    return parseRpcBody(res.status, text, res.header('www-authenticate'));
+    const result = parseRpcBody(res.status, text, res.header('www-authenticate'));
+    outcome = 'ok';
+    return result;
   } finally {
     t.clear();
+    done(outcome);
   }
 }
 
@@ -126,6 +140,8 @@ async function* touching(chunks: AsyncIterable<Buffer>, touch: () => void): Asyn
  */
 export async function* rpcStream(target: RpcTarget, method: string, params: unknown, opts: CallOptions): AsyncGenerator<unknown> {
   const t = clock(opts.timeoutMs, `${method} stream`, opts.signal);
+  const done = outboundTimer(target, method);
+  let outcome: 'ok' | 'error' = 'ok';
   try {
     const res = await httpRequest({ url: target.endpoint, method: 'POST', headers: headersFor(target, 'text/event-stream, application/json'), body: envelope(method, params), signal: t.signal });
     if (!res.contentType.toLowerCase().startsWith('text/event-stream')) {
@@ -147,9 +163,11 @@ export async function* rpcStream(target: RpcTarget, method: string, params: unkn
       else if (event.event === 'error') throw new TransportError(`stream error from the peer: ${event.data.slice(0, 200)}`);
     }
   } catch (err) {
+    outcome = 'error';
     if (err instanceof RpcError) throw err;
     throw bodyError(err, t.signal);
   } finally {
     t.clear(true);
+    done(outcome);
   }
 }

@@ -75,4 +75,6 @@ export interface ServedAgent {
   /** Overrides SWITCHBOARD_LATE_RESULT_GRACE for this agent (ms). */
   lateResultGraceMs?: number;
   runner: AgentRunner;
+  /** A command-line agent (lib/launchers): each running turn holds a child process. */
+  launcher?: boolean;
 }

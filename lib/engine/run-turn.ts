@@ -9,6 +9,7 @@ import { executions, type TurnAbort } from './executions';
 import { EmitPipe } from './emit-pipe';
 import type { ArtifactChunk, Message } from '../protocol/types';
 import { errorMessage, log } from '../log';
+import { metrics } from '../metrics/metrics';
 
 export interface TurnStart {
   agent: ServedAgent;
@@ -75,7 +76,7 @@ export function startTurn(start: TurnStart): void {
     },
   };
   const done = runAndRecord(start, turn, pipe, controller);
-  executions().add({ taskId: start.taskId, contextId: start.contextId, controller, done });
+  executions().add({ taskId: start.taskId, contextId: start.contextId, controller, done, agent: { slug: start.agent.slug, launcher: start.agent.launcher === true } });
 }
 
 async function runAndRecord(start: TurnStart, turn: AgentTurn, pipe: EmitPipe, controller: LazyAbort): Promise<void> {
@@ -106,11 +107,13 @@ async function recordOutcome(start: TurnStart, outcome: TurnOutcome): Promise<vo
   const parts = outcome.parts ?? (reason ? [{ kind: 'text' as const, text: reason }] : undefined);
   const metadata = 'metadata' in outcome ? outcome.metadata : undefined;
   const artifacts = outcome.state === 'completed' ? (outcome.artifacts ?? []) : [];
-  await claimTerminal(taskId, {
+  const won = await claimTerminal(taskId, {
     state: outcome.state,
     events: artifacts.map((chunk) => ({ type: 'artifact' as const, payload: chunk })),
     reason,
     metadata,
     message: parts ? agentMessage(taskId, contextId, parts, reason ? { ...metadata, reason } : metadata) : undefined,
   });
+  // A result that arrived after the caller was answered WORKING (within the grace).
+  if (won?.task.detached) metrics().lateResults.inc({ agent: start.agent.slug, state: outcome.state });
 }

@@ -7,10 +7,12 @@ import type { NewEvent, NewTask } from '../db/task-records';
 import { eventHub } from '../events/hub';
 import type { Message, TaskState } from '../protocol/types';
 import { log } from '../log';
+import { metrics, taskLabels, truncationKind } from '../metrics/metrics';
 
 export async function createTaskRecord(task: NewTask, events: NewEvent[], messages: Message[] = []): Promise<CommittedChange> {
   const change = await insertTask(task, events, messages);
   eventHub().publish(change);
+  metrics().tasksCreated.inc(taskLabels(change.task));
   return change;
 }
 
@@ -58,9 +60,18 @@ export async function claimTerminal(taskId: string, claim: TerminalClaim): Promi
     },
   );
   if (change) {
+    countEnd(change, claim, metadata);
     log.info('task ended', { taskId, state: claim.state, reason: claim.reason, direction: change.task.direction });
   } else {
     log.debug('terminal claim lost', { taskId, attempted: claim.state, reason: claim.reason });
   }
   return change;
+}
+
+function countEnd(change: CommittedChange, claim: TerminalClaim, metadata: Record<string, unknown> | undefined): void {
+  const m = metrics();
+  const labels = taskLabels(change.task);
+  m.tasksEnded.inc({ ...labels, state: claim.state });
+  const kind = truncationKind(claim.reason, metadata);
+  if (kind) m.truncations.inc({ agent: labels.agent || labels.peer, kind });
 }

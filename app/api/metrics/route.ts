@@ -1,0 +1,14 @@
+// GET /api/metrics — Prometheus text format (prom-client). Viewer role, or the bearer token
+// SWITCHBOARD_METRICS_TOKEN (a scraper's own credential, good for nothing else).
+import { metricsAccess } from '@/lib/metrics/access';
+import { scrapeMetrics } from '@/lib/metrics/scrape';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+export async function GET(req: Request): Promise<Response> {
+  const access = metricsAccess(req);
+  if ('response' in access) return access.response;
+  const { contentType, body } = await scrapeMetrics();
+  return new Response(body, { headers: { 'Content-Type': contentType, 'Cache-Control': 'no-store' } });
+}
