@@ -17,6 +17,7 @@ import { ClientTimeoutError, TransportError } from './http-transport';
 import { RpcError } from './json-rpc';
 import { SseLimitError } from './sse';
 import { DIRECT_PEER, metrics } from '../metrics/metrics';
+import { taskSpanEvent } from '../tracing/spans';
 
 type Attempt = 'done' | 'progress' | 'pending';
 
@@ -85,7 +86,10 @@ export async function followRemoteTask(job: FollowJob, opts: FollowOptions = {})
       if (clock.expired()) return endAtLimit(job);
       let outcome: Attempt = 'pending';
       let failure: unknown = null;
-      if (attempts++ > 0) metrics().followReconnects.inc({ peer: peerLabel(job), how: polling ? 'poll' : 'resubscribe' });
+      if (attempts++ > 0) {
+        metrics().followReconnects.inc({ peer: peerLabel(job), how: polling ? 'poll' : 'resubscribe' });
+        taskSpanEvent(job.recorder.taskId, polling ? 'a2a.follow.poll' : 'a2a.follow.resubscribe', { attempt: attempts });
+      }
       try {
         outcome = polling ? await pollOnce(job, clock.signal) : await subscribeOnce(job, clock.signal);
       } catch (err) {

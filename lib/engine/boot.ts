@@ -13,6 +13,7 @@ import { recoverInterruptedTasks, drainAndStop } from './lifecycle';
 import { ensurePushDelivery } from '../push/push-delivery';
 import { processSingleton } from '../process-singleton';
 import { applyHeapGrowth } from './heap-growth';
+import { flushTracing, startTracing } from '../tracing/provider';
 import { errorMessage, log } from '../log';
 
 type BootHook = () => Promise<void>;
@@ -52,6 +53,7 @@ async function boot(): Promise<void> {
     throw err;
   }
   applyHeapGrowth(getSettings().heapGrowthPercent);
+  await startTracing();
   db();
   await sealPlaintextSecrets();
   await checkExposure();
@@ -86,6 +88,7 @@ function installShutdown(): void {
       .catch((err) => log.error('shutdown failed', { error: errorMessage(err) }))
       .finally(async () => {
         await Promise.allSettled([...agentRegistry().agents.values()].map((a) => a.runner.close?.()));
+        await flushTracing();
         process.exit(0);
       });
   };

@@ -11,6 +11,7 @@ import { executions } from './executions';
 import { isTurnEndState } from '../protocol/types';
 import { log } from '../log';
 import { metrics } from '../metrics/metrics';
+import { taskSpanEvent } from '../tracing/spans';
 
 export type DetachReason = 'response window ended' | 'caller disconnected' | 'non-blocking request' | 'shutdown';
 
@@ -55,6 +56,7 @@ export async function detachTask(taskId: string, contextId: string, opts: Detach
   if (change) {
     log.info('task detached', { taskId, reason: opts.reason, graceMs: opts.graceMs });
     metrics().detaches.inc({ agent: change.task.agentSlug ?? '', reason: opts.reason });
+    taskSpanEvent(taskId, 'a2a.task.detached', { reason: opts.reason, 'switchboard.grace_ms': opts.graceMs });
     armGrace(taskId, opts.graceMs);
   }
   return change;

@@ -10,6 +10,7 @@ import { EmitPipe } from './emit-pipe';
 import type { ArtifactChunk, Message } from '../protocol/types';
 import { errorMessage, log } from '../log';
 import { metrics } from '../metrics/metrics';
+import { beginTurnSpan } from '../tracing/spans';
 
 export interface TurnStart {
   agent: ServedAgent;
@@ -81,6 +82,7 @@ export function startTurn(start: TurnStart): void {
 
 async function runAndRecord(start: TurnStart, turn: AgentTurn, pipe: EmitPipe, controller: LazyAbort): Promise<void> {
   let outcome: TurnOutcome;
+  const span = beginTurnSpan(start.taskId, start.contextId, start.agent.slug);
   try {
     outcome = await start.agent.runner.runTurn(turn);
     await pipe.drain();
@@ -88,6 +90,7 @@ async function runAndRecord(start: TurnStart, turn: AgentTurn, pipe: EmitPipe, c
     log.error('agent turn threw', { taskId: start.taskId, agent: start.agent.slug, error: errorMessage(err) });
     outcome = { state: 'failed', reason: `agent error: ${errorMessage(err)}` };
   }
+  span.end(outcome.state === 'failed' ? outcome.reason : undefined, { 'a2a.task.state': outcome.state });
   if (controller.aborted) return; // whoever aborted already claimed the end
   await recordOutcome(start, outcome);
 }

@@ -8,6 +8,7 @@ import { eventHub } from '../events/hub';
 import type { Message, TaskState } from '../protocol/types';
 import { log } from '../log';
 import { metrics, taskLabels, truncationKind } from '../metrics/metrics';
+import { endTaskSpan } from '../tracing/spans';
 
 export async function createTaskRecord(task: NewTask, events: NewEvent[], messages: Message[] = []): Promise<CommittedChange> {
   const change = await insertTask(task, events, messages);
@@ -61,6 +62,7 @@ export async function claimTerminal(taskId: string, claim: TerminalClaim): Promi
   );
   if (change) {
     countEnd(change, claim, metadata);
+    endTaskSpan(taskId, claim.state, claim.reason);
     log.info('task ended', { taskId, state: claim.state, reason: claim.reason, direction: change.task.direction });
   } else {
     log.debug('terminal claim lost', { taskId, attempted: claim.state, reason: claim.reason });

@@ -18,6 +18,7 @@ import { pushConfigToWire } from './push-wire';
 import type { Operation, ProtocolVersion } from './rpc-methods';
 import { isAcceptingWork } from '../engine/lifecycle';
 import type { z } from 'zod';
+import type { TraceContext } from '../protocol/trace-context';
 
 export interface RpcContext {
   agent: ServedAgent;
@@ -29,6 +30,8 @@ export interface RpcContext {
   /** What the caller may reach: its own inbound tasks at this agent. Every task-scoped call passes it. */
   scope: CallerScope;
   signal: AbortSignal;
+  /** W3C trace context from the request's traceparent/tracestate headers. */
+  trace?: TraceContext;
 }
 
 /** A stream's results come in batches: the events that committed together (see StreamBatch). */
@@ -64,6 +67,7 @@ async function sendRequest(p: SendParams, ctx: RpcContext): Promise<SendRequest>
     historyLength: p.historyLength,
     metadata: p.metadata,
     signal: ctx.signal,
+    trace: ctx.trace,
     onTaskCreated: push ? (taskId) => setPushConfig(ctx.scope, taskId, push, ctx.version) : undefined,
   };
 }

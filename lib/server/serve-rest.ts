@@ -18,6 +18,7 @@ import type { Operation } from './rpc-methods';
 import { asA2AError } from './operation-error';
 import { sseBatchResponse } from './sse-response';
 import { encodeFrame, sseData } from './sse';
+import { inboundTrace } from './trace-headers';
 
 type Verb = 'GET' | 'POST' | 'DELETE';
 
@@ -135,7 +136,7 @@ export async function serveRest(req: Request, agent: ServedAgent, segments: stri
   }
   const logContext = { agent: agent.slug, binding: 'HTTP+JSON', op: found.op, caller: auth.caller };
   try {
-    const outcome = await runOperation(found.op, params, { agent, version: '1.0', caller: auth.caller, ownerName: auth.ownerName, scope: callerScope(agent.slug, auth.owner), signal: req.signal });
+    const outcome = await runOperation(found.op, params, { agent, version: '1.0', caller: auth.caller, ownerName: auth.ownerName, scope: callerScope(agent.slug, auth.owner), signal: req.signal, trace: inboundTrace(req) });
     if (outcome.kind === 'result') return Response.json(outcome.result ?? {});
     return await sseBatchResponse(outcome.events, {
       frame: (result) => sseData(result),
