@@ -12,7 +12,7 @@ import {
   type PeerInput,
 } from '../db/peer-repo';
 import { loadFileConfig, type PeerConfig } from '../config/file-config';
-import { getSettings } from '../config/settings';
+import { hubBaseUrl, getSettings } from '../config/settings';
 import { processSingleton } from '../process-singleton';
 import { log, errorMessage } from '../log';
 import { normalizeAgentUrl } from './normalize-url';
@@ -21,11 +21,7 @@ export const SELF_PEER = 'self';
 
 /** This server's own base URL: SWITCHBOARD_PUBLIC_URL, else http://HOST:PORT. */
 export function selfBaseUrl(): string {
-  const s = getSettings();
-  if (s.publicUrl) return s.publicUrl;
-  const wildcard = s.host === '0.0.0.0' || s.host === '::';
-  const host = wildcard ? '127.0.0.1' : s.host.includes(':') && !s.host.startsWith('[') ? `[${s.host}]` : s.host;
-  return `http://${host}:${s.port}`;
+  return hubBaseUrl(getSettings());
 }
 
 function configAuth(peer: PeerConfig): Pick<PeerInput, 'authType' | 'authSecret' | 'authHeader'> {

@@ -120,6 +120,14 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   };
 }
 
+/** This hub's own base URL (the public URL, else its bind address; a wildcard on loopback). */
+export function hubBaseUrl(s: Settings): string {
+  if (s.publicUrl) return s.publicUrl;
+  const wildcard = s.host === '0.0.0.0' || s.host === '::';
+  const host = wildcard ? '127.0.0.1' : s.host.includes(':') && !s.host.startsWith('[') ? `[${s.host}]` : s.host;
+  return `http://${host}:${s.port}`;
+}
+
 export function isLoopbackHost(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase();
   return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
