@@ -5,6 +5,7 @@ import { cn } from '@/components/ui/cn';
 import { FOCUS_RING } from '@/components/ui/button';
 import { useSession } from '@/lib/query/use-session';
 import { SessionControls } from './session-controls';
+import { ThemeToggle } from './theme-toggle';
 
 interface NavItem {
   href: string;
@@ -52,7 +53,8 @@ export function AppHeader() {
             </Link>
           ))}
         </nav>
-        <div className="ml-auto">
+        <div className="ml-auto flex items-center gap-2">
+          <ThemeToggle />
           <SessionControls />
         </div>
       </div>

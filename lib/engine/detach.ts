@@ -46,7 +46,7 @@ export async function detachTask(taskId: string, contextId: string, opts: Detach
   const message = agentText(taskId, contextId, guidance.text, guidance.metadata);
   const change = await recordEvents(
     taskId,
-    [{ type: 'detached', state: 'working', payload: { reason: opts.reason, message, metadata: guidance.metadata } }],
+    [{ type: 'detached', state: 'working', payload: { reason: opts.reason, message, metadata: guidance.metadata, graceMs: opts.graceMs } }],
     {
       onlyIfStateIn: ['submitted', 'working'],
       onlyIfNotDetached: true,
