@@ -25,7 +25,7 @@ test('the task page draws phases, chunk ticks, the W mark, the child and progres
   // While it runs: progress from the slow agent's "N% done", the child in the tree.
   await expect(page.getByTestId('progress').first()).toBeVisible();
   await expect(page.getByTestId('child-task')).toHaveCount(1);
-  await expect(page.getByTestId('child-task').getByRole('link')).toHaveText(childId);
+  await expect(page.getByTestId('child-task').getByRole('link').first()).toHaveText(childId);
 
   await expect(page.getByTestId('task-state')).toHaveText('completed', { timeout: 30_000 });
   const picture = page.getByTestId('task-picture');
@@ -36,6 +36,8 @@ test('the task page draws phases, chunk ticks, the W mark, the child and progres
   await expect(picture.getByTestId('window-mark')).toHaveCount(1);
   await expect(picture.getByTestId('child-bar')).toHaveCount(1);
   await expect(page.getByTestId('child-task')).toHaveAttribute('data-state', 'completed', { timeout: 30_000 });
+  // The remote hop links to the peer's task page (the peer is a Switchboard: this one).
+  await expect(page.getByTestId('remote-hop')).toHaveAttribute('href', /\/tasks\//);
   await expect(page.getByRole('progressbar').first()).toHaveAttribute('aria-valuenow', '100');
   await screenshot(page, 'task-picture-light');
 

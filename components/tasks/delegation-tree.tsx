@@ -11,6 +11,17 @@ import { formatDuration, taskDuration } from './format';
 import { StateBadge } from './state-badge';
 import { useNow } from './use-now';
 
+/** The peer's task page when the peer looks like a Switchboard (its A2A routes live at /a2a/…). */
+function remotePage(child: ChildTask): string | null {
+  if (child.direction !== 'outbound' || !child.remoteTaskId || !child.peerUrl) return null;
+  try {
+    const url = new URL(child.peerUrl);
+    return /^\/a2a(\/|$)/.test(url.pathname) ? `${url.origin}/tasks/${encodeURIComponent(child.remoteTaskId)}` : null;
+  } catch {
+    return null;
+  }
+}
+
 function ChildRow({ child, now }: { child: ChildTask; now: number }) {
   const hop = child.direction === 'outbound' ? (child.peerName ?? child.peerUrl ?? 'peer') : (child.agentSlug ?? 'agent');
   return (
@@ -22,7 +33,13 @@ function ChildRow({ child, now }: { child: ChildTask; now: number }) {
       <span className="text-zinc-600 dark:text-zinc-400">
         {child.direction === 'outbound' ? '→' : '←'} {hop}
       </span>
-      {child.remoteTaskId ? <span className="font-mono text-xs text-zinc-500" title="the peer's task id">remote {child.remoteTaskId}</span> : null}
+      {child.remoteTaskId && remotePage(child) ? (
+        <a href={remotePage(child)!} className="font-mono text-xs text-indigo-700 hover:underline dark:text-indigo-300" data-testid="remote-hop" title="the peer's task page">
+          remote {child.remoteTaskId}
+        </a>
+      ) : child.remoteTaskId ? (
+        <span className="font-mono text-xs text-zinc-500" title="the peer's task id">remote {child.remoteTaskId}</span>
+      ) : null}
       <span className="text-xs text-zinc-500 tabular-nums">{now ? formatDuration(taskDuration(child, now)) : ''}</span>
     </li>
   );

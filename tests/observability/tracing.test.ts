@@ -74,3 +74,27 @@ describe('traces over OTLP/HTTP', () => {
     expect(parentView.children.map((c) => c.id)).toContain(remoteId);
   });
 });
+
+describe('trace context with tracing off', () => {
+  let plain: AppServer;
+  beforeAll(async () => {
+    plain = await startApp({});
+  });
+  afterAll(async () => plain?.stop());
+
+  it('is kept on the task and forwarded unchanged on a child dispatch, so the trace is not cut', async () => {
+    const traceId = '0af7651916cd43dd8448eb211c80319c';
+    const res = await rpc(`${plain.url}/a2a/slow`, 'message/send', { message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'work 5s chunks 1' }] }, configuration: { blocking: false } }, {
+      traceparent: `00-${traceId}-b7ad6b7169203331-01`,
+    });
+    const parentId = res.body.result.id as string;
+    const childId = await dispatch(plain.url, { url: `${plain.url}/a2a/echo`, text: 'hi', mode: 'blocking', parentTaskId: parentId });
+    const child = await waitForTask(plain.url, childId);
+    const hop = (await readTask(plain.url, child.task.remoteTaskId!)) as unknown as { task: { traceId: string; parentTaskId: string } };
+    expect(hop.task.traceId).toBe(traceId);
+    expect(hop.task.parentTaskId).toBe(childId);
+    const parent = (await readTask(plain.url, parentId)) as unknown as { task: { traceId: string }; children: { id: string }[] };
+    expect(parent.task.traceId).toBe(traceId);
+    expect(parent.children.map((c) => c.id)).toEqual([childId]);
+  });
+});
