@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { identifyHeaders } from '@/lib/auth/guard';
 import { sessionInfo } from '@/lib/auth/session-api';
 import { Providers } from './providers';
+import { THEME_SCRIPT } from '@/components/layout/theme-script';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -22,7 +23,10 @@ export const viewport: Viewport = {
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const session = sessionInfo(identifyHeaders(await headers()));
   return (
-    <html lang="en">
+    <html lang="en" suppressHydrationWarning>
+      <head>
+        <script dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
+      </head>
       <body className="min-h-dvh bg-zinc-50 text-zinc-900 antialiased dark:bg-zinc-950 dark:text-zinc-100">
         <Providers session={session}>{children}</Providers>
       </body>

@@ -6,6 +6,7 @@ import { FOCUS_RING } from '@/components/ui/button';
 import { useSession } from '@/lib/query/use-session';
 import { NotificationToggle } from '@/components/notify/notification-toggle';
 import { SessionControls } from './session-controls';
+import { ThemeToggle } from './theme-toggle';
 
 interface NavItem {
   href: string;
@@ -55,6 +56,7 @@ export function AppHeader() {
         </nav>
         <div className="ml-auto flex items-center gap-2">
           <NotificationToggle />
+          <ThemeToggle />
           <SessionControls />
         </div>
       </div>

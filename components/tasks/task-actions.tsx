@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button';
 import type { TaskDetail } from '@/lib/dashboard/wire';
 import { isTerminal } from '@/lib/dashboard/wire';
 import { textOf } from '@/lib/protocol/types';
-import { useCancelTask } from '@/lib/query/use-task';
+import { useCancelTask, useCancelTasks } from '@/lib/query/use-task';
 import { useSession } from '@/lib/query/use-session';
 
 const CONFIRM_MS = 5_000;
@@ -35,8 +35,12 @@ function replyHref(detail: TaskDetail): string | null {
 export function TaskActions({ detail }: { detail: TaskDetail }) {
   const { canOperate } = useSession();
   const cancel = useCancelTask(detail.task.id);
+  const cancelChildren = useCancelTasks();
   const router = useRouter();
   const [confirming, setConfirming] = useState(false);
+  // Cancelling a parent offers to cancel its running children too; never by default.
+  const [withChildren, setWithChildren] = useState(false);
+  const runningChildren = detail.children.filter((c) => !isTerminal(c.state)).map((c) => c.id);
 
   useEffect(() => {
     if (!confirming) return;
@@ -58,10 +62,17 @@ export function TaskActions({ detail }: { detail: TaskDetail }) {
             if (!confirming) return setConfirming(true);
             setConfirming(false);
             cancel.mutate();
+            if (withChildren && runningChildren.length) cancelChildren.mutate(runningChildren);
           }}
         >
           {cancel.isPending ? 'Canceling…' : confirming ? 'Confirm cancel' : 'Cancel task'}
         </Button>
+      ) : null}
+      {running && confirming && runningChildren.length ? (
+        <label className="flex items-center gap-1 text-xs text-zinc-700 dark:text-zinc-300">
+          <input type="checkbox" data-testid="cancel-children" checked={withChildren} onChange={(e) => setWithChildren(e.target.checked)} />
+          also cancel {runningChildren.length} running child task{runningChildren.length === 1 ? '' : 's'}
+        </label>
       ) : null}
       {replyHref(detail) ? (
         <Button size="sm" variant="primary" data-testid="reply" onClick={() => router.push(replyHref(detail)!)}>

@@ -65,6 +65,11 @@ export function TaskHeader({ detail, stream }: { detail: TaskDetail; stream: Liv
         <Meta label="Context">{task.contextId}</Meta>
         <Meta label="Events">{String(task.lastSeq)}</Meta>
         {task.remoteTaskId ? <Meta label="Remote task">{task.remoteTaskId}</Meta> : null}
+        {task.traceId ? (
+          <Meta label="Trace" testId="trace-id" title={`W3C trace id ${task.traceId}`}>
+            <span className="font-mono text-xs">{task.traceId}</span>
+          </Meta>
+        ) : null}
       </dl>
       <EndReason task={task} />
       {isDirectReply(detail) ? (

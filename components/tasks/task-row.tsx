@@ -7,13 +7,24 @@ import type { TaskSummary } from '@/lib/dashboard/wire';
 import { agentOrPeer, DirectionLabel, ownerLabel, ownerTitle } from './direction-label';
 import { formatAgo, formatDuration, taskDuration } from './format';
 import { StateBadge } from './state-badge';
+import { ProgressBar } from './task-picture';
+import { progressFromText } from '@/lib/query/task-phases';
+import { isTerminal } from '@/lib/dashboard/wire';
 
 /** One task in the list. Memoised: a feed batch re-renders only the rows it changed. */
-export const TaskRow = memo(function TaskRow({ task, now }: { task: TaskSummary; now: number }) {
+export const TaskRow = memo(function TaskRow({ task, now, selected = false }: { task: TaskSummary; now: number; selected?: boolean }) {
+  const progress = isTerminal(task.state) ? null : progressFromText(task.statusText);
   return (
-    <tr data-testid="task-row" data-task-id={task.id} data-state={task.displayState} className="align-top hover:bg-zinc-50 dark:hover:bg-zinc-800/50">
+    <tr
+      data-testid="task-row"
+      data-task-id={task.id}
+      data-state={task.displayState}
+      aria-selected={selected}
+      className={cn('align-top hover:bg-zinc-50 dark:hover:bg-zinc-800/50', selected && 'bg-indigo-50 outline-2 -outline-offset-2 outline-indigo-500 dark:bg-indigo-950/40')}
+    >
       <td className="py-2 pr-3 pl-4">
         <StateBadge state={task.displayState} testId="row-state" />
+        {progress !== null ? <div className="mt-1"><ProgressBar value={progress} compact /></div> : null}
       </td>
       <td className="hidden py-2 pr-3 md:table-cell">
         <DirectionLabel direction={task.direction} />

@@ -2,15 +2,17 @@
 import type { TaskSummary } from '@/lib/dashboard/wire';
 import { TaskRow } from './task-row';
 import { useNow } from './use-now';
+import { useListShortcuts } from './use-list-shortcuts';
 
 const TH = 'py-2 pr-3 text-left text-xs font-medium tracking-wide text-zinc-500 uppercase dark:text-zinc-400';
 
 export function TaskTable({ tasks }: { tasks: TaskSummary[] }) {
   const now = useNow();
+  const selected = useListShortcuts(tasks);
   return (
     <div className="overflow-x-auto">
       <table className="w-full table-fixed border-collapse" data-testid="task-table">
-        <caption className="sr-only">Tasks, newest first</caption>
+        <caption className="sr-only">Tasks, newest first. Keys: j or ↓ next, k or ↑ previous, Enter or o open, c cancel.</caption>
         <thead className="border-b border-zinc-200 dark:border-zinc-800">
           <tr>
             <th scope="col" className={`${TH} w-36 pl-4`}>State</th>
@@ -22,8 +24,8 @@ export function TaskTable({ tasks }: { tasks: TaskSummary[] }) {
           </tr>
         </thead>
         <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
-          {tasks.map((task) => (
-            <TaskRow key={task.id} task={task} now={now} />
+          {tasks.map((task, i) => (
+            <TaskRow key={task.id} task={task} now={now} selected={i === selected} />
           ))}
         </tbody>
       </table>

@@ -9,7 +9,9 @@ import { Alert } from '@/components/ui/alert';
 import { Spinner } from '@/components/ui/spinner';
 import { isTerminal } from '@/lib/dashboard/wire';
 import { ApiRequestError } from '@/lib/query/api-client';
-import { useTask } from '@/lib/query/use-task';
+import { useTask, useTaskChildren } from '@/lib/query/use-task';
+import { DelegationTree, treeRunning } from './delegation-tree';
+import { TaskPicture } from './task-picture';
 import { useTaskEvents } from '@/lib/query/use-task-events';
 import { ArtifactList } from './artifact-list';
 import { MessageList } from './message-list';
@@ -24,6 +26,7 @@ export function TaskView({ id }: { id: string }) {
   const [follow, setFollow] = useState<boolean | null>(null);
   if (follow === null && query.data) setFollow(!isTerminal(query.data.task.state));
   const stream = useTaskEvents(id, follow === true);
+  const children = useTaskChildren(id, query.data ? treeRunning(query.data) : false);
 
   if (query.isPending) {
     return (
@@ -40,7 +43,7 @@ export function TaskView({ id }: { id: string }) {
       </Alert>
     );
   }
-  const detail = query.data;
+  const detail = { ...query.data, children: children.data ?? query.data.children };
   return (
     <div className="space-y-4">
       <nav aria-label="Breadcrumb" className="text-sm">
@@ -49,6 +52,8 @@ export function TaskView({ id }: { id: string }) {
         </Link>
       </nav>
       <TaskHeader detail={detail} stream={stream} />
+      <TaskPicture events={detail.events} childTasks={detail.children} />
+      <DelegationTree detail={detail} />
       <div className="grid gap-4 lg:grid-cols-2">
         <div className="min-w-0 space-y-4">
           <ArtifactList artifacts={detail.snapshot.artifacts ?? []} running={!isTerminal(detail.task.state)} state={detail.task.state} />

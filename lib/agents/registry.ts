@@ -24,6 +24,7 @@ function fromConfig(agent: AgentConfig, baseDir: string): ServedAgent {
     lateResultGraceMs: agent.lateResultGraceSeconds !== undefined ? agent.lateResultGraceSeconds * 1000 : undefined,
     extensions: agent.extensions,
     runner: createLauncherRunner(agent.launcher, { slug: agent.slug, baseDir, ledger: launchedGroupLedger, sessions: launcherSessionStore(MAX_SESSIONS) }),
+    launcher: true,
   };
 }
 

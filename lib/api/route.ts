@@ -30,6 +30,12 @@ export interface RouteOptions<B> {
   body?: z.ZodType<B>;
   /** Body limit in bytes (default SWITCHBOARD_MAX_API_BODY_BYTES). */
   maxBodyBytes?: number;
+  /**
+   * A request this accepts carries another kind of credential (a launched agent's delegation
+   * token, a metrics scraper's token) and skips the role check; whatever the predicate does not
+   * verify itself, the handler must.
+   */
+  otherCredential?: (req: Request) => boolean;
 }
 
 type NextContext<P> = { params: Promise<P> };
@@ -77,7 +83,7 @@ export function apiRoute<P = Record<string, never>, B = undefined>(
       const retryAfter = hasBearer(req) ? loginRetryAfter() : null;
       if (retryAfter !== null) return throttledResponse(retryAfter);
       let caller: Caller | null = null;
-      if (opts.role !== 'public') {
+      if (opts.role !== 'public' && !opts.otherCredential?.(req)) {
         const auth = authorize(req, opts.role);
         if ('response' in auth) return auth.response;
         caller = auth.caller;

@@ -38,7 +38,7 @@ const urlCache = () => processSingleton('client-card-cache', () => new Map<strin
 
 function toConnection(target: ResolvedTarget, iface: CachedInterface): PeerConnection {
   // Credentials are chosen for the endpoint itself: the card may name another origin.
-  return { ...iface, headers: headersFor(target, iface.endpoint), timeoutMs: target.timeout.ms, label: target.peerName ?? target.url };
+  return { ...iface, headers: headersFor(target, iface.endpoint), timeoutMs: target.timeout.ms, label: target.peerName ?? target.url, ...(target.peerName ? { peerName: target.peerName } : {}) };
 }
 
 async function cachedInterface(target: ResolvedTarget, prefer?: ProtocolVersion): Promise<CachedInterface | null> {

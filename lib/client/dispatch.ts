@@ -15,6 +15,15 @@ import { DISPATCH_MODES, followJson, readFollowState, statusKey, type FollowStat
 import { startOutbound } from './outbound-runner';
 import { resolveTarget } from './resolve-peer';
 import { TimeoutSecondsSchema } from './timeouts';
+import { beginTaskSpan } from '../tracing/spans';
+import { withTraceMetadata } from '../protocol/trace-context';
+import { getSettings } from '../config/settings';
+
+/** Our task page, when a public URL says where the dashboard is (for the peer's task page). */
+function dashboardLink(taskId: string): { url?: string } {
+  const base = getSettings().publicUrl;
+  return base ? { url: `${base}/tasks/${taskId}` } : {};
+}
 
 export const DispatchRequestSchema = z
   .strictObject({
@@ -29,6 +38,8 @@ export const DispatchRequestSchema = z
     protocolVersion: z.enum(['0.3', '1.0']).optional(),
     /** Passed on as the message's metadata. */
     metadata: z.record(z.string(), z.unknown()).optional(),
+    /** The local task this dispatch works for (the delegation graph); a launched agent's token sets it. */
+    parentTaskId: z.string().min(1).max(128).optional(),
   })
   .superRefine((d, ctx) => {
     if (d.peer && d.url) ctx.addIssue({ code: 'custom', path: ['url'], message: 'give exactly one of peer or url, not both' });
@@ -43,11 +54,22 @@ function userMessage(req: DispatchRequest, ids: { taskId?: string; contextId: st
   return { kind: 'message', messageId: randomUUID(), role: 'user', parts, ...ids, ...(req.metadata ? { metadata: req.metadata } : {}) };
 }
 
+async function parentTask(parentTaskId: string | undefined): Promise<TaskRecord | null> {
+  if (!parentTaskId) return null;
+  const parent = await findTask(parentTaskId);
+  if (!parent) throw new ClientError(400, 'invalid_request', `parentTaskId: no task ${parentTaskId}`, 'parentTaskId');
+  return parent;
+}
+
 async function newDispatch(req: DispatchRequest): Promise<{ taskId: string }> {
   const target = await resolveTarget({ peer: req.peer, url: req.url, timeoutSeconds: req.timeoutSeconds });
+  const parent = await parentTask(req.parentTaskId);
   const taskId = newId();
   const contextId = req.contextId ?? newId();
-  const message = userMessage(req, { contextId });
+  const traceContext = beginTaskSpan({ taskId, contextId, direction: 'outbound', target: target.peerName ?? target.url, parent: parent?.traceContext });
+  // The peer's task names ours as its parent, and the trace travels in metadata too.
+  const metadata = withTraceMetadata(req.metadata, traceContext, { taskId, ...dashboardLink(taskId) });
+  const message = userMessage({ ...req, metadata }, { contextId });
   const follow: FollowState = {
     mode: req.mode,
     phase: 'connect',
@@ -61,7 +83,10 @@ async function newDispatch(req: DispatchRequest): Promise<{ taskId: string }> {
   };
   const resolved = { peer: target.peerName, url: target.url, matchedBy: target.matchedBy, timeoutMs: target.timeout.ms, timeoutSource: target.timeout.source };
   await createTaskRecord(
-    { id: taskId, contextId, direction: 'outbound', peerName: target.peerName ?? undefined, peerUrl: target.url, state: 'submitted', requestText: req.text.slice(0, REQUEST_TEXT_LIMIT), follow: followJson(follow) },
+    {
+      id: taskId, contextId, direction: 'outbound', peerName: target.peerName ?? undefined, peerUrl: target.url, state: 'submitted',
+      requestText: req.text.slice(0, REQUEST_TEXT_LIMIT), follow: followJson(follow), traceContext, parentTaskId: parent?.id,
+    },
     [{ type: 'submitted', state: 'submitted', payload: { message, mode: req.mode, target: resolved } }],
     [{ ...message, taskId }],
   );

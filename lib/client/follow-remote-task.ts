@@ -16,6 +16,8 @@ import { followLimitClock, settle, taskOf, type FollowJob } from './follow-job';
 import { ClientTimeoutError, TransportError } from './http-transport';
 import { RpcError } from './json-rpc';
 import { SseLimitError } from './sse';
+import { DIRECT_PEER, metrics } from '../metrics/metrics';
+import { taskSpanEvent } from '../tracing/spans';
 
 type Attempt = 'done' | 'progress' | 'pending';
 
@@ -46,6 +48,8 @@ async function endAtLimit(job: FollowJob): Promise<void> {
   await claimLocalFailure(taskOf(job), FOLLOW_LIMIT_EXCEEDED, `followed the peer's task ${job.recorder.remoteTaskId ?? '(unknown)'} for ${seconds} s without an end; it may still be running at the peer`);
 }
 
+const peerLabel = (job: FollowJob) => job.conn.peerName ?? DIRECT_PEER;
+
 class ErrorLog {
   private previous: string | undefined;
   private count = 0;
@@ -53,6 +57,7 @@ class ErrorLog {
 
   /** Records a 'follow-error'; a repeated error only on its 1st, 2nd, 4th, 8th... time. */
   async record(phase: string, err: unknown, retryInMs: number): Promise<void> {
+    metrics().followErrors.inc({ peer: peerLabel(this.job), phase });
     const message = errorMessage(err);
     this.count = message === this.previous ? this.count + 1 : 1;
     if (worthRecording(this.count, message, this.previous)) {
@@ -77,12 +82,17 @@ export async function followRemoteTask(job: FollowJob, opts: FollowOptions = {})
   const errors = new ErrorLog(job);
   let polling = !job.conn.streaming || opts.getFirst === true;
   let switchBack = opts.getFirst === true && job.conn.streaming;
+  let attempts = 0;
   try {
     for (;;) {
       if (job.signal.aborted) return;
       if (clock.expired()) return endAtLimit(job);
       let outcome: Attempt = 'pending';
       let failure: unknown = null;
+      if (attempts++ > 0) {
+        metrics().followReconnects.inc({ peer: peerLabel(job), how: polling ? 'poll' : 'resubscribe' });
+        taskSpanEvent(job.recorder.taskId, polling ? 'a2a.follow.poll' : 'a2a.follow.resubscribe', { attempt: attempts });
+      }
       try {
         outcome = polling ? await pollOnce(job, clock.signal) : await subscribeOnce(job, clock.signal);
       } catch (err) {
@@ -116,6 +126,7 @@ export async function followRemoteTask(job: FollowJob, opts: FollowOptions = {})
       if (outcome === 'progress') backoff.reset();
       const wait = Math.min(backoff.next(), clock.remaining());
       if (failure) await errors.record(polling ? 'poll' : 'subscribe', failure, wait);
+      metrics().followRetries.inc({ peer: peerLabel(job) });
       await pause(wait, clock.signal);
     }
   } finally {
@@ -159,6 +170,7 @@ export async function locateRemoteTask(job: FollowJob, why: string): Promise<boo
         }
         const wait = Math.min(backoff.next(), clock.remaining());
         await errors.record('locate', err, wait);
+        metrics().followRetries.inc({ peer: peerLabel(job) });
         await pause(wait, clock.signal);
       }
     }

@@ -6,6 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { bodyError, ClientTimeoutError, httpRequest, TransportError } from './http-transport';
 import { parseSse } from './sse';
+import { errorMessage } from '../log';
+import { DIRECT_PEER, metrics } from '../metrics/metrics';
+import { beginCallSpan, type CallTrace } from '../tracing/spans';
 
 export type ProtocolVersion = '0.3' | '1.0';
 
@@ -14,6 +17,10 @@ export interface RpcTarget {
   endpoint: string;
   version: ProtocolVersion;
   headers: Record<string, string>;
+  /** The configured peer's name (metrics label; absent for a direct URL). */
+  peerName?: string;
+  /** The local task the call is for: its span is the call's parent, its context is sent on. */
+  trace?: CallTrace;
 }
 
 /** A JSON-RPC error object answered by the peer. */
@@ -62,9 +69,10 @@ function clock(timeoutMs: number, what: string, parent?: AbortSignal): Clock {
   };
 }
 
-function headersFor(target: RpcTarget, accept: string): Record<string, string> {
+function headersFor(target: RpcTarget, accept: string, trace: Record<string, string>): Record<string, string> {
   return {
     ...target.headers,
+    ...trace,
     'Content-Type': 'application/json',
     Accept: accept,
     ...(target.version === '1.0' ? { 'A2A-Version': '1.0' } : {}),
@@ -102,14 +110,36 @@ function envelope(method: string, params: unknown): string {
   return JSON.stringify({ jsonrpc: '2.0', id: randomUUID(), method, params });
 }
 
+/** Times one outbound call for switchboard_outbound_request_duration_seconds. */
+function outboundTimer(target: RpcTarget, method: string): { headers: Record<string, string>; done: (outcome: 'ok' | 'error', error?: unknown) => void } {
+  const started = performance.now();
+  const span = beginCallSpan(target.trace, method, target.endpoint);
+  return {
+    headers: span.headers,
+    done: (outcome, error) => {
+      metrics().outboundDuration.observe({ peer: target.peerName ?? DIRECT_PEER, method, outcome }, (performance.now() - started) / 1000);
+      span.end(outcome === 'error' ? errorMessage(error) : undefined);
+    },
+  };
+}
+
 export async function rpcCall(target: RpcTarget, method: string, params: unknown, opts: CallOptions): Promise<unknown> {
   const t = clock(opts.timeoutMs, method, opts.signal);
+  const call = outboundTimer(target, method);
+  let outcome: 'ok' | 'error' = 'error';
+  let failure: unknown;
   try {
-    const res = await httpRequest({ url: target.endpoint, method: 'POST', headers: headersFor(target, 'application/json'), body: envelope(method, params), signal: t.signal });
+    const res = await httpRequest({ url: target.endpoint, method: 'POST', headers: headersFor(target, 'application/json', call.headers), body: envelope(method, params), signal: t.signal });
     const text = await res.text().catch((err) => Promise.reject(bodyError(err, t.signal)));
-    return parseRpcBody(res.status, text, res.header('www-authenticate'));
+    const result = parseRpcBody(res.status, text, res.header('www-authenticate'));
+    outcome = 'ok';
+    return result;
+  } catch (err) {
+    failure = err;
+    throw err;
   } finally {
     t.clear();
+    call.done(outcome, failure);
   }
 }
 
@@ -126,8 +156,11 @@ async function* touching(chunks: AsyncIterable<Buffer>, touch: () => void): Asyn
  */
 export async function* rpcStream(target: RpcTarget, method: string, params: unknown, opts: CallOptions): AsyncGenerator<unknown> {
   const t = clock(opts.timeoutMs, `${method} stream`, opts.signal);
+  const call = outboundTimer(target, method);
+  let outcome: 'ok' | 'error' = 'ok';
+  let failure: unknown;
   try {
-    const res = await httpRequest({ url: target.endpoint, method: 'POST', headers: headersFor(target, 'text/event-stream, application/json'), body: envelope(method, params), signal: t.signal });
+    const res = await httpRequest({ url: target.endpoint, method: 'POST', headers: headersFor(target, 'text/event-stream, application/json', call.headers), body: envelope(method, params), signal: t.signal });
     if (!res.contentType.toLowerCase().startsWith('text/event-stream')) {
       const text = await res.text();
       yield parseRpcBody(res.status, text, res.header('www-authenticate'));
@@ -147,9 +180,12 @@ export async function* rpcStream(target: RpcTarget, method: string, params: unkn
       else if (event.event === 'error') throw new TransportError(`stream error from the peer: ${event.data.slice(0, 200)}`);
     }
   } catch (err) {
+    outcome = 'error';
+    failure = err;
     if (err instanceof RpcError) throw err;
     throw bodyError(err, t.signal);
   } finally {
     t.clear(true);
+    call.done(outcome, failure);
   }
 }

@@ -19,6 +19,7 @@ import { readFollowState, type FollowState } from './follow-state';
 import { RemoteRecorder } from './remote-recorder';
 import { resolveTarget, type ResolvedTarget } from './resolve-peer';
 import { sendTurn, type AfterSend } from './send-turn';
+import { resumeTaskSpan } from '../tracing/spans';
 
 export interface RunOptions {
   /** Started by resumeOutboundFollowing after a restart. */
@@ -73,8 +74,11 @@ async function runOutbound(taskId: string, signal: AbortSignal, opts: RunOptions
   if (follow.phase === 'input') return;
   const recorder = await openRecorder(record, follow);
   if (opts.resumed) await recorder.recordRemote({ event: 'resumed', phase: follow.phase });
-  const conn = await openConnection(recorder, await resolveForTask(follow, record), signal);
-  if (!conn) return;
+  // A follow resumed after a restart continues the trace stored on the task.
+  if (opts.resumed) resumeTaskSpan({ taskId, contextId: record.contextId, direction: 'outbound', target: record.peerName ?? record.peerUrl ?? '', parent: record.traceContext });
+  const opened = await openConnection(recorder, await resolveForTask(follow, record), signal);
+  if (!opened) return;
+  const conn: PeerConnection = { ...opened, trace: { taskId, context: record.traceContext } };
   const job: FollowJob = { recorder, conn, signal, followLimitMs: getSettings().followLimitMs };
   let next: AfterSend;
   if (follow.phase === 'connect' || follow.phase === 'send') next = await sendTurn(job);

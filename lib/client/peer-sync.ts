@@ -12,8 +12,7 @@ import {
   type PeerInput,
 } from '../db/peer-repo';
 import { loadFileConfig, type PeerConfig } from '../config/file-config';
-import { getSettings } from '../config/settings';
-import { ownBaseUrl } from '../server/base-url';
+import { hubBaseUrl, getSettings } from '../config/settings';
 import { processSingleton } from '../process-singleton';
 import { log, errorMessage } from '../log';
 import { normalizeAgentUrl } from './normalize-url';
@@ -22,7 +21,7 @@ export const SELF_PEER = 'self';
 
 /** This server's own base URL: SWITCHBOARD_PUBLIC_URL, else http://HOST:PORT. */
 export function selfBaseUrl(): string {
-  return ownBaseUrl();
+  return hubBaseUrl(getSettings());
 }
 
 function configAuth(peer: PeerConfig): Pick<PeerInput, 'authType' | 'authSecret' | 'authHeader'> {

@@ -42,6 +42,7 @@ const EnvSchema = z.object({
   SWITCHBOARD_PUSH_ALLOWLIST: z.string().default(''),
   SWITCHBOARD_OPERATOR_TOKEN: z.string().min(16, 'SWITCHBOARD_OPERATOR_TOKEN must be at least 16 characters').optional(),
   SWITCHBOARD_VIEWER_TOKEN: z.string().min(16, 'SWITCHBOARD_VIEWER_TOKEN must be at least 16 characters').optional(),
+  SWITCHBOARD_METRICS_TOKEN: z.string().min(16, 'SWITCHBOARD_METRICS_TOKEN must be at least 16 characters').optional(),
   SWITCHBOARD_SECRET_KEY: z.string().min(32, 'SWITCHBOARD_SECRET_KEY must be at least 32 characters (e.g. openssl rand -base64 32)').optional(),
   SWITCHBOARD_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   SWITCHBOARD_HEAP_GROWTH_PERCENT: wholeNumber('SWITCHBOARD_HEAP_GROWTH_PERCENT', 400).default(100),
@@ -85,6 +86,8 @@ export interface Settings {
   pushAllowlist: string[];
   operatorToken?: string;
   viewerToken?: string;
+  /** A scraper's bearer token for GET /api/metrics only. */
+  metricsToken?: string;
   /** Key material for stored secrets; absent: a key file beside the database (lib/db/secret-box.ts). */
   secretKey?: string;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
@@ -138,6 +141,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     pushAllowlist: e.SWITCHBOARD_PUSH_ALLOWLIST.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean),
     operatorToken: e.SWITCHBOARD_OPERATOR_TOKEN,
     viewerToken: e.SWITCHBOARD_VIEWER_TOKEN,
+    metricsToken: e.SWITCHBOARD_METRICS_TOKEN,
     secretKey: e.SWITCHBOARD_SECRET_KEY,
     logLevel: e.SWITCHBOARD_LOG_LEVEL,
     heapGrowthPercent: e.SWITCHBOARD_HEAP_GROWTH_PERCENT,
@@ -152,6 +156,14 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     leaseMs: e.SWITCHBOARD_LEASE,
     instanceId: e.SWITCHBOARD_INSTANCE_ID,
   };
+}
+
+/** This hub's own base URL (the public URL, else its bind address; a wildcard on loopback). */
+export function hubBaseUrl(s: Settings): string {
+  if (s.publicUrl) return s.publicUrl;
+  const wildcard = s.host === '0.0.0.0' || s.host === '::';
+  const host = wildcard ? '127.0.0.1' : s.host.includes(':') && !s.host.startsWith('[') ? `[${s.host}]` : s.host;
+  return `http://${host}:${s.port}`;
 }
 
 export function isLoopbackHost(host: string): boolean {

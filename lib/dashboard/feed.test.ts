@@ -8,7 +8,7 @@ function record(id: string, state: TaskRecord['state'], lastSeq: number): TaskRe
   return {
     id, contextId: 'c', direction: 'inbound', agentSlug: 'echo', peerName: null, peerUrl: null, remoteTaskId: null, owner: 'anonymous', ownerName: 'anonymous', state,
     statusMessage: null, requestText: 'hello', resultText: '', detached: false, detachedAt: null, endReason: null, lastSeq,
-    metadata: null, follow: null, createdAt: at, updatedAt: at, endedAt: null,
+    metadata: null, follow: null, traceContext: null, parentTaskId: null, createdAt: at, updatedAt: at, endedAt: null,
   };
 }
 

@@ -6,6 +6,7 @@
  */
 import { errorMessage, log } from '../log';
 import { encodeFrame, KEEPALIVE_MS, SSE_HEADERS, SSE_KEEPALIVE } from '../server/sse';
+import { countSubscriber } from '../metrics/subscribers';
 
 /** Tells EventSource how soon to reconnect after a drop. */
 export const RETRY_MS = 1_500;
@@ -25,8 +26,10 @@ export function sseFromIterator(source: AsyncIterator<string>, stop: AbortContro
   const encoder = new TextEncoder();
   let timer: ReturnType<typeof setInterval> | undefined;
   let closed = false;
+  const uncount = countSubscriber('dashboard');
   const finish = () => {
     if (timer) clearInterval(timer);
+    uncount();
     if (!stop.signal.aborted) stop.abort();
   };
   opts.signal.addEventListener('abort', finish, { once: true });
@@ -93,9 +96,11 @@ export function sseFromPush(attach: (send: PushSend) => () => void, opts: Stream
   let detach: (() => void) | undefined;
   let closed = false;
   let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const uncount = countSubscriber('dashboard');
   const finish = () => {
     if (closed) return;
     closed = true;
+    uncount();
     if (timer) clearInterval(timer);
     detach?.();
     try {

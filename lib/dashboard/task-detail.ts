@@ -10,6 +10,8 @@ import { accumulateArtifacts } from '../protocol/artifacts';
 import type { ArtifactChunk } from '../protocol/types';
 import { isTerminalState } from '../protocol/types';
 import { toTaskSummary } from './task-summary';
+import { listChildTasks } from '../db/task-graph';
+import { parentFromMetadata, traceIdOf } from '../protocol/trace-context';
 import { compactEvent, type TaskDetail, type TimelineEvent } from './wire';
 
 export function toTimelineEvent(event: StoredEvent): TimelineEvent {
@@ -35,9 +37,21 @@ export async function loadTaskDetail(taskId: string): Promise<TaskDetail | null>
   if (!terminal) {
     snapshot.artifacts = accumulateArtifacts(events.filter((e) => e.type === 'artifact').map((e) => e.payload as ArtifactChunk));
   }
+  const children = await listChildTasks(record.id);
+  const parent = record.direction === 'inbound' ? parentFromMetadata(firstMessageMetadata(events)) : undefined;
   return {
-    task: { ...toTaskSummary(record), requestText: record.requestText, remoteTaskId: record.remoteTaskId, metadata: record.metadata },
+    task: {
+      ...toTaskSummary(record), requestText: record.requestText, remoteTaskId: record.remoteTaskId, metadata: record.metadata,
+      traceId: traceIdOf(record.traceContext), parentTaskId: record.parentTaskId, parentUrl: parent?.url ?? null,
+    },
+    children,
     snapshot,
     events: events.map((e) => compactEvent(toTimelineEvent(e))),
   };
+}
+
+/** The metadata of the message that created the task (where a calling hub names the parent). */
+function firstMessageMetadata(events: StoredEvent[]): Record<string, unknown> | undefined {
+  const payload = events[0]?.type === 'submitted' ? (events[0].payload as { message?: { metadata?: Record<string, unknown> } }) : undefined;
+  return payload?.message?.metadata;
 }

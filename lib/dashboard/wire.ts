@@ -130,12 +130,32 @@ export type TimelineEvent = z.infer<typeof TimelineEventSchema>;
 
 const isObject = (v: unknown) => typeof v === 'object' && v !== null;
 
+export const ChildTaskSchema = z.object({
+  id: z.string(),
+  direction: z.string(),
+  state: z.string(),
+  agentSlug: z.string().nullable(),
+  peerName: z.string().nullable(),
+  peerUrl: z.string().nullable(),
+  remoteTaskId: z.string().nullable(),
+  createdAt: z.string(),
+  endedAt: z.string().nullable(),
+});
+export type ChildTask = z.infer<typeof ChildTaskSchema>;
+
 export const TaskDetailSchema = z.object({
   task: TaskSummarySchema.extend({
     requestText: z.string(),
     remoteTaskId: z.string().nullable(),
     metadata: z.record(z.string(), z.unknown()).nullable(),
+    /** W3C trace id of the task's trace (OpenTelemetry), when known. */
+    traceId: z.string().nullable(),
+    /** The delegation parent: a local task id, or the calling hub's task (parentUrl links it). */
+    parentTaskId: z.string().nullable(),
+    parentUrl: z.string().nullable(),
   }),
+  /** Tasks dispatched for this one (delegation graph), with state and times. */
+  children: z.array(ChildTaskSchema),
   /** The A2A Task as tasks/get would return it (accumulated artifacts, full history). */
   snapshot: z.custom<Task>(isObject),
   /** Every event up to task.lastSeq, oldest first. */

@@ -73,7 +73,7 @@ export class SqliteTaskWriter implements TaskWriter {
       deleteArtifacts: this.conn.prepare('DELETE FROM "Artifact" WHERE "taskId" = ?'),
       insertArtifact: this.conn.prepare('INSERT INTO "Artifact" ("taskId","artifactId","position","name","description","parts","metadata") VALUES (?,?,?,?,?,?,?)'),
       insertTask: this.conn.prepare(
-        'INSERT INTO "Task" ("id","contextId","direction","agentSlug","peerName","peerUrl","owner","ownerName","state","requestText","metadata","follow","lastSeq","createdAt","updatedAt") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING *',
+        'INSERT INTO "Task" ("id","contextId","direction","agentSlug","peerName","peerUrl","owner","ownerName","state","requestText","metadata","follow","traceContext","parentTaskId","lastSeq","createdAt","updatedAt") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING *',
       ),
       foreignInContext: this.conn.prepare(
         'SELECT 1 FROM "Task" WHERE "contextId" = ? AND NOT ("direction" = \'inbound\' AND "agentSlug" IS ? AND "owner" IS ?) LIMIT 1',
@@ -141,7 +141,8 @@ export class SqliteTaskWriter implements TaskWriter {
     const row = this.stmts.insertTask.get(
       task.id, task.contextId, task.direction, task.agentSlug ?? null, task.peerName ?? null, task.peerUrl ?? null,
       task.owner ?? null, task.ownerName ?? null, task.state, task.requestText, task.metadata ? JSON.stringify(task.metadata) : null,
-      task.follow ? JSON.stringify(task.follow) : null, events.length, at, at,
+      task.follow ? JSON.stringify(task.follow) : null, task.traceContext ? JSON.stringify(task.traceContext) : null, task.parentTaskId ?? null,
+      events.length, at, at,
     ) as RawTaskRow;
     const written = this.insertEvents(task.id, 0, events, at);
     this.insertMessages(task.id, messages, at);

@@ -2,6 +2,7 @@
  * Plain record types that cross the lib/db boundary. Callers never see Prisma types.
  */
 import type { TaskState } from '../protocol/types';
+import type { TraceContext } from '../protocol/trace-context';
 
 export type Direction = 'inbound' | 'outbound';
 
@@ -54,6 +55,10 @@ export interface TaskRecord {
   lastSeq: number;
   metadata: Record<string, unknown> | null;
   follow: Record<string, unknown> | null;
+  /** W3C trace context ({traceparent, tracestate}) of the task, when known. */
+  traceContext: TraceContext | null;
+  /** The parent in the delegation graph (see docs/observability.md). */
+  parentTaskId: string | null;
   createdAt: string;
   updatedAt: string;
   endedAt: string | null;
@@ -77,6 +82,8 @@ export interface NewTask {
   requestText: string;
   metadata?: Record<string, unknown>;
   follow?: Record<string, unknown>;
+  traceContext?: TraceContext;
+  parentTaskId?: string;
 }
 
 /** Fields an event batch may change on the task row. */

@@ -9,6 +9,7 @@
  * stream's chunks, then share one commit instead of paying one each (bench/: scenarios 1, 3).
  */
 import { countQueries } from './query-counter';
+import { metrics } from '../metrics/metrics';
 
 const MAX_BATCH = 1_000;
 
@@ -43,6 +44,7 @@ export class WriteQueue {
     countQueries('writes', batch.length);
     countQueries('commits');
     const outcomes: { ok: boolean; value: unknown }[] = [];
+    const started = performance.now();
     try {
       this.transaction(() => {
         for (const write of batch) {
@@ -57,6 +59,13 @@ export class WriteQueue {
       for (const write of batch) write.reject(error);
       return;
     }
+    observeCommit(performance.now() - started, batch.length);
     batch.forEach((write, i) => (outcomes[i].ok ? write.resolve(outcomes[i].value) : write.reject(outcomes[i].value)));
   }
+}
+
+function observeCommit(ms: number, writes: number): void {
+  const m = metrics();
+  m.commitDuration.observe(ms / 1000);
+  m.commitWrites.inc(writes);
 }

@@ -111,4 +111,6 @@ export interface ServedAgent {
   /** Extensions the agent's card declares beside Switchboard's timing extension. */
   extensions?: AgentExtension[];
   runner: AgentRunner;
+  /** A command-line agent (lib/launchers): each running turn holds a child process. */
+  launcher?: boolean;
 }

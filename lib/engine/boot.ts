@@ -15,6 +15,7 @@ import { ensurePushDelivery } from '../push/push-delivery';
 import { NotificationConfigError, startNotifications } from '../notify';
 import { processSingleton } from '../process-singleton';
 import { applyHeapGrowth } from './heap-growth';
+import { flushTracing, startTracing } from '../tracing/provider';
 import { errorMessage, log } from '../log';
 
 type BootHook = () => Promise<void>;
@@ -54,6 +55,7 @@ async function boot(): Promise<void> {
     throw err;
   }
   applyHeapGrowth(getSettings().heapGrowthPercent);
+  await startTracing();
   await storeReady();
   await sealPlaintextSecrets();
   await checkExposure();
@@ -95,6 +97,7 @@ function installShutdown(): void {
       .finally(async () => {
         await Promise.allSettled([...agentRegistry().agents.values()].map((a) => a.runner.close?.()));
         await leaveCluster();
+        await flushTracing();
         process.exit(0);
       });
   };

@@ -10,6 +10,8 @@ import { agentText } from './messages';
 import { executions } from './executions';
 import { isTurnEndState } from '../protocol/types';
 import { log } from '../log';
+import { metrics } from '../metrics/metrics';
+import { taskSpanEvent } from '../tracing/spans';
 
 export type DetachReason = 'response window ended' | 'caller disconnected' | 'non-blocking request' | 'shutdown';
 
@@ -44,7 +46,7 @@ export async function detachTask(taskId: string, contextId: string, opts: Detach
   const message = agentText(taskId, contextId, guidance.text, guidance.metadata);
   const change = await recordEvents(
     taskId,
-    [{ type: 'detached', state: 'working', payload: { reason: opts.reason, message, metadata: guidance.metadata } }],
+    [{ type: 'detached', state: 'working', payload: { reason: opts.reason, message, metadata: guidance.metadata, graceMs: opts.graceMs } }],
     {
       onlyIfStateIn: ['submitted', 'working'],
       onlyIfNotDetached: true,
@@ -53,6 +55,8 @@ export async function detachTask(taskId: string, contextId: string, opts: Detach
   );
   if (change) {
     log.info('task detached', { taskId, reason: opts.reason, graceMs: opts.graceMs });
+    metrics().detaches.inc({ agent: change.task.agentSlug ?? '', reason: opts.reason });
+    taskSpanEvent(taskId, 'a2a.task.detached', { reason: opts.reason, 'switchboard.grace_ms': opts.graceMs });
     armGrace(taskId, opts.graceMs);
   }
   return change;
@@ -75,7 +79,10 @@ async function expireGrace(taskId: string, graceMs: number): Promise<void> {
     metadata: { graceMs },
     message: agentText(taskId, record.contextId, `Task failed: ${reason} (${graceMs / 1000} s after it detached).`),
   });
-  if (won) executions().abort(taskId, reason);
+  if (won) {
+    metrics().graceExpiries.inc({ agent: won.task.agentSlug ?? '' });
+    executions().abort(taskId, reason);
+  }
 }
 
 /** A subscriber attached to a detached task: recorded so the timeline shows who came back. */

@@ -17,6 +17,8 @@ export interface Execution {
   controller: TurnAbort;
   done: Promise<void>;
   graceTimer?: NodeJS.Timeout;
+  /** The served agent's slug, and whether it is a launcher (for the running-turns gauge). */
+  agent?: { slug: string; launcher: boolean };
 }
 
 class ExecutionRegistry {

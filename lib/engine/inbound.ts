@@ -25,6 +25,8 @@ import { requireTaskInScope } from './scoped-task';
 import type { Message, StreamEvent, Task } from '../protocol/types';
 import { isTerminalState, textOf } from '../protocol/types';
 import { getSettings } from '../config/settings';
+import { parentFromMetadata, traceFromMetadata, type TraceContext } from '../protocol/trace-context';
+import { beginTaskSpan } from '../tracing/spans';
 
 export type SendMode = 'blocking' | 'non-blocking';
 
@@ -41,6 +43,8 @@ export interface SendRequest {
   metadata?: Record<string, unknown>;
   /** Aborted when the HTTP caller goes away. */
   signal?: AbortSignal;
+  /** The caller's trace context (headers); else the message's `metadata.switchboard.trace`. */
+  trace?: TraceContext;
   /** Runs once the task exists, before its turn starts (e.g. registering an inline push config). */
   onTaskCreated?: (taskId: string) => Promise<unknown>;
 }
@@ -74,6 +78,8 @@ async function createTask(req: SendRequest, contextId: string, joinsContext: boo
   const { message, agent, scope } = req;
   const taskId = newId();
   const stored: Message = { ...message, taskId, contextId };
+  const parent = parentFromMetadata(message.metadata);
+  const traceContext = beginTaskSpan({ taskId, contextId, direction: 'inbound', target: agent.slug, parent: req.trace ?? traceFromMetadata(message.metadata) });
   const change = await createTaskRecord(
     {
       id: taskId,
@@ -86,6 +92,8 @@ async function createTask(req: SendRequest, contextId: string, joinsContext: boo
       state: 'working',
       requestText: textOf(message.parts).slice(0, REQUEST_TEXT_LIMIT),
       metadata: req.metadata,
+      traceContext,
+      parentTaskId: parent?.taskId,
     },
     [
       { type: 'submitted', state: 'submitted', payload: { message: stored, peer: req.peer } },

@@ -11,6 +11,8 @@ import { EmitPipe } from './emit-pipe';
 import { loadConversation } from './conversation';
 import type { ArtifactChunk, Message } from '../protocol/types';
 import { errorMessage, log } from '../log';
+import { metrics } from '../metrics/metrics';
+import { beginTurnSpan } from '../tracing/spans';
 
 export interface TurnStart {
   agent: ServedAgent;
@@ -82,12 +84,13 @@ export function startTurn(start: TurnStart): void {
     },
   };
   const done = runAndRecord(start, turn, pipe, controller);
-  executions().add({ taskId: start.taskId, contextId: start.contextId, controller, done });
+  executions().add({ taskId: start.taskId, contextId: start.contextId, controller, done, agent: { slug: start.agent.slug, launcher: start.agent.launcher === true } });
   onTurnStarted(start.taskId, done);
 }
 
 async function runAndRecord(start: TurnStart, turn: AgentTurn, pipe: EmitPipe, controller: LazyAbort): Promise<void> {
   let outcome: TurnOutcome;
+  const span = beginTurnSpan(start.taskId, start.contextId, start.agent.slug);
   try {
     outcome = await start.agent.runner.runTurn(turn);
     await pipe.drain();
@@ -95,6 +98,7 @@ async function runAndRecord(start: TurnStart, turn: AgentTurn, pipe: EmitPipe, c
     log.error('agent turn threw', { taskId: start.taskId, agent: start.agent.slug, error: errorMessage(err) });
     outcome = { state: 'failed', reason: `agent error: ${errorMessage(err)}` };
   }
+  span.end(outcome.state === 'failed' ? outcome.reason : undefined, { 'a2a.task.state': outcome.state });
   if (controller.aborted) return; // whoever aborted already claimed the end
   await recordOutcome(start, outcome);
 }
@@ -121,11 +125,13 @@ async function recordOutcome(start: TurnStart, outcome: TurnOutcome): Promise<vo
   const parts = outcome.parts ?? (reason ? [{ kind: 'text' as const, text: reason }] : undefined);
   const metadata = 'metadata' in outcome ? outcome.metadata : undefined;
   const artifacts = outcome.state === 'completed' ? (outcome.artifacts ?? []) : [];
-  await claimTerminal(taskId, {
+  const won = await claimTerminal(taskId, {
     state: outcome.state,
     events: artifacts.map((chunk) => ({ type: 'artifact' as const, payload: chunk })),
     reason,
     metadata,
     message: parts ? agentMessage(taskId, contextId, parts, reason ? { ...metadata, reason } : metadata) : undefined,
   });
+  // A result that arrived after the caller was answered WORKING (within the grace).
+  if (won?.task.detached) metrics().lateResults.inc({ agent: start.agent.slug, state: outcome.state });
 }

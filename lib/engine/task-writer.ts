@@ -12,11 +12,14 @@ import { log } from '../log';
 import { outputMeter, OUTPUT_LIMIT_EXCEEDED } from './output-limit';
 import { executions } from './executions';
 import { agentText } from './messages';
+import { metrics, taskLabels, truncationKind } from '../metrics/metrics';
+import { endTaskSpan } from '../tracing/spans';
 
 export async function createTaskRecord(task: NewTask, events: NewEvent[], messages: Message[] = []): Promise<CommittedChange> {
   outputMeter().start(task.id, events);
   const change = await insertTask(task, events, messages);
   eventHub().publish(change);
+  metrics().tasksCreated.inc(taskLabels(change.task));
   return change;
 }
 
@@ -81,6 +84,8 @@ async function writeClaim(taskId: string, claim: TerminalClaim): Promise<Committ
   );
   if (change) {
     outputMeter().forget(taskId);
+    countEnd(change, claim, metadata);
+    endTaskSpan(taskId, claim.state, claim.reason);
     log.info('task ended', { taskId, state: claim.state, reason: claim.reason, direction: change.task.direction });
   } else {
     log.debug('terminal claim lost', { taskId, attempted: claim.state, reason: claim.reason });
@@ -102,4 +107,12 @@ async function failOverOutputLimit(taskId: string): Promise<CommittedChange | nu
   });
   if (won) executions().abort(taskId, OUTPUT_LIMIT_EXCEEDED);
   return won;
+}
+
+function countEnd(change: CommittedChange, claim: TerminalClaim, metadata: Record<string, unknown> | undefined): void {
+  const m = metrics();
+  const labels = taskLabels(change.task);
+  m.tasksEnded.inc({ ...labels, state: claim.state });
+  const kind = truncationKind(claim.reason, metadata);
+  if (kind) m.truncations.inc({ agent: labels.agent || labels.peer, kind });
 }

@@ -70,7 +70,13 @@ describe('process launcher: replies', () => {
       const { env } = report(await runner.runTurn(new RecordingTurn()));
       const expected: Record<string, string> = { SWITCHBOARD_TEST_ALLOWED: 'visible', FIXED: 'value', HOME: '/custom-home' };
       for (const name of ['PATH', 'LANG', 'TMPDIR']) if (process.env[name] !== undefined) expected[name] = process.env[name]!;
-      expect(env).toEqual(expected);
+      // Plus the hub's delegation variables (docs/launchers.md), never from the hub's own env.
+      expect(env).toEqual({
+        ...expected,
+        SWITCHBOARD_DISPATCH_URL: expect.stringMatching(/\/api\/dispatch$/),
+        SWITCHBOARD_DISPATCH_TOKEN: expect.stringMatching(/^sbd1\./),
+        SWITCHBOARD_TASK_ID: expect.any(String),
+      });
       expect(env).not.toHaveProperty('SWITCHBOARD_TEST_SECRET');
     } finally {
       delete process.env.SWITCHBOARD_TEST_SECRET;

@@ -6,6 +6,7 @@ import type { AgentRunner, AgentTurn, TurnOutcome } from '../engine/agent';
 import { textOf } from '../protocol/types';
 import { linkSignals } from './abort-link';
 import { buildChildEnv } from './child-env';
+import { delegationEnv } from '../auth/delegation-env';
 import { EmitQueue } from './emit-queue';
 import { launchRecorder, type LaunchRecorder } from './group-ledger';
 import { KeyedLock } from './keyed-lock';
@@ -74,7 +75,8 @@ export class ProcessLauncherRunner implements AgentRunner {
     const result = await runChild({
       argv,
       cwd: this.ctx.cwd,
-      env: buildChildEnv(this.spec),
+      // The hub's dispatch address, a token for children of this task, the task id (docs/launchers.md).
+      env: { ...buildChildEnv(this.spec), ...delegationEnv(turn.taskId) },
       stdinText,
       maxOutputBytes: this.spec.maxOutputBytes,
       timeoutSeconds: this.spec.timeoutSeconds,

@@ -6,10 +6,9 @@
  */
 import type { NotificationRule } from '../config/notification-rules';
 import { loadFileConfig } from '../config/file-config';
-import { getSettings } from '../config/settings';
+import { getSettings, hubBaseUrl } from '../config/settings';
 import { eventHub, type TaskChange } from '../events/hub';
 import { enqueueDelivery } from '../db/notification-repo';
-import { ownBaseUrl } from '../server/base-url';
 import { refuseWebhookTarget } from '../push/webhook-target';
 import { processSingleton } from '../process-singleton';
 import { errorMessage, log } from '../log';
@@ -42,7 +41,7 @@ function onChange(change: TaskChange): void {
   const s = state();
   const triggers = triggersFor(change, [...s.rules.values()]);
   if (!triggers.length) return;
-  const dashboardUrl = `${ownBaseUrl()}/tasks/${encodeURIComponent(change.task.id)}`;
+  const dashboardUrl = `${hubBaseUrl(getSettings())}/tasks/${encodeURIComponent(change.task.id)}`;
   for (const { rule, events, seq } of triggers) {
     const id = deliveryId(rule.name, change.task.id, seq);
     const payload = JSON.stringify(buildPayload(rule.format, { deliveryId: id, rule: rule.name, events, task: change.task, dashboardUrl, at: new Date() }));

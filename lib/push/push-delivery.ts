@@ -15,6 +15,7 @@ import { isClustered, listenCluster, notifyCluster } from '../engine/cluster';
 import { errorMessage, log } from '../log';
 import { postWebhook, WebhookRefusedError } from './guarded-post';
 import { pushAllowlist } from './push-allowlist';
+import { beginPushSpan } from '../tracing/spans';
 
 const TIMEOUT_MS = 10_000;
 const RETRIES = 2;
@@ -72,7 +73,16 @@ async function deliver(change: TaskChange): Promise<void> {
   }
 }
 
+/** One delivery (a span when tracing is on): its attempts, then the outcome. */
 async function post(config: PushConfigRecord, body: unknown): Promise<void> {
+  const span = beginPushSpan(config.taskId, config.url);
+  const failure = await attempts(config, body);
+  span.end(failure ?? undefined);
+}
+
+/** Null when delivered, else why not. */
+async function attempts(config: PushConfigRecord, body: unknown): Promise<string | null> {
+  let failure = 'not delivered';
   const headers: Record<string, string> = {
     'Content-Type': config.version === '1.0' ? 'application/a2a+json' : 'application/json',
   };
@@ -81,16 +91,19 @@ async function post(config: PushConfigRecord, body: unknown): Promise<void> {
   for (let attempt = 0; attempt <= RETRIES; attempt++) {
     try {
       const status = await postWebhook({ url: config.url, headers, body: JSON.stringify(body), timeoutMs: TIMEOUT_MS, allowlist: pushAllowlist() });
-      if (status >= 200 && status < 300) return;
+      if (status >= 200 && status < 300) return null;
+      failure = `webhook answered HTTP ${status}`;
       log.warn('push notification refused by webhook', { taskId: config.taskId, url: config.url, status, attempt });
     } catch (err) {
       if (err instanceof WebhookRefusedError) {
         // A policy refusal does not change on retry: nothing was sent, and nothing will be.
         log.warn('push notification not sent: webhook address refused', { taskId: config.taskId, url: config.url, error: err.message });
-        return;
+        return err.message;
       }
-      log.warn('push notification failed', { taskId: config.taskId, url: config.url, error: errorMessage(err), attempt });
+      failure = errorMessage(err);
+      log.warn('push notification failed', { taskId: config.taskId, url: config.url, error: failure, attempt });
     }
     await new Promise((r) => setTimeout(r, 500 * (attempt + 1)));
   }
+  return failure;
 }

@@ -30,7 +30,7 @@ function withArtifactChunk(snapshot: TaskDetail['snapshot'], chunk: ArtifactChun
   return { ...snapshot, artifacts: accumulateArtifacts([chunk], current) };
 }
 
-type LiveState = Omit<TaskDetail, 'events'>;
+type LiveState = Pick<TaskDetail, 'task' | 'snapshot'>;
 
 function applyOne(detail: LiveState, event: TimelineEvent): LiveState {
   let { task, snapshot } = detail;
@@ -67,5 +67,5 @@ export function applyTaskEvents(detail: TaskDetail, events: TimelineEvent[]): Ta
     live = applyOne(live, event);
     added.push(compactEvent(event));
   }
-  return added.length ? { ...live, events: [...detail.events, ...added] } : detail;
+  return added.length ? { ...detail, ...live, events: [...detail.events, ...added] } : detail;
 }

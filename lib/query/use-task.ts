@@ -28,3 +28,21 @@ export function useCancelTask(id: string) {
     onSettled: () => client.invalidateQueries({ queryKey: taskKeys.countsAll() }),
   });
 }
+
+/** A task's children, refetched every 2 s while `live` (the tree on the task page). */
+export function useTaskChildren(id: string, live: boolean) {
+  return useQuery({
+    queryKey: [...taskKeys.detail(id), 'children'],
+    queryFn: ({ signal }) => apiGet(`/api/tasks/${encodeURIComponent(id)}`, TaskDetailSchema, signal).then((d) => d.children),
+    refetchInterval: live ? 2_000 : false,
+  });
+}
+
+/** Cancels the given tasks (a parent's running children, when the operator chose to). */
+export function useCancelTasks() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (ids: string[]) => Promise.all(ids.map((id) => apiSend('POST', `/api/tasks/${encodeURIComponent(id)}/cancel`, CancelResponseSchema))),
+    onSettled: () => client.invalidateQueries({ queryKey: taskKeys.countsAll() }),
+  });
+}

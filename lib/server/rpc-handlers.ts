@@ -19,6 +19,7 @@ import { assertRequiredExtensions } from './requested-extensions';
 import type { Operation, ProtocolVersion } from './rpc-methods';
 import { isAcceptingWork } from '../engine/lifecycle';
 import type { z } from 'zod';
+import type { TraceContext } from '../protocol/trace-context';
 
 export interface RpcContext {
   agent: ServedAgent;
@@ -32,6 +33,8 @@ export interface RpcContext {
   /** The extension URIs the request names (A2A-Extensions); required ones gate messages. */
   extensions: readonly string[];
   signal: AbortSignal;
+  /** W3C trace context from the request's traceparent/tracestate headers. */
+  trace?: TraceContext;
 }
 
 /** A stream's results come in batches: the events that committed together (see StreamBatch). */
@@ -68,6 +71,7 @@ async function sendRequest(p: SendParams, ctx: RpcContext): Promise<SendRequest>
     historyLength: p.historyLength,
     metadata: p.metadata,
     signal: ctx.signal,
+    trace: ctx.trace,
     onTaskCreated: push ? (taskId) => setPushConfig(ctx.scope, taskId, push, ctx.version) : undefined,
   };
 }

@@ -20,6 +20,7 @@ import { sseBatchResponse } from './sse-response';
 import { encodeFrame, sseData } from './sse';
 import { requestedVersion } from './requested-version';
 import { requestedExtensions } from './requested-extensions';
+import { inboundTrace } from './trace-headers';
 
 type Verb = 'GET' | 'POST' | 'DELETE';
 
@@ -137,7 +138,7 @@ export async function serveRest(req: Request, agent: ServedAgent, segments: stri
   }
   const logContext = { agent: agent.slug, binding: 'HTTP+JSON', op: found.op, caller: auth.caller };
   try {
-    const outcome = await runOperation(found.op, params, { agent, version: '1.0', caller: auth.caller, ownerName: auth.ownerName, scope: callerScope(agent.slug, auth.owner), extensions: requestedExtensions(req), signal: req.signal });
+    const outcome = await runOperation(found.op, params, { agent, version: '1.0', caller: auth.caller, ownerName: auth.ownerName, scope: callerScope(agent.slug, auth.owner), extensions: requestedExtensions(req), signal: req.signal, trace: inboundTrace(req) });
     if (outcome.kind === 'result') return Response.json(outcome.result ?? {});
     return await sseBatchResponse(outcome.events, {
       frame: (result) => sseData(result),

@@ -5,6 +5,7 @@
  * error; each later batch (the events that committed together) goes out as one write.
  */
 import { KEEPALIVE_MS, SSE_HEADERS, SSE_KEEPALIVE } from './sse';
+import { countSubscriber } from '../metrics/subscribers';
 
 export interface SseFraming {
   frame: (result: unknown) => string;
@@ -22,6 +23,7 @@ export async function sseBatchResponse(batches: AsyncGenerator<unknown[]>, frami
   };
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
+      const uncount = countSubscriber('a2a');
       const send = (chunk: string) => controller.enqueue(encoder.encode(chunk));
       keepalive = setInterval(() => send(SSE_KEEPALIVE), KEEPALIVE_MS);
       try {
@@ -31,6 +33,7 @@ export async function sseBatchResponse(batches: AsyncGenerator<unknown[]>, frami
         send(framing.errorFrame(err));
       } finally {
         clearInterval(keepalive);
+        uncount();
         try {
           controller.close();
         } catch {

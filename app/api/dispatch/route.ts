@@ -1,15 +1,22 @@
 // POST /api/dispatch — send a task to a peer: { peer | url, text, mode, timeoutSeconds?,
-// contextId?, taskId?, protocolVersion?, metadata? }. Answers 202 {taskId} at once; the work
-// goes on in the background whether or not this caller stays (docs/dispatch.md).
+// contextId?, taskId?, protocolVersion?, metadata?, parentTaskId? }. Answers 202 {taskId} at
+// once; the work goes on in the background whether or not this caller stays (docs/dispatch.md).
+// Operator role, or a launched agent's delegation token (the task becomes its task's child).
 import { apiRoute } from '@/lib/api/route';
 import { clientErrorResponse, dispatchTask, DispatchRequestSchema } from '@/lib/client';
+import { delegatedRequest, dispatchTokenOf } from '@/lib/client/delegated-dispatch';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const POST = apiRoute({ role: 'operator', body: DispatchRequestSchema }, async ({ body }) => {
+const hasDelegationToken = (req: Request) => dispatchTokenOf(req) !== null;
+
+export const POST = apiRoute({ role: 'operator', body: DispatchRequestSchema, otherCredential: hasDelegationToken }, async ({ req, body }) => {
+  const token = dispatchTokenOf(req);
+  const allowed = token ? await delegatedRequest(token, body) : { request: body };
+  if ('response' in allowed) return allowed.response;
   try {
-    return Response.json(await dispatchTask(body), { status: 202 });
+    return Response.json(await dispatchTask(allowed.request), { status: 202 });
   } catch (err) {
     return clientErrorResponse(err);
   }

@@ -1,0 +1,78 @@
+/**
+ * W3C Trace Context (https://www.w3.org/TR/trace-context/) as Switchboard carries it: the
+ * `traceparent`/`tracestate` headers on every A2A request, and the same two values in message
+ * metadata under `switchboard.trace` for peers that drop headers. The delegation parent travels
+ * beside it under `switchboard.parentTask`. Pure functions, no OpenTelemetry SDK.
+ */
+
+export interface TraceContext {
+  traceparent: string;
+  tracestate?: string;
+}
+
+const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+const ZERO_TRACE = '0'.repeat(32);
+const ZERO_SPAN = '0'.repeat(16);
+/** tracestate: at most 32 list members, 512 characters (the spec's limits). */
+const MAX_TRACESTATE = 512;
+
+export interface ParsedTraceparent {
+  traceId: string;
+  spanId: string;
+  flags: string;
+}
+
+export function parseTraceparent(value: string | null | undefined): ParsedTraceparent | null {
+  const m = value ? TRACEPARENT.exec(value.trim().toLowerCase()) : null;
+  if (!m || m[1] === ZERO_TRACE || m[2] === ZERO_SPAN) return null;
+  return { traceId: m[1], spanId: m[2], flags: m[3] };
+}
+
+/** A valid context from raw values, or undefined (an invalid traceparent is ignored, per spec). */
+export function traceContextOf(traceparent: unknown, tracestate: unknown): TraceContext | undefined {
+  if (typeof traceparent !== 'string' || !parseTraceparent(traceparent)) return undefined;
+  const state = typeof tracestate === 'string' && tracestate.length <= MAX_TRACESTATE && tracestate.trim() ? tracestate.trim() : undefined;
+  return { traceparent: traceparent.trim().toLowerCase(), ...(state ? { tracestate: state } : {}) };
+}
+
+export const traceIdOf = (ctx: TraceContext | null | undefined): string | null => parseTraceparent(ctx?.traceparent)?.traceId ?? null;
+
+/** The HTTP headers for a context (none without one). */
+export function traceHeaders(ctx: TraceContext | null | undefined): Record<string, string> {
+  if (!ctx) return {};
+  return ctx.tracestate ? { traceparent: ctx.traceparent, tracestate: ctx.tracestate } : { traceparent: ctx.traceparent };
+}
+
+function switchboardMeta(metadata: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  const value = metadata?.switchboard;
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/** `metadata.switchboard.trace` of a message. */
+export function traceFromMetadata(metadata: Record<string, unknown> | undefined): TraceContext | undefined {
+  const trace = switchboardMeta(metadata)?.trace as Record<string, unknown> | undefined;
+  return trace && typeof trace === 'object' ? traceContextOf(trace.traceparent, trace.tracestate) : undefined;
+}
+
+/** The delegation parent a calling hub named: `metadata.switchboard.parentTask.taskId`. */
+export interface ParentTaskRef {
+  taskId: string;
+  /** The calling hub's dashboard link for that task, if it gave one. */
+  url?: string;
+}
+
+const PARENT_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export function parentFromMetadata(metadata: Record<string, unknown> | undefined): ParentTaskRef | undefined {
+  const parent = switchboardMeta(metadata)?.parentTask as Record<string, unknown> | undefined;
+  if (!parent || typeof parent !== 'object' || typeof parent.taskId !== 'string' || !PARENT_ID.test(parent.taskId)) return undefined;
+  const url = typeof parent.url === 'string' && /^https?:\/\//.test(parent.url) && parent.url.length <= 2048 ? parent.url : undefined;
+  return { taskId: parent.taskId, ...(url ? { url } : {}) };
+}
+
+/** Message metadata with the trace and the parent set under `switchboard` (others kept). */
+export function withTraceMetadata(metadata: Record<string, unknown> | undefined, trace: TraceContext | undefined, parent: ParentTaskRef | undefined): Record<string, unknown> | undefined {
+  if (!trace && !parent) return metadata;
+  const own = switchboardMeta(metadata) ?? {};
+  return { ...metadata, switchboard: { ...own, ...(trace ? { trace } : {}), ...(parent ? { parentTask: parent } : {}) } };
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import type { TimelineEvent } from '@/lib/dashboard/wire';
+import { progressOf, taskPicture } from './task-phases';
+
+const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
+const ev = (seq: number, s: number, type: string, state: string | null, payload: unknown = {}): TimelineEvent => ({ seq, type, state, at: at(s), payload });
+
+describe('taskPicture', () => {
+  it('cuts a detached task into submitted, working, detached and ended, with W, G and chunk ticks', () => {
+    const picture = taskPicture(
+      [
+        ev(1, 0, 'submitted', 'submitted'),
+        ev(2, 0, 'status', 'working'),
+        ev(3, 1, 'artifact', null),
+        ev(4, 2, 'detached', 'working', { metadata: { switchboard: { responseWindowMs: 2000 } }, graceMs: 10_000 }),
+        ev(5, 3, 'status', 'working', { message: { parts: [{ kind: 'text', text: 'step 3 of 4 (75% done)' }] } }),
+        ev(6, 5, 'status', 'completed'),
+      ],
+      Date.parse(at(9)),
+    )!;
+    expect(picture.phases.map((p) => [p.kind, (p.endMs - p.startMs) / 1000])).toEqual([
+      ['submitted', 0],
+      ['working', 2],
+      ['detached', 3],
+      ['ended', 0],
+    ]);
+    expect(picture.phases[3].state).toBe('completed');
+    expect(picture.chunks).toEqual([Date.parse(at(1))]);
+    expect(picture.windowAtMs).toBe(Date.parse(at(2)));
+    expect(picture.graceEndsAtMs).toBe(Date.parse(at(12)));
+    expect(picture.endMs).toBe(Date.parse(at(5)));
+    expect(picture.progress).toBe(100);
+  });
+
+  it('a running task ends its open phase now; input-required is a phase of its own', () => {
+    const picture = taskPicture([ev(1, 0, 'submitted', 'submitted'), ev(2, 1, 'status', 'working'), ev(3, 2, 'status', 'input-required')], Date.parse(at(6)))!;
+    expect(picture.phases.map((p) => [p.kind, (p.endMs - p.startMs) / 1000])).toEqual([
+      ['submitted', 1],
+      ['working', 1],
+      ['input-required', 4],
+    ]);
+  });
+});
+
+describe('progressOf', () => {
+  it('reads metadata.progress first, then "N% done"', () => {
+    expect(progressOf({ message: { metadata: { progress: 42 }, parts: [{ kind: 'text', text: '10% done' }] } })).toBe(42);
+    expect(progressOf({ message: { parts: [{ kind: 'text', text: 'chunk 1 of 4 (25% done)' }] } })).toBe(25);
+    expect(progressOf({ message: { parts: [{ kind: 'text', text: 'working' }] } })).toBeNull();
+  });
+});

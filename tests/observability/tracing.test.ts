@@ -1,0 +1,100 @@
+/**
+ * Issue 16 §1: OpenTelemetry spans exported over OTLP/HTTP to a real receiver on loopback. An
+ * inbound task continues the caller's traceparent (task span → invoke_agent); an outbound
+ * dispatch is one trace across the hop: dispatch span → client call span → the peer's task span
+ * (here the peer is the same server), and the peer's task records ours as its parent.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type AppServer } from '../support/app-server';
+import { rpc, waitFor } from '../support/a2a-clients';
+import { dispatch, readTask, waitForTask } from '../support/dispatch-api';
+import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlp-receiver';
+
+let receiver: OtlpReceiver;
+let app: AppServer;
+
+beforeAll(async () => {
+  receiver = await startOtlpReceiver();
+  app = await startApp({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '100', OTEL_SERVICE_NAME: 'switchboard-test' });
+});
+afterAll(async () => {
+  await app?.stop();
+  await receiver?.close();
+});
+
+const spanWhere = (pred: (s: ReceivedSpan) => boolean) => waitFor(async () => receiver.spans.find(pred), 30_000, 100);
+
+describe('traces over OTLP/HTTP', () => {
+  it('an inbound task continues the caller traceparent: task span, then invoke_agent under it', async () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const callerSpan = '00f067aa0ba902b7';
+    const res = await rpc(`${app.url}/a2a/echo`, 'message/send', { message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'hi' }] } }, {
+      traceparent: `00-${traceId}-${callerSpan}-01`,
+      tracestate: 'vendor=abc',
+    });
+    const taskId = res.body.result.id as string;
+    const task = await spanWhere((s) => s.name === 'a2a.task echo' && s.attributes['a2a.task.id'] === taskId);
+    expect(task.traceId).toBe(traceId);
+    expect(task.parentSpanId).toBe(callerSpan);
+    expect(task.attributes['a2a.task.state']).toBe('completed');
+    const turn = await spanWhere((s) => s.name === 'invoke_agent echo' && s.attributes['a2a.task.id'] === taskId);
+    expect(turn.traceId).toBe(traceId);
+    expect(turn.parentSpanId).toBe(task.spanId);
+    expect(turn.attributes['gen_ai.operation.name']).toBe('invoke_agent');
+    // The task page shows the trace id.
+    const view = (await readTask(app.url, taskId)) as unknown as { task: { traceId: string } };
+    expect(view.task.traceId).toBe(traceId);
+  });
+
+  it('an invalid traceparent is ignored: the task starts its own trace', async () => {
+    const res = await rpc(`${app.url}/a2a/echo`, 'message/send', { message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'hi' }] } }, { traceparent: 'garbage' });
+    const taskId = res.body.result.id as string;
+    const task = await spanWhere((s) => s.name === 'a2a.task echo' && s.attributes['a2a.task.id'] === taskId);
+    expect(task.parentSpanId).toBe('');
+    expect(task.traceId).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('an outbound dispatch and the peer task it reaches are one trace, linked parent to child', async () => {
+    const taskId = await dispatch(app.url, { url: `${app.url}/a2a/echo`, text: 'hello', mode: 'blocking' });
+    const mine = await waitForTask(app.url, taskId);
+    expect(mine.task.state).toBe('completed');
+    const dispatchSpan = await spanWhere((s) => s.name.startsWith('a2a.dispatch') && s.attributes['a2a.task.id'] === taskId);
+    const remoteId = mine.task.remoteTaskId!;
+    const peerTask = await spanWhere((s) => s.name === 'a2a.task echo' && s.attributes['a2a.task.id'] === remoteId);
+    expect(peerTask.traceId).toBe(dispatchSpan.traceId);
+    const call = receiver.spans.find((s) => s.spanId === peerTask.parentSpanId);
+    expect(call?.name).toMatch(/^a2a\.client /);
+    expect(call?.parentSpanId).toBe(dispatchSpan.spanId);
+    expect(call?.kind).toBe(3); // CLIENT
+    // The peer task names ours as its parent (metadata.switchboard.parentTask): the delegation graph.
+    const theirs = (await readTask(app.url, remoteId)) as unknown as { task: { parentTaskId: string; traceId: string } };
+    expect(theirs.task.parentTaskId).toBe(taskId);
+    expect(theirs.task.traceId).toBe(dispatchSpan.traceId);
+    const parentView = (await readTask(app.url, taskId)) as unknown as { children: { id: string }[] };
+    expect(parentView.children.map((c) => c.id)).toContain(remoteId);
+  });
+});
+
+describe('trace context with tracing off', () => {
+  let plain: AppServer;
+  beforeAll(async () => {
+    plain = await startApp({});
+  });
+  afterAll(async () => plain?.stop());
+
+  it('is kept on the task and forwarded unchanged on a child dispatch, so the trace is not cut', async () => {
+    const traceId = '0af7651916cd43dd8448eb211c80319c';
+    const res = await rpc(`${plain.url}/a2a/slow`, 'message/send', { message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'work 5s chunks 1' }] }, configuration: { blocking: false } }, {
+      traceparent: `00-${traceId}-b7ad6b7169203331-01`,
+    });
+    const parentId = res.body.result.id as string;
+    const childId = await dispatch(plain.url, { url: `${plain.url}/a2a/echo`, text: 'hi', mode: 'blocking', parentTaskId: parentId });
+    const child = await waitForTask(plain.url, childId);
+    const hop = (await readTask(plain.url, child.task.remoteTaskId!)) as unknown as { task: { traceId: string; parentTaskId: string } };
+    expect(hop.task.traceId).toBe(traceId);
+    expect(hop.task.parentTaskId).toBe(childId);
+    const parent = (await readTask(plain.url, parentId)) as unknown as { task: { traceId: string }; children: { id: string }[] };
+    expect(parent.task.traceId).toBe(traceId);
+    expect(parent.children.map((c) => c.id)).toEqual([childId]);
+  });
+});
