@@ -13,6 +13,7 @@ const BOTH_PROVIDERS = [
   'tests/engine/terminal-claim.test.ts',
   'tests/engine/outcome-artifacts.test.ts',
   'tests/engine/snapshot-consistency.test.ts',
+  'tests/engine/launcher-sessions.test.ts',
   'tests/protocol/lifecycle.test.ts',
   'tests/protocol/timing-contract.test.ts',
   'tests/protocol/sdk-interop.test.ts',
