@@ -18,6 +18,11 @@ const BOTH_PROVIDERS = [
   'tests/protocol/timing-contract.test.ts',
   'tests/protocol/sdk-interop.test.ts',
   'tests/protocol/errors.test.ts',
+  'tests/protocol/caller-scope.test.ts',
+  'tests/protocol/conversation.test.ts',
+  'tests/protocol/crash-reaping.test.ts',
+  'tests/protocol/launched-agents.test.ts',
+  'tests/notify/webhooks.test.ts',
 ];
 
 export default defineConfig({
