@@ -66,7 +66,8 @@ export async function startNotifications(): Promise<void> {
   const rules = await loadRules();
   s.rules = new Map(rules.map((r) => [r.name, r]));
   s.worker = new DeliveryWorker(() => state().rules);
-  if (rules.length) eventHub().subscribeFeed(onChange);
+  // The instance that committed a change enqueues it (one row per trigger in any case: its id).
+  if (rules.length) eventHub().subscribeFeed(onChange, { localOnly: true });
   s.worker.kick(); // pending deliveries from before a restart
   if (rules.length) log.info('notification rules loaded', { rules: rules.map((r) => r.name) });
 }
