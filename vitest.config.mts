@@ -14,6 +14,8 @@ const BOTH_PROVIDERS = [
   'tests/engine/outcome-artifacts.test.ts',
   'tests/engine/snapshot-consistency.test.ts',
   'tests/engine/launcher-sessions.test.ts',
+  'tests/engine/conversation.test.ts',
+  'tests/engine/output-limit.test.ts',
   'tests/protocol/lifecycle.test.ts',
   'tests/protocol/timing-contract.test.ts',
   'tests/protocol/sdk-interop.test.ts',
