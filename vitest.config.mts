@@ -25,6 +25,15 @@ const BOTH_PROVIDERS = [
   'tests/protocol/crash-reaping.test.ts',
   'tests/protocol/launched-agents.test.ts',
   'tests/notify/webhooks.test.ts',
+  'tests/protocol/push-notifications.test.ts',
+  'tests/protocol/caller-ids.test.ts',
+  'tests/protocol/auth-and-cards.test.ts',
+  'tests/protocol/window-end.test.ts',
+  'tests/protocol/http-json.test.ts',
+  'tests/security/sessions.test.ts',
+  'tests/security/bounds.test.ts',
+  'tests/client/restart.test.ts',
+  'tests/client/peer-auth.test.ts',
 ];
 
 export default defineConfig({
