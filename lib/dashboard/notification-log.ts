@@ -33,5 +33,5 @@ function toDelivery(r: DeliveryRecord): Delivery {
 /** null when there is no such task. */
 export async function taskDeliveries(taskId: string): Promise<DeliveryList | null> {
   if (!(await findTask(taskId))) return null;
-  return { deliveries: listTaskDeliveries(taskId).map(toDelivery) };
+  return { deliveries: (await listTaskDeliveries(taskId)).map(toDelivery) };
 }

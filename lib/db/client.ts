@@ -17,6 +17,8 @@ import { countingAdapterFactory, queryLogEnabled } from './query-counter';
 import { storeKind, type StoreKind } from './store-kind';
 import { createPgStore, type PgStore } from './pg-store';
 import type { TaskReader, TaskWriter } from './task-store';
+import type pg from 'pg';
+import { named } from './pg-pool';
 
 export type Db = InstanceType<typeof PrismaClient>;
 
@@ -65,4 +67,11 @@ export function taskWriter(): TaskWriter {
 /** The engine's hot-path reads (on SQLite, on the writer's connection: sqlite-reader.ts). */
 export function taskReader(): TaskReader {
   return processSingleton('task-reader', () => (currentStore() === 'postgresql' ? pgStore().reader : new SqliteTaskReader(sqliteTaskWriter().conn)));
+}
+
+/** One named statement on the PostgreSQL pool, after the migrations (repos beside the task store). */
+export async function pgQuery<R extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<pg.QueryResult<R>> {
+  const store = pgStore();
+  await store.ready;
+  return store.pool.query<R>(named(text, values));
 }

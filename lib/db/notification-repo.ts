@@ -1,10 +1,12 @@
 /**
- * The notification outbox (table NotificationDelivery), on the task writer's connection with
- * synchronous statements: a delivery is on disk before the hub listener that enqueued it
- * returns, so a shutdown (or a crash) right after a task's end cannot lose it.
+ * The notification outbox (table NotificationDelivery). On SQLite, synchronous statements on the
+ * task writer's connection: a delivery is on disk before the hub listener that enqueued it
+ * returns, so a shutdown (or a crash) right after a task's end cannot lose it. On PostgreSQL the
+ * same statements on the pool, so each function's result is a promise there; there, instances
+ * share the outbox, so taking due deliveries claims them (see DUE_CLAIM_MS).
  */
 import type Database from 'better-sqlite3';
-import { sqliteTaskWriter } from './client';
+import { currentStore, pgQuery, sqliteTaskWriter } from './client';
 import { sqliteTime } from './sqlite-writer';
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'refused';
@@ -44,11 +46,15 @@ export interface AttemptOutcome {
   deliveredAt: Date | null;
 }
 
+type MaybeAsync<T> = T | Promise<T>;
 type Row = Omit<DeliveryRecord, 'attemptLog'> & { attemptLog: string };
 
 const toRecord = (r: Row): DeliveryRecord => ({ ...r, attemptLog: JSON.parse(r.attemptLog) as DeliveryAttempt[] });
 
 const COLUMNS = '"id","taskId","rule","event","seq","url","format","payload","state","attempts","attemptLog","nextAttemptAt","lastError","createdAt","deliveredAt"';
+
+const insertValues = (d: NewDelivery, at: string) => [d.id, d.taskId, d.rule, d.event, d.seq, d.url, d.format, d.payload, at, at];
+const outcomeValues = (id: string, o: AttemptOutcome) => [o.state, o.attempts, JSON.stringify(o.attemptLog), sqliteTime(o.nextAttemptAt), o.lastError, o.deliveredAt ? sqliteTime(o.deliveredAt) : null, id];
 
 function statements(conn: Database.Database) {
   return {
@@ -72,28 +78,59 @@ function stmts() {
   return cached.stmts;
 }
 
+/**
+ * How long a due delivery taken by one instance stays invisible to the others: longer than an
+ * attempt (its request times out after 10 s), so one delivery is never sent by two at once; an
+ * instance that dies mid-attempt leaves it to another after this.
+ */
+const DUE_CLAIM_MS = 60_000;
+
+const PG = {
+  insert: `INSERT INTO "NotificationDelivery" ("id","taskId","rule","event","seq","url","format","payload","nextAttemptAt","createdAt")
+    VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) ON CONFLICT ("id") DO NOTHING`,
+  claimDue: `WITH due AS (
+      SELECT "id", "nextAttemptAt" AS "dueAt" FROM "NotificationDelivery" WHERE "state" = 'pending' AND "nextAttemptAt" <= $1
+      ORDER BY "nextAttemptAt" LIMIT $2 FOR UPDATE SKIP LOCKED),
+    claimed AS (UPDATE "NotificationDelivery" n SET "nextAttemptAt" = $3 FROM due WHERE n."id" = due."id" RETURNING n.*, due."dueAt")
+    SELECT ${COLUMNS.replace('"nextAttemptAt"', '"dueAt" AS "nextAttemptAt"')} FROM claimed ORDER BY "dueAt"`,
+  nextDue: `SELECT MIN("nextAttemptAt") AS "at" FROM "NotificationDelivery" WHERE "state" = 'pending'`,
+  update: `UPDATE "NotificationDelivery" SET "state"=$1, "attempts"=$2, "attemptLog"=$3, "nextAttemptAt"=$4, "lastError"=$5, "deliveredAt"=$6 WHERE "id"=$7 AND "state"='pending'`,
+  byTask: `SELECT ${COLUMNS} FROM "NotificationDelivery" WHERE "taskId" = $1 ORDER BY "createdAt", "id"`,
+};
+
+const onPg = () => currentStore() === 'postgresql';
+
 /** Adds a delivery unless one with its id exists; true when it was new. */
-export function enqueueDelivery(d: NewDelivery, now = new Date()): boolean {
-  const at = sqliteTime(now);
-  return stmts().insert.run(d.id, d.taskId, d.rule, d.event, d.seq, d.url, d.format, d.payload, at, at).changes > 0;
+export function enqueueDelivery(d: NewDelivery, now = new Date()): MaybeAsync<boolean> {
+  const values = insertValues(d, sqliteTime(now));
+  if (onPg()) return pgQuery(PG.insert, values).then((r) => (r.rowCount ?? 0) > 0);
+  return stmts().insert.run(...values).changes > 0;
 }
 
-export function dueDeliveries(now = new Date(), limit = 20): DeliveryRecord[] {
+/** Pending deliveries due at `now`; on PostgreSQL claimed for DUE_CLAIM_MS (in due order). */
+export function dueDeliveries(now = new Date(), limit = 20): MaybeAsync<DeliveryRecord[]> {
+  if (onPg()) {
+    const claimedUntil = sqliteTime(new Date(now.getTime() + DUE_CLAIM_MS));
+    return pgQuery<Row>(PG.claimDue, [sqliteTime(now), limit, claimedUntil]).then((r) => r.rows.map(toRecord));
+  }
   return (stmts().due.all(sqliteTime(now), limit) as Row[]).map(toRecord);
 }
 
 /** When the next pending delivery is due, or null when none is pending. */
-export function nextDeliveryDue(): Date | null {
-  const row = stmts().nextDue.get() as { at: string | null };
-  return row.at ? new Date(row.at) : null;
+export function nextDeliveryDue(): MaybeAsync<Date | null> {
+  const toDate = (row: { at: string | null } | undefined) => (row?.at ? new Date(row.at) : null);
+  if (onPg()) return pgQuery<{ at: string | null }>(PG.nextDue).then((r) => toDate(r.rows[0]));
+  return toDate(stmts().nextDue.get() as { at: string | null });
 }
 
 /** Writes an attempt's outcome; only a pending row changes, so a delivered one is final. */
-export function recordDeliveryAttempt(id: string, o: AttemptOutcome): boolean {
-  const result = stmts().update.run(o.state, o.attempts, JSON.stringify(o.attemptLog), sqliteTime(o.nextAttemptAt), o.lastError, o.deliveredAt ? sqliteTime(o.deliveredAt) : null, id);
-  return result.changes > 0;
+export function recordDeliveryAttempt(id: string, o: AttemptOutcome): MaybeAsync<boolean> {
+  const values = outcomeValues(id, o);
+  if (onPg()) return pgQuery(PG.update, values).then((r) => (r.rowCount ?? 0) > 0);
+  return stmts().update.run(...values).changes > 0;
 }
 
-export function listTaskDeliveries(taskId: string): DeliveryRecord[] {
+export function listTaskDeliveries(taskId: string): MaybeAsync<DeliveryRecord[]> {
+  if (onPg()) return pgQuery<Row>(PG.byTask, [taskId]).then((r) => r.rows.map(toRecord));
   return (stmts().byTask.all(taskId) as Row[]).map(toRecord);
 }

@@ -6,6 +6,7 @@
  */
 import pg from 'pg';
 import { errorMessage, log } from '../log';
+import { processSingleton } from '../process-singleton';
 
 const TIMESTAMP_OID = 1114;
 
@@ -30,9 +31,15 @@ export function createPgPool(connectionString: string, max: number): pg.Pool {
 
 /** Named statements are prepared once per connection; the distinct texts (guarded-UPDATE shapes included) are few. */
 const MAX_NAMED = 256;
-const statementNames = new Map<string, string>();
+
+/**
+ * Per process, not per module: the pool is a process singleton, and each route bundle may hold
+ * its own copy of this module, so per-module names would give two texts one name on a connection.
+ */
+const names = () => processSingleton('pg-statement-names', () => new Map<string, string>());
 
 export function named(text: string, values: unknown[]): pg.QueryConfig {
+  const statementNames = names();
   let name = statementNames.get(text);
   if (!name && statementNames.size < MAX_NAMED) statementNames.set(text, (name = `sb_${statementNames.size}`));
   return name ? { name, text, values } : { text, values };

@@ -12,7 +12,7 @@ import type pg from 'pg';
 import type { Artifact, ArtifactChunk, Message } from '../protocol/types';
 import { TERMINAL_STATES, textOf } from '../protocol/types';
 import { accumulateArtifacts } from '../protocol/artifacts';
-import type { NewEvent, NewTask, TaskPatch } from './task-records';
+import { ContextTakenError, type NewEvent, type NewTask, type TaskPatch } from './task-records';
 import { RunningArtifacts } from './running-artifacts';
 import { AppendRuns } from './append-runs';
 import { PgWriteQueue, type PgWriteQueueHooks } from './pg-write-queue';
@@ -30,6 +30,8 @@ const TASK_INSERT: [column: string, value: (t: NewTask) => unknown][] = [
   ['agentSlug', (t) => t.agentSlug ?? null],
   ['peerName', (t) => t.peerName ?? null],
   ['peerUrl', (t) => t.peerUrl ?? null],
+  ['owner', (t) => t.owner ?? null],
+  ['ownerName', (t) => t.ownerName ?? null],
   ['state', (t) => t.state],
   ['requestText', (t) => t.requestText],
   ['metadata', (t) => json(t.metadata)],
@@ -69,11 +71,31 @@ const childInserts = (base: string, p: number) => `
       unnest($${p + 4}::text[], $${p + 5}::text[], $${p + 6}::text[], $${p + 7}::text[]) WITH ORDINALITY AS y(mid, role, parts, meta, ord)
     ORDER BY y.ord)`;
 
-const INSERT_TASK_SQL = `WITH t AS (
-  INSERT INTO "Task" (${TASK_INSERT.map(([c]) => `"${c}"`).join(',')},"lastSeq","createdAt","updatedAt")
-  VALUES (${TASK_INSERT.map((_, i) => `$${i + 1}`).join(',')}, $${TASK_INSERT.length + 1}, $${TASK_INSERT.length + 2}, $${TASK_INSERT.length + 2})
+const insertParam = (column: string) => `$${TASK_INSERT.findIndex(([c]) => c === column) + 1}`;
+const TASK_COLUMNS = `${TASK_INSERT.map(([c]) => `"${c}"`).join(',')},"lastSeq","createdAt","updatedAt"`;
+const TASK_VALUES = `${TASK_INSERT.map((_, i) => `$${i + 1}`).join(',')}, $${TASK_INSERT.length + 1}::integer, $${TASK_INSERT.length + 2}::timestamp(3), $${TASK_INSERT.length + 2}::timestamp(3)`;
+
+/** A task of another owner or agent in the context (sqlite-writer.ts has the same check). */
+const FOREIGN_IN_CONTEXT = `SELECT 1 FROM "Task" WHERE "contextId" = ${insertParam('contextId')}
+  AND NOT ("direction" = 'inbound' AND "agentSlug" IS NOT DISTINCT FROM ${insertParam('agentSlug')} AND "owner" IS NOT DISTINCT FROM ${insertParam('owner')})`;
+
+const insertTaskSql = (guard: string) => `WITH t AS (
+  INSERT INTO "Task" (${TASK_COLUMNS}) SELECT ${TASK_VALUES}${guard}
   RETURNING *),${childInserts('0', TASK_INSERT.length + 2)}
 SELECT * FROM t`;
+
+const INSERT_TASK_SQL = insertTaskSql('');
+/** A `joinsContext` insert: no row (and no events or messages) when the context is another owner's. */
+const JOIN_CONTEXT_SQL = insertTaskSql(` WHERE NOT EXISTS (${FOREIGN_IN_CONTEXT})`);
+
+/**
+ * Serialises the joins of one context across instances until the transaction ends, so two
+ * callers cannot both claim a new context; taken in its own statement, so the guarded insert's
+ * snapshot (READ COMMITTED: per statement) sees a claim committed while this one waited.
+ * Two-key advisory locks never meet the one-key locks of pg-migrate.ts.
+ */
+const CONTEXT_LOCK_CLASS = 0x5b_c7;
+const LOCK_CONTEXT_SQL = 'SELECT pg_advisory_xact_lock($1, hashtext($2))';
 
 /**
  * CTEs that store a task's accumulated artifacts ($p: ids, names, descriptions, parts, metadata
@@ -136,7 +158,9 @@ export class PgTaskWriter implements TaskWriter {
   private async insertRows(client: pg.PoolClient, task: NewTask, events: SerializedEvent[], messages: Message[]): Promise<WriteResult> {
     const at = sqliteTime(new Date());
     const values = [...TASK_INSERT.map(([, value]) => value(task)), events.length, at, ...eventArrays(events), ...messageArrays(messages)];
-    const row = (await client.query<RawTaskRow>(named(INSERT_TASK_SQL, values))).rows[0];
+    if (task.joinsContext) await client.query(named(LOCK_CONTEXT_SQL, [CONTEXT_LOCK_CLASS, task.contextId]));
+    const row = (await client.query<RawTaskRow>(named(task.joinsContext ? JOIN_CONTEXT_SQL : INSERT_TASK_SQL, values))).rows[0];
+    if (!row) throw new ContextTakenError(task.contextId);
     this.running.start(task.id, events);
     return { row, events: events.map((e, i) => ({ seq: i + 1, type: e.type, state: e.state, payload: e.payload, value: e.value, at })) };
   }

@@ -26,11 +26,16 @@ export interface LaunchedGroupRecord {
   killGraceMs: number;
 }
 
-/** Where records live. add() must be durable when it returns, and throw if it cannot be. */
+type MaybeAsync<T> = T | Promise<T>;
+
+/**
+ * Where records live. add() must be durable when it returns (or its promise resolves), and throw
+ * (reject) if it cannot be. SQLite's ledger is synchronous; PostgreSQL's returns promises.
+ */
 export interface GroupLedger {
-  add(record: LaunchedGroupRecord): void;
-  remove(record: LaunchedGroupRecord): void;
-  list(): LaunchedGroupRecord[];
+  add(record: LaunchedGroupRecord): MaybeAsync<void>;
+  remove(record: LaunchedGroupRecord): MaybeAsync<void>;
+  list(): MaybeAsync<LaunchedGroupRecord[]>;
 }
 
 /** For tests and tools that run launchers without a database: nothing is recorded. */
@@ -54,8 +59,12 @@ export function hubIdentity(): HubIdentity | null {
   return identity;
 }
 
-/** Called with a new leader's pid right after spawn; returns the release to call once it is reaped. */
-export type LaunchRecorder = (pid: number) => () => void;
+/**
+ * Called with a new leader's pid right after spawn; returns (or resolves to) the release to call
+ * once it is reaped. A promise while an asynchronous ledger records: nothing may be handed to
+ * the child before it resolves (ProcessGroup.recorded).
+ */
+export type LaunchRecorder = (pid: number) => MaybeAsync<() => void>;
 
 export function launchRecorder(ledger: GroupLedger, what: { agentSlug: string; kind: LaunchKind; killGraceMs: number }, log: LauncherLog): LaunchRecorder {
   return (pid) => {
@@ -63,13 +72,16 @@ export function launchRecorder(ledger: GroupLedger, what: { agentSlug: string; k
     const leader = readProcEntrySync(pid);
     if (!hub || !leader) return () => {};
     const record: LaunchedGroupRecord = { pgid: pid, startTime: leader.startTime, ...hub, ...what };
-    ledger.add(record); // throws: the caller kills the group and fails the turn
-    return () => {
+    const notRemoved = (error: unknown) => log('warn', `could not remove the record of reaped process group ${pid}: ${(error as Error).message}`);
+    const release = () => {
       try {
-        ledger.remove(record);
+        const removed = ledger.remove(record);
+        if (removed instanceof Promise) removed.catch(notRemoved);
       } catch (error) {
-        log('warn', `could not remove the record of reaped process group ${pid}: ${(error as Error).message}`);
+        notRemoved(error);
       }
     };
+    const added = ledger.add(record); // throws (or rejects): the caller kills the group and fails the turn
+    return added instanceof Promise ? added.then(() => release) : release;
   };
 }

@@ -130,4 +130,39 @@ describe('recording launched groups', () => {
     expect(refused).toBeGreaterThan(0);
     await waitFor(() => liveTreeMembers(refused).length === 0);
   });
+
+  it('an asynchronous ledger (PostgreSQL\'s): the turn runs once the record resolves, and its removal is awaited', async () => {
+    const rows = new ArrayLedger();
+    const ledger: GroupLedger = {
+      add: async (record) => rows.add(record),
+      remove: async (record) => rows.remove(record),
+      list: async () => rows.list(),
+    };
+    const spec = LauncherSpecSchema.parse({ type: 'process', command: [NODE, '-e', 'process.stdin.pipe(process.stdout)'], stdin: 'prompt' });
+    const runner = createLauncherRunner(spec, { slug: 'rec', baseDir: process.cwd(), ledger, log: new RecordingLog().log });
+    runners.push(runner);
+    expect(await runner.runTurn(new RecordingTurn())).toMatchObject({ state: 'completed' });
+    await waitFor(() => rows.rows.length === 0);
+  });
+
+  it('a record that an asynchronous ledger rejects: the group is killed, and the turn fails saying why', async () => {
+    let refused = 0;
+    const failing: GroupLedger = {
+      add: async (record) => {
+        refused = record.pgid;
+        throw new Error('connection lost');
+      },
+      remove: async () => {},
+      list: async () => [],
+    };
+    for (const type of ['process', 'rpc'] as const) {
+      const spec = LauncherSpecSchema.parse({ type, command: [NODE, '-e', 'setInterval(() => {}, 1000)'] });
+      const runner = createLauncherRunner(spec, { slug: 'rec', baseDir: process.cwd(), ledger: failing, log: new RecordingLog().log });
+      runners.push(runner);
+      const outcome = await runner.runTurn(new RecordingTurn());
+      expect(outcome, type).toMatchObject({ state: 'failed', reason: expect.stringContaining('could not record the launched process group: connection lost') });
+      expect(refused).toBeGreaterThan(0);
+      await waitFor(() => liveTreeMembers(refused).length === 0);
+    }
+  });
 });

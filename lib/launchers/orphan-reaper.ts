@@ -20,17 +20,12 @@ export interface ReapedGroup {
 export async function reapOrphanedGroups(ledger: GroupLedger, log: LauncherLog): Promise<ReapedGroup[]> {
   const me = hubIdentity();
   if (!me) return [];
-  const orphans = ledger.list().filter((record) => {
-    if (record.host !== me.host) return false; // another machine's hub sharing the database
-    if (record.bootId !== me.bootId) {
-      ledger.remove(record); // the machine rebooted since: nothing of it survived
-      return false;
-    }
-    return !(isSameProcess(record.hubPid, record.hubStartTime) && record.hubPid !== me.hubPid); // its hub is alive
-  });
+  const ours = (await ledger.list()).filter((record) => record.host === me.host); // not another machine's hub sharing the database
+  for (const record of ours) if (record.bootId !== me.bootId) await ledger.remove(record); // the machine rebooted since: nothing of it survived
+  const orphans = ours.filter((record) => record.bootId === me.bootId && !(isSameProcess(record.hubPid, record.hubStartTime) && record.hubPid !== me.hubPid)); // its hub is gone
   // In parallel: each may take its grace period and the /proc check, and start-up waits for all.
   const reaped = await Promise.all(orphans.map((record) => reapOne(record, log)));
-  for (const record of orphans) ledger.remove(record);
+  for (const record of orphans) await ledger.remove(record);
   return reaped.filter((r): r is ReapedGroup => r !== null);
 }
 

@@ -24,7 +24,7 @@ export interface GroupSpawnOptions {
   env: Record<string, string>;
   /** 'pipe' when we write to the child; 'ignore' gives it /dev/null. */
   stdin: 'pipe' | 'ignore';
-  /** Records the new group durably, synchronously after the spawn (group-ledger.ts). */
+  /** Records the new group durably, right after the spawn (group-ledger.ts); see `recorded`. */
   record?: LaunchRecorder;
 }
 
@@ -41,7 +41,14 @@ export interface GroupStreams {
 export class ProcessGroup {
   /** Settles once: when the leader has exited and been waited for, or spawning failed. */
   readonly exited: Promise<GroupExit>;
+  /**
+   * Resolves true once the group is recorded (at once for a synchronous ledger or none), false
+   * if recording failed (then the group is killed and `exited` is a spawn-error). Hand the
+   * child nothing before it resolves true.
+   */
+  recorded: Promise<boolean> = Promise.resolve(true);
   private exit?: GroupExit;
+  private settle!: (exit: GroupExit) => void;
   private terminating?: Promise<void>;
   private release?: () => void;
 
@@ -51,10 +58,10 @@ export class ProcessGroup {
     spawnFailure?: string,
   ) {
     this.exited = new Promise<GroupExit>((resolve) => {
-      const settle = (exit: GroupExit) => {
+      const settle = (this.settle = (exit: GroupExit) => {
         this.exit ??= exit;
         resolve(this.exit);
-      };
+      });
       if (!child) return settle({ kind: 'spawn-error', reason: spawnFailure ?? 'could not start' });
       child.once('exit', (code, signal) => settle({ kind: 'exited', code, signal }));
       // Node reports a failed spawn as 'error' with no pid; later 'error's must not crash us.
@@ -87,16 +94,28 @@ export class ProcessGroup {
 
   /** A group we cannot record must not run: a crash would leave it behind unseen. */
   private recordOrKill(pid: number, record: LaunchRecorder): void {
+    let release: ReturnType<LaunchRecorder>;
     try {
-      this.release = record(pid);
+      release = record(pid);
     } catch (error) {
-      try {
-        process.kill(-pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
+      killGroup(pid);
       throw new Error(`could not record the launched process group: ${(error as Error).message}`, { cause: error });
     }
+    if (!(release instanceof Promise)) {
+      this.release = release;
+      return;
+    }
+    this.recorded = release.then(
+      (done) => {
+        this.release = done;
+        return true;
+      },
+      (error: unknown) => {
+        this.settle({ kind: 'spawn-error', reason: `could not record the launched process group: ${(error as Error).message}` });
+        killGroup(pid);
+        return false;
+      },
+    );
   }
 
   get pid(): number | undefined {
@@ -130,6 +149,7 @@ export class ProcessGroup {
     await reapGroup(pgid, graceMs, this.log);
     // The leader is waited for by Node; give that a bounded moment so no zombie outlives the turn.
     await Promise.race([this.exited, sleep(REAP_VERIFY_MS)]);
+    await this.recorded; // a record still being written is removed once it is
     this.release?.();
   }
 }
@@ -194,5 +214,13 @@ async function signalTree(pgid: number, signal: NodeJS.Signals): Promise<void> {
     } catch {
       // ESRCH: the group is already gone, which is what we want.
     }
+  }
+}
+
+function killGroup(pgid: number): void {
+  try {
+    process.kill(-pgid, 'SIGKILL');
+  } catch {
+    // already gone
   }
 }

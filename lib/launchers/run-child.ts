@@ -46,6 +46,7 @@ export async function runChild(options: ChildRunOptions): Promise<ChildRunResult
   const group = ProcessGroup.spawn(options.argv, { cwd: options.cwd, env: options.env, stdin: options.stdinText === undefined ? 'ignore' : 'pipe', record: options.record }, options.log);
   const streams = group.streams;
   if (!streams) return spawnFailure(await group.exited);
+  if (!(await group.recorded)) return spawnFailure(await group.exited);
   const supervisor = new Supervisor(options, streams);
   try {
     const first = await Promise.race([group.exited, supervisor.stopped.then(() => null)]);

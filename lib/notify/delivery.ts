@@ -65,7 +65,7 @@ async function attempt(record: DeliveryRecord, rule: NotificationRule | undefine
   const logged = (e: DeliveryAttempt) => [...record.attemptLog, e].slice(-ATTEMPT_LOG_LIMIT);
   if (!rule) {
     const error = `rule "${record.rule}" is no longer in the config file`;
-    recordDeliveryAttempt(record.id, { state: 'failed', attempts, attemptLog: logged({ ...entry, error }), nextAttemptAt: now, lastError: error, deliveredAt: null });
+    await recordDeliveryAttempt(record.id, { state: 'failed', attempts, attemptLog: logged({ ...entry, error }), nextAttemptAt: now, lastError: error, deliveredAt: null });
     return;
   }
   // Syntax and IP literals first (no request at all), then every resolved address when connecting.
@@ -74,16 +74,16 @@ async function attempt(record: DeliveryRecord, rule: NotificationRule | undefine
   if (!sent.ok && sent.refused) {
     const refusal = sent.error;
     const error = `refused by the SSRF guard: ${refusal}`;
-    recordDeliveryAttempt(record.id, { state: 'refused', attempts, attemptLog: logged({ ...entry, error }), nextAttemptAt: now, lastError: error, deliveredAt: null });
+    await recordDeliveryAttempt(record.id, { state: 'refused', attempts, attemptLog: logged({ ...entry, error }), nextAttemptAt: now, lastError: error, deliveredAt: null });
     log.warn('notification refused', { delivery: record.id, url: record.url, refusal });
     return;
   }
   if (sent.ok) {
-    recordDeliveryAttempt(record.id, { state: 'delivered', attempts, attemptLog: logged({ ...entry, status: sent.status }), nextAttemptAt: now, lastError: null, deliveredAt: new Date() });
+    await recordDeliveryAttempt(record.id, { state: 'delivered', attempts, attemptLog: logged({ ...entry, status: sent.status }), nextAttemptAt: now, lastError: null, deliveredAt: new Date() });
     return;
   }
   const again = sent.retry && attempts <= rule.retries;
-  recordDeliveryAttempt(record.id, {
+  await recordDeliveryAttempt(record.id, {
     state: again ? 'pending' : 'failed',
     attempts,
     attemptLog: logged({ ...entry, error: sent.error, ...(sent.status ? { status: sent.status } : {}) }),
@@ -116,13 +116,13 @@ export class DeliveryWorker {
         if (this.again) {
           this.again = false;
           this.kick();
-        } else this.schedule();
+        } else void this.schedule().catch((err) => log.error('notification delivery not scheduled', { error: errorMessage(err) }));
       });
   }
 
   private async pass(): Promise<void> {
     for (;;) {
-      const due = dueDeliveries().filter((d) => !this.inflight.has(d.id));
+      const due = (await dueDeliveries()).filter((d) => !this.inflight.has(d.id));
       if (!due.length) return;
       await Promise.all(
         due.map(async (d) => {
@@ -137,10 +137,11 @@ export class DeliveryWorker {
     }
   }
 
-  private schedule(): void {
+  private async schedule(): Promise<void> {
+    const next = await nextDeliveryDue(); // a promise on PostgreSQL
+    if (this.running) return; // kicked while reading: that pass schedules again
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    const next = nextDeliveryDue();
     if (!next) return;
     this.timer = setTimeout(() => this.kick(), Math.min(MAX_TIMER_MS, Math.max(0, next.getTime() - Date.now())));
     this.timer.unref?.();

@@ -42,16 +42,20 @@ function onChange(change: TaskChange): void {
   const triggers = triggersFor(change, [...s.rules.values()]);
   if (!triggers.length) return;
   const dashboardUrl = `${hubBaseUrl(getSettings())}/tasks/${encodeURIComponent(change.task.id)}`;
+  const pending: Promise<unknown>[] = [];
   for (const { rule, events, seq } of triggers) {
     const id = deliveryId(rule.name, change.task.id, seq);
     const payload = JSON.stringify(buildPayload(rule.format, { deliveryId: id, rule: rule.name, events, task: change.task, dashboardUrl, at: new Date() }));
+    const notEnqueued = (err: unknown) => log.error('notification not enqueued', { delivery: id, error: errorMessage(err) });
     try {
-      enqueueDelivery({ id, taskId: change.task.id, rule: rule.name, event: events.join(','), seq, url: rule.url, format: rule.format, payload });
+      const added = enqueueDelivery({ id, taskId: change.task.id, rule: rule.name, event: events.join(','), seq, url: rule.url, format: rule.format, payload });
+      if (added instanceof Promise) pending.push(added.catch(notEnqueued)); // PostgreSQL
     } catch (err) {
-      log.error('notification not enqueued', { delivery: id, error: errorMessage(err) });
+      notEnqueued(err);
     }
   }
-  s.worker?.kick();
+  if (pending.length) void Promise.all(pending).then(() => s.worker?.kick());
+  else s.worker?.kick();
 }
 
 /** Boot: load and check the rules (throws NotificationConfigError), listen, send what is pending. */
@@ -61,7 +65,8 @@ export async function startNotifications(): Promise<void> {
   const rules = await loadRules();
   s.rules = new Map(rules.map((r) => [r.name, r]));
   s.worker = new DeliveryWorker(() => state().rules);
-  if (rules.length) eventHub().subscribeFeed(onChange);
+  // The instance that committed a change enqueues it (one row per trigger in any case: its id).
+  if (rules.length) eventHub().subscribeFeed(onChange, { localOnly: true });
   s.worker.kick(); // pending deliveries from before a restart
   if (rules.length) log.info('notification rules loaded', { rules: rules.map((r) => r.name) });
 }

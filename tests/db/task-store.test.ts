@@ -132,4 +132,29 @@ describe(`the task store (${testStore()})`, () => {
     const [event] = await repo.listEvents('same', 1);
     expect(event.at).toBe(hot?.updatedAt);
   });
+
+  it('records the owner; a context joined by another owner or agent is refused, and of racing claims one wins', async () => {
+    const scope = await import('../../lib/db/task-scope');
+    const records = await import('../../lib/db/task-records');
+    const owned = (id: string, owner: string, agentSlug = 'echo') => ({ ...newTask(id), contextId: 'ctx-shared', agentSlug, owner, ownerName: `${owner}-name`, joinsContext: true });
+    await repo.insertTask(owned('own-1', 'key-a'), [submitted]);
+    await repo.insertTask(owned('own-2', 'key-a'), [submitted]);
+    for (const foreign of [owned('own-3', 'key-b'), owned('own-4', 'key-a', 'other-agent')]) {
+      const refused = await repo.insertTask(foreign, [submitted]).catch((e: unknown) => e);
+      expect(records.isContextTaken(refused), foreign.id).toBe(true);
+      expect(await repo.findTask(foreign.id)).toBeNull();
+    }
+    const first = await repo.findTask('own-1');
+    expect([first?.owner, first?.ownerName]).toEqual(['key-a', 'key-a-name']);
+
+    const racing = await Promise.allSettled(['key-c', 'key-d', 'key-e'].map((owner, i) => repo.insertTask({ ...owned(`race-${i}`, owner), contextId: 'ctx-race' }, [submitted])));
+    expect(racing.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of racing) if (r.status === 'rejected') expect(records.isContextTaken(r.reason)).toBe(true);
+
+    const a = scope.callerScope('echo', 'key-a');
+    expect((await repo.findTaskInScope('own-1', a))?.id).toBe('own-1');
+    expect(await repo.findTaskInScope('own-1', scope.callerScope('echo', 'key-b'))).toBeNull();
+    expect((await repo.listTasksInScope(a, { limit: 10 })).tasks.map((t) => t.id).sort()).toEqual(['own-1', 'own-2']);
+    expect(await repo.countTasksInScope(a, {})).toBe(2);
+  });
 });

@@ -4,7 +4,7 @@
  * out; other agents' tasks left out; the bounds keep the newest items and flag the rest.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { onlyTask, useFreshDatabase } from '../support/in-process';
+import { freshStore, onlyTask } from '../support/in-process';
 import type { Conversation, ServedAgent } from '../../lib/engine/agent';
 
 type Engine = typeof import('../../lib/engine/inbound');
@@ -12,7 +12,7 @@ let engine: Engine;
 let scopeOf: (agent: string) => import('../../lib/db/task-scope').CallerScope;
 
 beforeAll(async () => {
-  useFreshDatabase({ SWITCHBOARD_RESPONSE_WINDOW: '5' });
+  await freshStore({ SWITCHBOARD_RESPONSE_WINDOW: '5' });
   engine = await import('../../lib/engine/inbound');
   const { callerScope } = await import('../../lib/db/task-scope');
   scopeOf = (agent) => callerScope(agent, 'anonymous');

@@ -1,21 +1,23 @@
 /**
  * Issue 14 §2: the database session store keeps one session per (agent, owner, context), marks
  * an entry used when read, and keeps at most `capacity` per agent, least recently used dropped.
+ * On both providers (vitest.config.mts).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useFreshDatabase } from '../support/in-process';
+import { freshStore } from '../support/in-process';
+import { testStore } from '../support/postgres';
 
 type Repo = typeof import('../../lib/db/launcher-session-repo');
 let repo: Repo;
 
 beforeAll(async () => {
-  useFreshDatabase();
+  await freshStore();
   repo = await import('../../lib/db/launcher-session-repo');
 });
 
 const key = (contextId: string, owner = 'anonymous', agent = 'coder') => ({ agent, owner, contextId });
 
-describe('launcher session store (database)', () => {
+describe(`launcher session store (${testStore()})`, () => {
   it('keys by agent, owner and context', async () => {
     const store = repo.launcherSessionStore(10);
     await store.set(key('c1', 'alice'), { sessionId: 's-alice' });

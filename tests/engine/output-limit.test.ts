@@ -5,7 +5,7 @@
  * not seen the task before (it is read back from the event log).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useFreshDatabase } from '../support/in-process';
+import { freshStore } from '../support/in-process';
 
 type Writer = typeof import('../../lib/engine/task-writer');
 let writer: Writer;
@@ -13,7 +13,7 @@ let repo: typeof import('../../lib/db/task-repo');
 let meter: typeof import('../../lib/engine/output-limit');
 
 beforeAll(async () => {
-  useFreshDatabase({ SWITCHBOARD_MAX_TASK_OUTPUT_BYTES: '2000' });
+  await freshStore({ SWITCHBOARD_MAX_TASK_OUTPUT_BYTES: '2000' });
   writer = await import('../../lib/engine/task-writer');
   repo = await import('../../lib/db/task-repo');
   meter = await import('../../lib/engine/output-limit');

@@ -34,7 +34,8 @@ beforeAll(async () => {
       { name: 'chat', on: ['outbound-ended'], peers: ['self'], url: `${hooks.url}/chat/T000/B000/XXXX`, format: 'slack', allowPrivate: true, backoffSeconds: 0.2 },
     ],
   });
-  app = await startApp({ SWITCHBOARD_CONFIG: config, SWITCHBOARD_RESPONSE_WINDOW: '1' });
+  // On PostgreSQL a killed instance's turns are taken over once its lease expires: a short one.
+  app = await startApp({ SWITCHBOARD_CONFIG: config, SWITCHBOARD_RESPONSE_WINDOW: '1', SWITCHBOARD_LEASE: '1' });
 });
 afterAll(async () => {
   await app?.stop();

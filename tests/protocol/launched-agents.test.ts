@@ -84,7 +84,7 @@ describe('served launched agents', () => {
         expect.objectContaining({ file, entry: 'agents "nowhere"', key: 'launcher.cwd', message: 'directory not found: /nonexistent/agent-dir' }),
       ]),
     );
-    expect(await (await fetch(`${app.url}/api/health`)).json()).toMatchObject({ ok: true });
+    expect(await (await fetch(`${app.url}/api/health`)).json()).toMatchObject({ ok: true }); // PostgreSQL adds its store fields
   });
 
   it('a process agent that runs past the window detaches, then its late result is recorded', async () => {

@@ -79,6 +79,7 @@ export class RpcWorker {
     if (this.phase !== 'idle') return { state: 'failed', reason: `worker is not ready (${this.phase})` };
     clearTimeout(this.timer); // not idle while the conversation is read: the idle close must wait
     const prompt = await buildPromptFrame(turn, this.ctx.slug, this.spec);
+    await this.group.recorded; // false: the group is being killed, and the phase says so below
     // The worker may have exited meanwhile.
     if (this.phase !== 'idle') return { state: 'failed', reason: `worker is not ready (${this.phase})` };
     const line = fitFrameLine(prompt, this.spec.maxFrameBytes);
