@@ -36,6 +36,8 @@ const TASK_INSERT: [column: string, value: (t: NewTask) => unknown][] = [
   ['requestText', (t) => t.requestText],
   ['metadata', (t) => json(t.metadata)],
   ['follow', (t) => json(t.follow)],
+  ['traceContext', (t) => json(t.traceContext)],
+  ['parentTaskId', (t) => t.parentTaskId ?? null],
 ];
 
 const PATCH_COLUMNS: Record<keyof TaskPatch, (v: unknown) => unknown> = {
