@@ -1,36 +1,22 @@
 /**
  * Plain record types that cross the lib/db boundary. Callers never see Prisma types.
  */
+import type { TaskEventBody } from '../protocol/task-events';
 import type { TaskState } from '../protocol/types';
 
 export type Direction = 'inbound' | 'outbound';
 
-export const EVENT_TYPES = [
-  'submitted',
-  'status',
-  'artifact',
-  'message',
-  'detached',
-  'reattached',
-  'follow-error',
-  'remote',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+export { EVENT_TYPES, type EventType } from '../protocol/task-events';
 
-export interface NewEvent {
-  type: EventType;
-  state?: TaskState;
-  payload: unknown;
-}
+/** An event to append: its type and payload (one shape per type, lib/protocol/task-events.ts). */
+export type NewEvent = TaskEventBody & { state?: TaskState };
 
-export interface StoredEvent {
+export type StoredEvent = TaskEventBody & {
   taskId: string;
   seq: number;
-  type: EventType;
   state: TaskState | null;
-  payload: unknown;
   at: string;
-}
+};
 
 export interface TaskRecord {
   id: string;
@@ -99,4 +85,12 @@ export class ContextTakenError extends Error {
   constructor(readonly contextId: string) {
     super(`context ${contextId} belongs to another owner`);
   }
+}
+
+/**
+ * The one place a stored event row becomes a typed event. Every row was written from a
+ * `NewEvent` (typed by the same union), so its JSON has the shape its type names.
+ */
+export function toStoredEvent(taskId: string, row: { seq: number; type: string; state: string | null; at: string }, payload: unknown): StoredEvent {
+  return { taskId, seq: row.seq, type: row.type, state: row.state, payload, at: row.at } as StoredEvent;
 }

@@ -116,7 +116,7 @@ async function continueTask(req: SendRequest, taskId: string): Promise<TaskRecor
       { type: 'message', payload: { message: stored, peer: req.peer } },
       { type: 'status', state: 'working', payload: {} },
     ],
-    { onlyIfStateIn: [record.state], messages: [stored], patch: { state: 'working', statusMessage: null, detached: false } },
+    { onlyIfStateIn: [record.state], messages: [stored], patch: { state: 'working', statusMessage: null } },
   );
   if (!change) throw new A2AError('unsupportedOperation', `task ${taskId} changed state; retry`);
   startTurn({ agent: req.agent, taskId, contextId: record.contextId, message: stored, history, peer: req.peer, owner: req.scope.owner });

@@ -3,7 +3,8 @@
  * the event hub, so no live view can see an event that is not in the database.
  */
 import { appendEvents, insertTask, type AppendOptions, type CommittedChange } from '../db/task-repo';
-import type { NewEvent, NewTask } from '../db/task-records';
+import type { NewEvent, NewTask, TaskPatch } from '../db/task-records';
+import { taskSummaryChange } from '../protocol/task-events';
 import { eventHub } from '../events/hub';
 import type { Message, TaskState } from '../protocol/types';
 import { log } from '../log';
@@ -14,8 +15,21 @@ export async function createTaskRecord(task: NewTask, events: NewEvent[], messag
   return change;
 }
 
+/**
+ * The row's `detached` flag follows from the events, by the rule the browser applies too
+ * (`taskSummaryChange`): a detach sets it, a caller's new message clears it.
+ */
+function detachedPatch(events: NewEvent[]): TaskPatch {
+  let patch: TaskPatch = {};
+  for (const event of events) {
+    const { detached } = taskSummaryChange(event);
+    if (detached !== undefined) patch = detached ? { detached, detachedAt: new Date() } : { detached };
+  }
+  return patch;
+}
+
 export async function recordEvents(taskId: string, events: NewEvent[], opts: AppendOptions = {}): Promise<CommittedChange | null> {
-  const change = await appendEvents(taskId, events, opts);
+  const change = await appendEvents(taskId, events, { ...opts, patch: { ...detachedPatch(events), ...opts.patch } });
   if (change) eventHub().publish(change);
   return change;
 }
