@@ -228,15 +228,8 @@ function listWhere(f: TaskListFilter) {
   if (f.detached !== undefined) and.push({ detached: f.detached });
   if (f.since) and.push({ createdAt: { gte: f.since } });
   if (f.until) and.push({ createdAt: { lte: f.until } });
-  if (f.search) {
-    and.push({
-      OR: [
-        { requestText: { contains: f.search } },
-        { resultText: { contains: f.search } },
-        { statusMessage: { contains: f.search } },
-      ],
-    });
-  }
+  // Text only: statusMessage is stored JSON, where "role" or "kind" would match every task.
+  if (f.search) and.push({ OR: [{ requestText: { contains: f.search } }, { resultText: { contains: f.search } }] });
   return and.length ? { AND: and } : {};
 }
 
