@@ -3,12 +3,11 @@
  *
  * The config loader validates an agent's `launcher` key with LauncherSpecSchema, then calls
  * createLauncherRunner; both report problems by key, so one bad agent never stops the others.
- * At shutdown the engine calls close() on each runner, or closeAllLauncherRunners() once.
+ * At shutdown the engine calls close() on each runner.
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { AgentRunner } from '../engine/agent';
-import { processSingleton } from '../process-singleton';
 import { defaultLauncherLog, type LauncherLog } from './log';
 import { ProcessLauncherRunner } from './process-runner';
 import { RpcLauncherRunner } from './rpc/rpc-runner';
@@ -43,10 +42,6 @@ export class LauncherConfigError extends Error {
   }
 }
 
-// One registry per process (processSingleton): Next bundles several module graphs and dev
-// hot reload re-evaluates modules, and each copy must still find, and close, every runner.
-const registry = processSingleton('launchers.runners', () => new Set<LauncherRunner>());
-
 /**
  * Builds the runner for a validated spec. Throws LauncherConfigError when `cwd` is not an
  * existing directory (checked again before every spawn, since it may vanish later).
@@ -58,25 +53,7 @@ export function createLauncherRunner(spec: LauncherSpec, opts: LauncherRunnerOpt
   }
   const ctx = { slug: opts.slug, cwd, log: opts.log ?? defaultLauncherLog(opts.slug) };
   const runner = spec.type === 'process' ? new ProcessLauncherRunner(spec, ctx) : new RpcLauncherRunner(spec, ctx);
-  return track(runner);
-}
-
-/** Closes every runner created in this process (kills their trees); for the shutdown hook. */
-export async function closeAllLauncherRunners(): Promise<void> {
-  await Promise.allSettled([...registry].map((runner) => runner.close()));
-}
-
-/** Wraps a runner so that closing it also drops it from the registry. */
-function track(runner: LauncherRunner): LauncherRunner {
-  const tracked: LauncherRunner = {
-    runTurn: (turn) => runner.runTurn(turn),
-    close: async () => {
-      registry.delete(tracked);
-      await runner.close();
-    },
-  };
-  registry.add(tracked);
-  return tracked;
+  return runner;
 }
 
 function isDirectory(dir: string): boolean {
