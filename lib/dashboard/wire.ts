@@ -4,7 +4,7 @@
  * two sides cannot drift.
  */
 import { z } from 'zod';
-import type { Task } from '../protocol/types';
+import { isTerminalState, type Task } from '../protocol/types';
 import { TimelineEventSchema, type CompactArtifactPayload, type TimelineEvent } from '../protocol/task-events';
 
 /**
@@ -26,14 +26,11 @@ export const DISPLAY_STATES = [
 export const DisplayStateSchema = z.enum(DISPLAY_STATES);
 export type DisplayState = z.infer<typeof DisplayStateSchema>;
 
-const TERMINAL: readonly string[] = ['completed', 'failed', 'canceled', 'rejected'];
-
-export function isTerminal(state: string): boolean {
-  return TERMINAL.includes(state);
-}
+/** The one definition lives in lib/protocol/types.ts; re-exported under the dashboard's name. */
+export { isTerminalState as isTerminal } from '../protocol/types';
 
 export function displayStateOf(state: string, detached: boolean): DisplayState {
-  if (detached && !isTerminal(state)) return 'detached';
+  if (detached && !isTerminalState(state)) return 'detached';
   const parsed = DisplayStateSchema.safeParse(state);
   return parsed.success ? parsed.data : 'unknown';
 }

@@ -6,7 +6,7 @@ import { appendEvents, insertTask, type AppendOptions, type CommittedChange } fr
 import type { NewEvent, NewTask, TaskPatch } from '../db/task-records';
 import { taskSummaryChange } from '../protocol/task-events';
 import { eventHub } from '../events/hub';
-import type { Message, TaskState } from '../protocol/types';
+import type { Message } from '../protocol/types';
 import { log } from '../log';
 
 export async function createTaskRecord(task: NewTask, events: NewEvent[], messages: Message[] = []): Promise<CommittedChange> {
@@ -34,7 +34,8 @@ export async function recordEvents(taskId: string, events: NewEvent[], opts: App
   return change;
 }
 
-export type TerminalState = Extract<TaskState, 'completed' | 'failed' | 'canceled' | 'rejected'>;
+import type { TerminalState } from '../protocol/types';
+export type { TerminalState };
 
 export interface TerminalClaim {
   state: TerminalState;

@@ -16,7 +16,8 @@ export const TASK_STATES = [
 ] as const;
 export type TaskState = (typeof TASK_STATES)[number];
 
-export const TERMINAL_STATES: readonly TaskState[] = ['completed', 'canceled', 'failed', 'rejected'];
+export const TERMINAL_STATES = ['completed', 'canceled', 'failed', 'rejected'] as const satisfies readonly TaskState[];
+export type TerminalState = (typeof TERMINAL_STATES)[number];
 export const INTERRUPTED_STATES: readonly TaskState[] = ['input-required', 'auth-required'];
 
 export function isTerminalState(state: string): boolean {
