@@ -13,7 +13,7 @@ import { acceptsVersionHeader, METHODS, STREAMING_OPS, type Operation, type Prot
 import { toProtoJsonNames } from '../protocol/proto-json-names';
 import { isJsonMediaType } from './media-type';
 import { runOperation } from './rpc-handlers';
-import { SSE_HEADERS, sseData, sseErrorEvent } from './sse';
+import { SSE_HEADERS, sseData, sseErrorEvent } from '../protocol/sse-frames';
 import { sseBatchResponse } from './sse-response';
 import { asA2AError } from './operation-error';
 

@@ -9,10 +9,10 @@ import { countApiKeys } from '../db/key-repo';
 import { sealPlaintextPeerSecrets } from '../db/peer-repo';
 import { sealPlaintextPushSecrets } from '../db/push-repo';
 import { agentRegistry, defaultAgentProblem } from '../agents/registry';
-import { recoverInterruptedTasks, drainAndStop } from './lifecycle';
+import { recoverInterruptedTasks, drainAndStop } from '../engine/lifecycle';
 import { ensurePushDelivery } from '../push/push-delivery';
 import { processSingleton } from '../process-singleton';
-import { applyHeapGrowth } from './heap-growth';
+import { applyHeapGrowth } from '../engine/heap-growth';
 import { errorMessage, log } from '../log';
 
 type BootHook = () => Promise<void>;
