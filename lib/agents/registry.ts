@@ -4,7 +4,7 @@
  */
 import type { ServedAgent } from '../engine/agent';
 import { builtinAgents } from './builtin-agents';
-import { loadFileConfig, type AgentConfig } from '../config/file-config';
+import { fileConfig, isPeerConfigError, type AgentConfig } from '../config/file-config';
 import { getSettings } from '../config/settings';
 import { createLauncherRunner } from '../launchers';
 import { processSingleton } from '../process-singleton';
@@ -30,8 +30,8 @@ export interface AgentRegistry {
 }
 
 function buildRegistry(): AgentRegistry {
-  const config = loadFileConfig(getSettings().configPath);
-  for (const error of config.errors) log.error('config error; entry not served', { error });
+  const config = fileConfig();
+  for (const error of config.errors.filter((e) => !isPeerConfigError(e))) log.error('config error; entry not served', { error });
   const agents = new Map<string, ServedAgent>(builtinAgents().map((a) => [a.slug, a]));
   for (const agent of config.agents) {
     try {

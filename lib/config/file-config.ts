@@ -8,6 +8,7 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { LauncherSpecSchema } from '../launchers/spec';
+import { getSettings } from './settings';
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
 const RESERVED_SLUGS = ['echo', 'slow', 'budget', 'ask'];
@@ -138,3 +139,17 @@ export function loadFileConfig(configPath: string | undefined): FileConfig {
   });
   return { file, baseDir, agents: uniqueAgents, peers: validateEach(file, 'peers', peers, PeerConfigSchema, nameOf('name'), errors), errors };
 }
+
+const FILE_CONFIG_KEY = Symbol.for('switchboard.file-config');
+
+/**
+ * The config file, read once per process (like the settings): the agent registry and the peer
+ * sync share it, so each problem in it is found, and logged, once.
+ */
+export function fileConfig(): FileConfig {
+  const holder = globalThis as { [FILE_CONFIG_KEY]?: FileConfig };
+  return (holder[FILE_CONFIG_KEY] ??= loadFileConfig(getSettings().configPath));
+}
+
+/** Problems with the `peers` list, which the peer sync reports; the rest the agent registry does. */
+export const isPeerConfigError = (error: string): boolean => error.includes(': peers');
