@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { bodyError, ClientTimeoutError, httpRequest, TransportError } from './http-transport';
 import { parseSse } from './sse';
 
-export type ProtocolVersion = '0.3' | '1.0';
+export type { ProtocolVersion } from '../protocol/types';
+import type { ProtocolVersion } from '../protocol/types';
 
 /** Where and how to call a peer. Headers already hold auth and the peer's extra headers. */
 export interface RpcTarget {

@@ -24,6 +24,7 @@ import { requireTaskInScope } from './scoped-task';
 import type { Message, StreamEvent, Task } from '../protocol/types';
 import { isTerminalState, isTurnEndState, textOf } from '../protocol/types';
 import { getSettings } from '../config/settings';
+import type { ProtocolVersion } from '../protocol/types';
 
 export type SendMode = 'blocking' | 'non-blocking';
 
@@ -251,7 +252,7 @@ async function finalSnapshot(record: TaskRecord): Promise<StreamBatch> {
  * snapshot (and a final status) and v1.0 gets -32004, as its spec requires; on an interrupted
  * one both get the snapshot and a final status, and the stream closes.
  */
-export async function* resubscribe(taskId: string, scope: CallerScope, version: '0.3' | '1.0', signal?: AbortSignal): AsyncGenerator<StreamBatch> {
+export async function* resubscribe(taskId: string, scope: CallerScope, version: ProtocolVersion, signal?: AbortSignal): AsyncGenerator<StreamBatch> {
   // Scope first: a foreign subscriber must not write anything (no `reattached` event).
   const record = await requireTaskInScope(taskId, scope);
   if (isTerminalState(record.state) && version === '1.0') throw new A2AError('unsupportedOperation', `task ${taskId} is already ${record.state}`);
