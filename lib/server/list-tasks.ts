@@ -8,6 +8,7 @@ import { buildTask } from '../engine/snapshot';
 import { A2AError } from '../protocol/errors';
 import { stateFromV10, taskToV10 } from '../protocol/v10';
 import type { ProtocolVersion } from './rpc-methods';
+import { decodeListCursor, encodeListCursor, type ListCursor } from '../db/list-cursor';
 
 interface ListParams {
   contextId?: string;
@@ -19,13 +20,9 @@ interface ListParams {
   includeArtifacts?: boolean;
 }
 
-function decodeToken(token: string): { createdAt: string; id: string } {
-  try {
-    const cursor = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
-    if (typeof cursor.createdAt === 'string' && typeof cursor.id === 'string') return cursor;
-  } catch {
-    // fall through
-  }
+function decodeToken(token: string): ListCursor {
+  const cursor = decodeListCursor(token);
+  if (cursor) return cursor;
   throw new A2AError('invalidParams', 'params.pageToken: not a token returned by ListTasks');
 }
 
@@ -44,7 +41,7 @@ export async function listInboundTasks(scope: CallerScope, p: ListParams, v: Pro
   );
   return {
     tasks: v === '1.0' ? tasks.map(taskToV10) : tasks,
-    nextPageToken: page.nextCursor ? Buffer.from(JSON.stringify(page.nextCursor)).toString('base64url') : '',
+    nextPageToken: page.nextCursor ? encodeListCursor(page.nextCursor) : '',
     pageSize: p.pageSize,
     totalSize,
   };
