@@ -14,6 +14,7 @@ import { isTerminalState } from './types';
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const MessageSchema = z.custom<Message>((v) => isRecord(v) && Array.isArray(v.parts));
 const ChunkSchema = z.custom<ArtifactChunk>((v) => isRecord(v) && isRecord(v.artifact));
+// Peer data passes through status and detach payloads: tolerate null where a peer may send it.
 const MetadataSchema = z.record(z.string(), z.unknown());
 
 export const SubmittedPayloadSchema = z.looseObject({
@@ -29,9 +30,9 @@ export const StatusPayloadSchema = z.looseObject({
   message: MessageSchema.optional(),
   /** Why a task ended (terminal statuses). */
   reason: z.string().optional(),
-  metadata: MetadataSchema.optional(),
+  metadata: MetadataSchema.nullish(),
   /** Outbound: the state and time as the peer reported them. */
-  remote: z.looseObject({ state: z.string(), timestamp: z.string().optional() }).optional(),
+  remote: z.looseObject({ state: z.string(), timestamp: z.string().nullish() }).optional(),
   /** Outbound: the connection the first status was made over. */
   connected: z.looseObject({ version: z.string(), endpoint: z.string(), streaming: z.boolean() }).optional(),
 });
@@ -47,7 +48,7 @@ export const MessagePayloadSchema = z.looseObject({
 export const DetachedPayloadSchema = z.looseObject({
   reason: z.string(),
   message: MessageSchema.optional(),
-  metadata: MetadataSchema.optional(),
+  metadata: MetadataSchema.nullish(),
 });
 
 export const ReattachedPayloadSchema = z.looseObject({ via: z.string() });
