@@ -2,7 +2,7 @@
 // logged-out sessions, HTTP server timeouts, shutdown hook.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  const { ensureBooted, onBoot } = await import('./lib/engine/boot');
+  const { ensureBooted, onBoot } = await import('./lib/runtime/boot');
   const { setOutboundCancel } = await import('./lib/engine/cancel');
   const { startOutboundClient, cancelOutboundAtPeer } = await import('./lib/client');
   setOutboundCancel(cancelOutboundAtPeer); // the engine's one cancel tells peers through lib/client

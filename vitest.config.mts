@@ -16,6 +16,8 @@ const BOTH_PROVIDERS = [
   'tests/engine/launcher-sessions.test.ts',
   'tests/engine/conversation.test.ts',
   'tests/engine/output-limit.test.ts',
+  'tests/engine/summary-rule.test.ts',
+  'tests/engine/task-search.test.ts',
   'tests/protocol/lifecycle.test.ts',
   'tests/protocol/timing-contract.test.ts',
   'tests/protocol/sdk-interop.test.ts',

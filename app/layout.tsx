@@ -2,7 +2,7 @@ import type { Metadata, Viewport } from 'next';
 import { headers } from 'next/headers';
 import type { ReactNode } from 'react';
 import { identifyHeaders } from '@/lib/auth/guard';
-import { sessionInfo } from '@/lib/auth/session-api';
+import { sessionInfo } from '@/lib/api/session-api';
 import { Providers } from './providers';
 import { THEME_SCRIPT } from '@/components/layout/theme-script';
 import './globals.css';

@@ -57,8 +57,16 @@ test('counts, filters and search narrow the list; new tasks wait behind a banner
   // Paused: no stream, no banner; resuming catches up.
   await page.getByTestId('live-toggle').click();
   await expect(page.getByTestId('feed-status')).toHaveAttribute('data-status', 'paused');
+  // A second, live page on the same list is the witness: once it announces the new task, the
+  // feed has delivered it, and the paused page must still show nothing (no fixed wait).
+  const witness = await page.context().newPage();
+  const liveUrl = new URL(page.url());
+  liveUrl.searchParams.delete('live');
+  await witness.goto(liveUrl.toString());
+  await expect(witness.getByTestId('feed-status')).toHaveAttribute('data-status', 'live');
   await a2a.send('echo', `${tag} delta date`);
-  await page.waitForTimeout(800);
+  await expect(witness.getByTestId('new-tasks-banner')).toHaveText(/1 new task/);
+  await witness.close();
   await expect(page.getByTestId('new-tasks-banner')).toBeHidden();
   await page.getByTestId('live-toggle').click();
   await expect(page.getByTestId('feed-status')).toHaveAttribute('data-status', 'live');

@@ -1,12 +1,22 @@
 /**
  * Structured logs: one JSON line per event, saying what happened, for whom, and why.
  */
-type Level = 'debug' | 'info' | 'warn' | 'error';
+export type Level = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
+const LEVEL_KEY = Symbol.for('switchboard.log-level');
+type LevelHolder = { [LEVEL_KEY]?: Level };
+
+/**
+ * Set by the settings loader when it parses `Settings.logLevel` (lib/config/settings.ts), so the
+ * log never reads the environment itself; info until then. Process-wide, like the settings.
+ */
+export function setLogLevel(level: Level): void {
+  (globalThis as LevelHolder)[LEVEL_KEY] = level;
+}
+
 function threshold(): number {
-  const configured = process.env.SWITCHBOARD_LOG_LEVEL as Level | undefined;
-  return ORDER[configured ?? 'info'] ?? ORDER.info;
+  return ORDER[(globalThis as LevelHolder)[LEVEL_KEY] ?? 'info'];
 }
 
 function write(level: Level, msg: string, fields: Record<string, unknown>): void {

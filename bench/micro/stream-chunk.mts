@@ -15,7 +15,7 @@ const repo = await import('../../lib/db/task-repo');
 const { taskWriter } = await import('../../lib/db/client');
 const { toStreamEvent } = await import('../../lib/engine/stream-events');
 const { streamEventToV10 } = await import('../../lib/protocol/v10');
-const { sseData } = await import('../../lib/server/sse');
+const { sseData } = await import('../../lib/protocol/sse-frames');
 
 function cpu(label: string, n: number, fn: () => void | Promise<void>) {
   return (async () => {

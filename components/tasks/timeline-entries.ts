@@ -27,18 +27,10 @@ interface ArtifactInfo {
   lastChunk: boolean;
 }
 
-function artifactInfo(event: TimelineEvent): ArtifactInfo {
-  const p = (event.payload ?? {}) as {
-    artifactId?: string;
-    textLength?: number;
-    lastChunk?: boolean;
-    artifact?: { artifactId?: string; parts?: { kind?: string; text?: string }[] };
-  };
-  if (p.artifact) {
-    const textLength = (p.artifact.parts ?? []).reduce((n, part) => n + (typeof part.text === 'string' ? part.text.length : 0), 0);
-    return { artifactId: p.artifact.artifactId ?? '', textLength, lastChunk: Boolean(p.lastChunk) };
-  }
-  return { artifactId: p.artifactId ?? '', textLength: p.textLength ?? 0, lastChunk: Boolean(p.lastChunk) };
+function artifactInfo(payload: Extract<TimelineEvent, { type: 'artifact' }>['payload']): ArtifactInfo {
+  if ('compacted' in payload) return { artifactId: payload.artifactId, textLength: payload.textLength, lastChunk: payload.lastChunk };
+  const textLength = (payload.artifact.parts ?? []).reduce((n, part) => n + (part.kind === 'text' && typeof part.text === 'string' ? part.text.length : 0), 0);
+  return { artifactId: payload.artifact.artifactId ?? '', textLength, lastChunk: Boolean(payload.lastChunk) };
 }
 
 export function timelineEntries(events: TimelineEvent[]): TimelineEntry[] {
@@ -48,7 +40,7 @@ export function timelineEntries(events: TimelineEvent[]): TimelineEntry[] {
   for (const event of events) {
     const last = entries[entries.length - 1];
     if (event.type === 'artifact') {
-      const info = artifactInfo(event);
+      const info = artifactInfo(event.payload);
       if (last?.kind === 'chunks' && last.toSeq === event.seq - 1) {
         last.toSeq = event.seq;
         last.count += 1;

@@ -4,8 +4,9 @@
  */
 import type { ServedAgent } from '../engine/agent';
 import { builtinAgents } from './builtin-agents';
-import { configIssue, loadFileConfig, type AgentConfig, type ConfigIssue } from '../config/file-config';
+import { configIssue, fileConfig, isPeerConfigError, type AgentConfig, type ConfigIssue } from '../config/file-config';
 import { getSettings } from '../config/settings';
+import { delegationEnv } from '../auth/delegation-env';
 import { createLauncherRunner, LauncherConfigError, MAX_SESSIONS, reapOrphanedGroups } from '../launchers';
 import { launchedGroupLedger } from '../db/launched-group-repo';
 import { launcherSessionStore } from '../db/launcher-session-repo';
@@ -23,7 +24,7 @@ function fromConfig(agent: AgentConfig, baseDir: string): ServedAgent {
     responseWindowMs: agent.responseWindowSeconds !== undefined ? agent.responseWindowSeconds * 1000 : undefined,
     lateResultGraceMs: agent.lateResultGraceSeconds !== undefined ? agent.lateResultGraceSeconds * 1000 : undefined,
     extensions: agent.extensions,
-    runner: createLauncherRunner(agent.launcher, { slug: agent.slug, baseDir, ledger: launchedGroupLedger, sessions: launcherSessionStore(MAX_SESSIONS) }),
+    runner: createLauncherRunner(agent.launcher, { slug: agent.slug, baseDir, ledger: launchedGroupLedger, sessions: launcherSessionStore(MAX_SESSIONS), turnEnv: delegationEnv }),
     launcher: true,
   };
 }
@@ -35,8 +36,8 @@ export interface AgentRegistry {
 }
 
 function buildRegistry(): AgentRegistry {
-  const config = loadFileConfig(getSettings().configPath);
-  for (const error of config.errors) log.error('config error; entry not served', { error });
+  const config = fileConfig();
+  for (const error of config.errors.filter((e) => !isPeerConfigError(e))) log.error('config error; entry not served', { error });
   const agents = new Map<string, ServedAgent>(builtinAgents().map((a) => [a.slug, a]));
   for (const agent of config.agents) {
     try {

@@ -1,7 +1,7 @@
 /**
  * Inbound A2A authentication with API keys (design §7). Keys are shown once at creation and
  * stored hashed. When no key exists the endpoint is open (only allowed on a loopback bind; see
- * lib/engine/boot-checks.ts). Lookups are cached briefly so authenticated calls stay cheap.
+ * the start-up check in lib/runtime/boot.ts). Lookups are cached briefly so authenticated calls stay cheap.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { countApiKeys, deleteApiKey, findApiKeyByHash, insertApiKey, listApiKeys, markApiKeyUsed, type ApiKeyRecord } from '../db/key-repo';

@@ -10,7 +10,8 @@ import { errorMessage } from '../log';
 import { DIRECT_PEER, metrics } from '../metrics/metrics';
 import { beginCallSpan, type CallTrace } from '../tracing/spans';
 
-export type ProtocolVersion = '0.3' | '1.0';
+export type { ProtocolVersion } from '../protocol/types';
+import type { ProtocolVersion } from '../protocol/types';
 
 /** Where and how to call a peer. Headers already hold auth and the peer's extra headers. */
 export interface RpcTarget {

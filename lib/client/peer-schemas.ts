@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { PeerRecord } from '../db/peer-repo';
 import { CredentialOriginsSchema } from '../config/file-config';
 import { TimeoutSecondsSchema } from './timeouts';
+import type { ProtocolVersion } from '../protocol/types';
 
 /** Headers the client sets itself; a peer's extra headers may not replace them. */
 export const PROTECTED_HEADERS = ['content-type', 'accept', 'a2a-version', 'content-length', 'host', 'transfer-encoding', 'connection'];
@@ -80,7 +81,7 @@ export interface PublicPeer {
   timeoutSeconds: number | null;
   notes: string | null;
   card: {
-    protocolVersion: '0.3' | '1.0' | null;
+    protocolVersion: ProtocolVersion | null;
     endpointUrl: string | null;
     name: string | null;
     skills: { id: string; name: string }[];

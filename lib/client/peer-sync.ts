@@ -11,7 +11,7 @@ import {
   updatePeerRecord,
   type PeerInput,
 } from '../db/peer-repo';
-import { loadFileConfig, type PeerConfig } from '../config/file-config';
+import { fileConfig, isPeerConfigError, type PeerConfig } from '../config/file-config';
 import { hubBaseUrl, getSettings } from '../config/settings';
 import { processSingleton } from '../process-singleton';
 import { log, errorMessage } from '../log';
@@ -57,8 +57,8 @@ async function upsertManagedPeer(input: PeerInput): Promise<boolean> {
 }
 
 export async function syncConfiguredPeers(): Promise<number> {
-  const config = loadFileConfig(getSettings().configPath);
-  for (const error of config.errors.filter((e) => e.includes(': peers'))) log.error('config error; peer not synced', { error });
+  const config = fileConfig();
+  for (const error of config.errors.filter(isPeerConfigError)) log.error('config error; peer not synced', { error });
   // Stale entries go first, so a peer renamed in the file can take over its old URL.
   const removed = await deletePeersOfSourceExcept('config', config.peers.map((p) => p.name));
   const synced: string[] = [];

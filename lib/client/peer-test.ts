@@ -7,6 +7,7 @@ import { savePeerCard } from '../db/peer-repo';
 import { errorMessage } from '../log';
 import { chooseInterface, fetchAgentCard } from './agent-card';
 import { resolveTarget, checkResponseWindow } from './resolve-peer';
+import type { ProtocolVersion } from '../protocol/types';
 
 export interface PeerTestResult {
   peer: string;
@@ -14,8 +15,8 @@ export interface PeerTestResult {
   latencyMs: number;
   cardUrl?: string;
   name?: string;
-  protocolVersion?: '0.3' | '1.0';
-  versions?: ('0.3' | '1.0')[];
+  protocolVersion?: ProtocolVersion;
+  versions?: ProtocolVersion[];
   endpointUrl?: string;
   streaming?: boolean;
   skills?: { id: string; name: string; description?: string }[];

@@ -9,6 +9,7 @@
 import { recordEvents } from '../engine/task-writer';
 import type { NewEvent, TaskPatch } from '../db/task-records';
 import { accumulateArtifacts } from '../protocol/artifacts';
+import type { EventPayload } from '../protocol/task-events';
 import type { Artifact, ArtifactChunk, Message, StreamEvent, Task, TaskStatus } from '../protocol/types';
 import { isTerminalState, isTurnEndState } from '../protocol/types';
 import { followJson, statusKey, type FollowState } from './follow-state';
@@ -82,7 +83,7 @@ export class RemoteRecorder {
     await recordEvents(this.taskId, [{ type: 'detached', state: 'working', payload: { reason, ...(message ? { message } : {}) } }], {
       onlyIfNotTerminal: true,
       onlyIfNotDetached: true,
-      patch: { state: 'working', detached: true, detachedAt: new Date(), ...(message ? { statusMessage: message } : {}) },
+      patch: { state: 'working', ...(message ? { statusMessage: message } : {}) },
     });
   }
 
@@ -112,11 +113,11 @@ export class RemoteRecorder {
     return this.write([{ type: 'message', payload: { message: stored, remote: true } }], {}, [stored]);
   }
 
-  async recordRemote(payload: Record<string, unknown>): Promise<boolean> {
+  async recordRemote(payload: EventPayload<'remote'>): Promise<boolean> {
     return this.write([{ type: 'remote', payload }]);
   }
 
-  async recordFollowError(payload: Record<string, unknown>): Promise<boolean> {
+  async recordFollowError(payload: EventPayload<'follow-error'>): Promise<boolean> {
     return this.write([{ type: 'follow-error', payload }]);
   }
 

@@ -6,7 +6,6 @@
  */
 import { findTasksInStates } from '../db/task-repo';
 import { log, errorMessage } from '../log';
-import { outboundFollowers } from './follow-registry';
 import { startOutbound } from './outbound-runner';
 import { ensurePeersReady } from './peer-sync';
 import { isClustered, resumeOrphanedFollows } from '../engine/cluster';
@@ -35,9 +34,4 @@ export async function startOutboundClient(): Promise<void> {
   } catch (err) {
     log.error('outbound client start-up failed', { error: errorMessage(err) });
   }
-}
-
-/** Shutdown: stop following without writing anything; the next start resumes every task. */
-export async function stopOutboundFollowing(): Promise<void> {
-  await outboundFollowers().stopAll('shutdown');
 }

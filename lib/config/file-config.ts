@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { LauncherSpecSchema } from '../launchers/spec';
 import { NotificationRuleSchema, type NotificationRule } from './notification-rules';
 import { TIMING_EXTENSION_URI } from '../protocol/extensions';
+import { getSettings } from './settings';
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
 const RESERVED_SLUGS = ['echo', 'slow', 'budget', 'ask'];
@@ -186,3 +187,17 @@ export function loadFileConfig(configPath: string | undefined): FileConfig {
   }
   return result({ file, baseDir, agents: uniqueAgents, peers: peerList, notifications: rules, issues });
 }
+
+const FILE_CONFIG_KEY = Symbol.for('switchboard.file-config');
+
+/**
+ * The config file, read once per process (like the settings): the agent registry and the peer
+ * sync share it, so each problem in it is found, and logged, once.
+ */
+export function fileConfig(): FileConfig {
+  const holder = globalThis as { [FILE_CONFIG_KEY]?: FileConfig };
+  return (holder[FILE_CONFIG_KEY] ??= loadFileConfig(getSettings().configPath));
+}
+
+/** Problems with the `peers` list, which the peer sync reports; the rest the agent registry does. */
+export const isPeerConfigError = (error: string): boolean => error.includes(': peers');

@@ -3,6 +3,7 @@
  * is read here and nowhere else; an invalid value stops start-up with a message naming the setting.
  */
 import { z } from 'zod';
+import { setLogLevel } from '../log';
 
 const seconds = (name: string, max = 86_400) =>
   z
@@ -177,5 +178,9 @@ type SettingsHolder = { [SETTINGS_KEY]?: Settings };
 /** Process-wide settings, parsed once. */
 export function getSettings(): Settings {
   const holder = globalThis as SettingsHolder;
-  return (holder[SETTINGS_KEY] ??= loadSettings());
+  if (!holder[SETTINGS_KEY]) {
+    holder[SETTINGS_KEY] = loadSettings();
+    setLogLevel(holder[SETTINGS_KEY].logLevel);
+  }
+  return holder[SETTINGS_KEY];
 }

@@ -2,31 +2,14 @@
  * Plain-text descriptions of timeline events, shared by the task page and the command line.
  * Client-safe (no server imports).
  */
-import { isTerminal, type TimelineEvent } from './wire';
+import type { TimelineEvent } from './wire';
+import { messageText } from '../protocol/message-text';
+import { isTerminalState, type Message } from '../protocol/types';
 
-interface Payload {
-  /** A `remote` event's kind: task, blocking-strategy, client-timeout, polling... */
-  event?: string;
-  note?: string;
-  warning?: string;
-  phase?: string;
-  answer?: string;
-  message?: { role?: string; parts?: { kind?: string; text?: string }[]; metadata?: { switchboard?: { detached?: boolean; reason?: string } } };
-  reason?: string;
-  /** "message": the agent answered with a direct message (the caller got a Message, no task). */
-  reply?: string;
-  peer?: string;
-  via?: string;
-  error?: unknown;
-  remoteTaskId?: string;
-}
+type RemoteNote = Extract<TimelineEvent, { type: 'remote' }>['payload'];
 
-function text(message: Payload['message']): string {
-  return (message?.parts ?? [])
-    .filter((p) => p.kind === 'text' && typeof p.text === 'string')
-    .map((p) => p.text)
-    .join(' ')
-    .trim();
+function text(message: unknown): string {
+  return messageText(message).trim();
 }
 
 function short(value: string, max = 300): string {
@@ -38,12 +21,16 @@ function short(value: string, max = 300): string {
  * metadata.switchboard.detached (our own servers do); for an outbound task that is the detach.
  */
 export function isPeerDetach(event: TimelineEvent): boolean {
-  const p = (event.payload ?? {}) as Payload;
-  return event.type === 'status' && event.state === 'working' && p.message?.metadata?.switchboard?.detached === true;
+  return event.type === 'status' && event.state === 'working' && peerSwitchboard(event.payload.message)?.detached === true;
+}
+
+function peerSwitchboard(message: Message | undefined): { detached?: unknown; reason?: unknown } | undefined {
+  const sb = message?.metadata?.switchboard;
+  return sb && typeof sb === 'object' ? (sb as { detached?: unknown; reason?: unknown }) : undefined;
 }
 
 /** What the outbound client noted about the peer (`remote` events), in the operator's words. */
-function describeRemote(p: Payload): { title: string; detail: string | null } {
+function describeRemote(p: RemoteNote): { title: string; detail: string | null } {
   const detail = (value: unknown) => (typeof value === 'string' && value ? short(value) : null);
   switch (p.event) {
     case 'task':
@@ -69,30 +56,30 @@ function describeRemote(p: Payload): { title: string; detail: string | null } {
 
 /** A one-line title and an optional detail for a timeline event; all of it plain text. */
 export function describeEvent(event: TimelineEvent): { title: string; detail: string | null } {
-  const p = (event.payload ?? {}) as Payload;
-  if (isPeerDetach(event)) {
-    const reason = p.message?.metadata?.switchboard?.reason;
-    return { title: `Peer detached${reason ? ` — ${reason}` : ''}`, detail: text(p.message) ? short(text(p.message)) : null };
+  const said = (message: unknown) => (text(message) ? short(text(message)) : null);
+  if (event.type === 'status' && isPeerDetach(event)) {
+    const reason = peerSwitchboard(event.payload.message)?.reason;
+    return { title: `Peer detached${typeof reason === 'string' ? ` — ${reason}` : ''}`, detail: said(event.payload.message) };
   }
   switch (event.type) {
     case 'submitted':
-      return { title: `Submitted${p.peer ? ` by ${p.peer}` : ''}`, detail: text(p.message) ? short(text(p.message)) : null };
+      return { title: `Submitted${event.payload.peer ? ` by ${event.payload.peer}` : ''}`, detail: said(event.payload.message) };
     case 'status': {
       const state = event.state ?? 'unknown';
-      const title = state.charAt(0).toUpperCase() + state.slice(1) + (p.reply === 'message' ? ' — replied with a direct message' : '');
-      if (isTerminal(state)) return { title, detail: p.reason ?? (text(p.message) ? short(text(p.message)) : null) };
-      return { title: state === 'working' ? 'Working' : `State: ${state}`, detail: text(p.message) ? short(text(p.message)) : null };
+      const title = state.charAt(0).toUpperCase() + state.slice(1) + (event.payload.reply === 'message' ? ' — replied with a direct message' : '');
+      if (isTerminalState(state)) return { title, detail: event.payload.reason ?? said(event.payload.message) };
+      return { title: state === 'working' ? 'Working' : `State: ${state}`, detail: said(event.payload.message) };
     }
     case 'detached':
-      return { title: `Detached${p.reason ? ` — ${p.reason}` : ''}`, detail: 'The caller stopped waiting; the task keeps running and its result will be recorded.' };
+      return { title: `Detached${event.payload.reason ? ` — ${event.payload.reason}` : ''}`, detail: 'The caller stopped waiting; the task keeps running and its result will be recorded.' };
     case 'reattached':
-      return { title: `Reattached${p.via ? ` via ${p.via}` : ''}`, detail: null };
+      return { title: `Reattached${event.payload.via ? ` via ${event.payload.via}` : ''}`, detail: null };
     case 'message':
-      return { title: `Message from ${p.message?.role ?? 'caller'}`, detail: text(p.message) ? short(text(p.message)) : null };
+      return { title: `Message from ${event.payload.message.role ?? 'caller'}`, detail: said(event.payload.message) };
     case 'follow-error':
-      return { title: 'Following the peer failed (will retry)', detail: short(typeof p.error === 'string' ? p.error : JSON.stringify(p.error ?? p)) };
+      return { title: 'Following the peer failed (will retry)', detail: short(event.payload.error) };
     case 'remote':
-      return describeRemote(p);
+      return describeRemote(event.payload);
     default:
       return { title: event.type, detail: null };
   }

@@ -11,7 +11,7 @@ import type { TaskChange } from '../events/hub';
 import { eventHub } from '../events/hub';
 import { processSingleton } from '../process-singleton';
 import { type PushSend } from './sse';
-import { encodeFrame } from '../server/sse';
+import { encodeFrame } from '../protocol/sse-frames';
 import { toTaskSummary } from './task-summary';
 import { FEED_EVENT, type TaskSummary } from './wire';
 

@@ -5,7 +5,7 @@
  * Both the request's abort and the stream's cancel end the source, whichever comes first.
  */
 import { errorMessage, log } from '../log';
-import { encodeFrame, KEEPALIVE_MS, SSE_HEADERS, SSE_KEEPALIVE } from '../server/sse';
+import { encodeFrame, KEEPALIVE_MS, SSE_HEADERS, SSE_KEEPALIVE } from '../protocol/sse-frames';
 import { countSubscriber } from '../metrics/subscribers';
 
 /** Tells EventSource how soon to reconnect after a drop. */

@@ -7,7 +7,6 @@ import { findTask, listEvents } from '../db/task-repo';
 import type { StoredEvent, TaskRecord } from '../db/task-records';
 import { buildTask } from '../engine/snapshot';
 import { accumulateArtifacts } from '../protocol/artifacts';
-import type { ArtifactChunk } from '../protocol/types';
 import { isTerminalState } from '../protocol/types';
 import { toTaskSummary } from './task-summary';
 import { listChildTasks } from '../db/task-graph';
@@ -15,7 +14,9 @@ import { parentFromMetadata, traceIdOf } from '../protocol/trace-context';
 import { compactEvent, type TaskDetail, type TimelineEvent } from './wire';
 
 export function toTimelineEvent(event: StoredEvent): TimelineEvent {
-  return { seq: event.seq, type: event.type, state: event.state, at: event.at, payload: event.payload };
+  const { taskId, ...timeline } = event;
+  void taskId;
+  return timeline;
 }
 
 /** Events 1..record.lastSeq: the row may be read after more events were appended, never before. */
@@ -35,7 +36,7 @@ export async function loadTaskDetail(taskId: string): Promise<TaskDetail | null>
   // timeline agree on the seq; an ended task's were materialised by the terminal claim.
   const snapshot = await buildTask(record, { includeArtifacts: terminal });
   if (!terminal) {
-    snapshot.artifacts = accumulateArtifacts(events.filter((e) => e.type === 'artifact').map((e) => e.payload as ArtifactChunk));
+    snapshot.artifacts = accumulateArtifacts(events.flatMap((e) => (e.type === 'artifact' ? [e.payload] : [])));
   }
   const children = await listChildTasks(record.id);
   const parent = record.direction === 'inbound' ? parentFromMetadata(firstMessageMetadata(events)) : undefined;

@@ -16,6 +16,7 @@ import {
   type TaskListQuery,
   type TaskListResponse,
 } from './wire';
+import { decodeListCursor, encodeListCursor } from '../db/list-cursor';
 
 const NON_TERMINAL: TaskState[] = ['submitted', 'working', 'input-required', 'auth-required', 'unknown'];
 
@@ -42,25 +43,11 @@ function baseFilter(f: TaskFilter & { until?: string; after?: string }, now: num
   };
 }
 
-export function encodeCursor(cursor: { createdAt: string; id: string }): string {
-  return Buffer.from(JSON.stringify([cursor.createdAt, cursor.id])).toString('base64url');
-}
-
-export function decodeCursor(value: string): { createdAt: string; id: string } | null {
-  try {
-    const [createdAt, id] = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as unknown[];
-    if (typeof createdAt !== 'string' || typeof id !== 'string' || Number.isNaN(Date.parse(createdAt))) return null;
-    return { createdAt, id };
-  } catch {
-    return null;
-  }
-}
-
 export class BadCursorError extends Error {}
 
 export async function listTaskPage(q: TaskListQuery): Promise<TaskListResponse> {
   const now = Date.now();
-  const cursor = q.cursor ? decodeCursor(q.cursor) : undefined;
+  const cursor = q.cursor ? decodeListCursor(q.cursor) : undefined;
   if (cursor === null) throw new BadCursorError('cursor: not a cursor this server issued');
   const base = baseFilter(q, now);
   // Repeating the cursor's time as an upper bound (an AND next to the cursor's OR) lets SQLite
@@ -70,7 +57,7 @@ export async function listTaskPage(q: TaskListQuery): Promise<TaskListResponse> 
   const page = await listTasks({ ...base, until, ...stateFilter(q.state), cursor, limit: q.limit });
   return {
     tasks: page.tasks.map(toTaskSummary),
-    nextCursor: page.nextCursor ? encodeCursor(page.nextCursor) : null,
+    nextCursor: page.nextCursor ? encodeListCursor(page.nextCursor) : null,
     asOf: new Date(now).toISOString(),
   };
 }

@@ -7,7 +7,7 @@
 import { findTask, listEvents } from '../db/task-repo';
 import { observeTask } from '../engine/observe';
 import { isTerminalState } from '../protocol/types';
-import { encodeFrame } from '../server/sse';
+import { encodeFrame } from '../protocol/sse-frames';
 import { loadTaskDetail, toTimelineEvent } from './task-detail';
 import { TASK_STREAM_EVENTS, type TaskStreamEnd } from './wire';
 

@@ -4,7 +4,8 @@
  * two sides cannot drift.
  */
 import { z } from 'zod';
-import type { Task } from '../protocol/types';
+import { isTerminalState, type Task } from '../protocol/types';
+import { TimelineEventSchema, type CompactArtifactPayload, type TimelineEvent } from '../protocol/task-events';
 
 /**
  * What the list shows as a task's state. "detached" is not an A2A state: it is a task that is
@@ -25,14 +26,11 @@ export const DISPLAY_STATES = [
 export const DisplayStateSchema = z.enum(DISPLAY_STATES);
 export type DisplayState = z.infer<typeof DisplayStateSchema>;
 
-const TERMINAL: readonly string[] = ['completed', 'failed', 'canceled', 'rejected'];
-
-export function isTerminal(state: string): boolean {
-  return TERMINAL.includes(state);
-}
+/** The one definition lives in lib/protocol/types.ts; re-exported under the dashboard's name. */
+export { isTerminalState as isTerminal } from '../protocol/types';
 
 export function displayStateOf(state: string, detached: boolean): DisplayState {
-  if (detached && !isTerminal(state)) return 'detached';
+  if (detached && !isTerminalState(state)) return 'detached';
   const parsed = DisplayStateSchema.safeParse(state);
   return parsed.success ? parsed.data : 'unknown';
 }
@@ -119,14 +117,7 @@ export const TaskCountsResponseSchema = z.object({
 });
 export type TaskCountsResponse = z.infer<typeof TaskCountsResponseSchema>;
 
-export const TimelineEventSchema = z.object({
-  seq: z.number().int(),
-  type: z.string(),
-  state: z.string().nullable(),
-  at: z.string(),
-  payload: z.unknown(),
-});
-export type TimelineEvent = z.infer<typeof TimelineEventSchema>;
+export { TimelineEventSchema, type TimelineEvent, type CompactArtifactPayload } from '../protocol/task-events';
 
 const isObject = (v: unknown) => typeof v === 'object' && v !== null;
 
@@ -195,31 +186,21 @@ export const ApiErrorSchema = z.object({
   error: z.object({ code: z.string(), message: z.string(), field: z.string().optional() }),
 });
 
-/** What the timeline keeps of an artifact chunk: its content lives in the accumulated artifact. */
-export interface CompactArtifactPayload {
-  compacted: true;
-  artifactId: string;
-  name?: string;
-  append: boolean;
-  lastChunk: boolean;
-  textLength: number;
-}
-
 /**
  * Drops an artifact chunk's content from a timeline event (after it has been accumulated), so a
  * task with thousands of chunks does not hold its result twice.
  */
 export function compactEvent(event: TimelineEvent): TimelineEvent {
-  if (event.type !== 'artifact' || !event.payload || typeof event.payload !== 'object') return event;
-  const chunk = event.payload as { artifact?: { artifactId?: string; name?: string; parts?: { kind?: string; text?: string }[] }; append?: boolean; lastChunk?: boolean };
-  if (!chunk.artifact) return event;
-  const textLength = (chunk.artifact.parts ?? []).reduce((n, p) => n + (p.kind === 'text' && typeof p.text === 'string' ? p.text.length : 0), 0);
+  if (event.type !== 'artifact' || 'compacted' in event.payload) return event;
+  const { artifact, append, lastChunk } = event.payload;
+  // Peer data: tolerate a chunk without parts or a text part without text.
+  const textLength = (artifact.parts ?? []).reduce((n, p) => n + (p.kind === 'text' && typeof p.text === 'string' ? p.text.length : 0), 0);
   const payload: CompactArtifactPayload = {
     compacted: true,
-    artifactId: chunk.artifact.artifactId ?? '',
-    ...(chunk.artifact.name ? { name: chunk.artifact.name } : {}),
-    append: Boolean(chunk.append),
-    lastChunk: Boolean(chunk.lastChunk),
+    artifactId: artifact.artifactId,
+    ...(artifact.name ? { name: artifact.name } : {}),
+    append: Boolean(append),
+    lastChunk: Boolean(lastChunk),
     textLength,
   };
   return { ...event, payload };

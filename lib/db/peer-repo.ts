@@ -6,6 +6,7 @@
 import { db } from './client';
 import { fromJson, toJson } from './json';
 import { isSealed, openSecret, sealSecret } from './secret-box';
+import type { ProtocolVersion } from '../protocol/types';
 
 const SECRET_COLUMN = 'Peer.authSecret';
 const HEADERS_COLUMN = 'Peer.headers';
@@ -31,7 +32,7 @@ export interface PeerInput {
 
 export interface PeerRecord extends PeerInput {
   card: Record<string, unknown> | null;
-  protocolVersion: '0.3' | '1.0' | null;
+  protocolVersion: ProtocolVersion | null;
   endpointUrl: string | null;
   cardFetchedAt: string | null;
   createdAt: string;
@@ -115,7 +116,7 @@ export async function deletePeersOfSourceExcept(source: PeerSource, keep: string
 
 export interface PeerCardCache {
   card: Record<string, unknown>;
-  protocolVersion: '0.3' | '1.0';
+  protocolVersion: ProtocolVersion;
   endpointUrl: string;
 }
 

@@ -1,6 +1,7 @@
 /** Push-notification configs per task. Token and authentication are stored encrypted (secret-box.ts). */
 import { db } from './client';
 import { isSealed, openSecret, sealSecret } from './secret-box';
+import type { ProtocolVersion } from '../protocol/types';
 
 export interface PushConfigRecord {
   taskId: string;
@@ -8,7 +9,7 @@ export interface PushConfigRecord {
   url: string;
   token: string | null;
   authentication: { scheme: string; credentials?: string } | null;
-  version: '0.3' | '1.0';
+  version: ProtocolVersion;
 }
 
 type Row = { taskId: string; id: string; url: string; token: string | null; authentication: string | null; version: string };

@@ -1,37 +1,23 @@
 /**
  * Plain record types that cross the lib/db boundary. Callers never see Prisma types.
  */
+import type { TaskEventBody } from '../protocol/task-events';
 import type { TaskState } from '../protocol/types';
 import type { TraceContext } from '../protocol/trace-context';
 
 export type Direction = 'inbound' | 'outbound';
 
-export const EVENT_TYPES = [
-  'submitted',
-  'status',
-  'artifact',
-  'message',
-  'detached',
-  'reattached',
-  'follow-error',
-  'remote',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+export { EVENT_TYPES, type EventType } from '../protocol/task-events';
 
-export interface NewEvent {
-  type: EventType;
-  state?: TaskState;
-  payload: unknown;
-}
+/** An event to append: its type and payload (one shape per type, lib/protocol/task-events.ts). */
+export type NewEvent = TaskEventBody & { state?: TaskState };
 
-export interface StoredEvent {
+export type StoredEvent = TaskEventBody & {
   taskId: string;
   seq: number;
-  type: EventType;
   state: TaskState | null;
-  payload: unknown;
   at: string;
-}
+};
 
 export interface TaskRecord {
   id: string;
@@ -115,4 +101,12 @@ export class ContextTakenError extends Error {
  */
 export function isContextTaken(err: unknown): err is ContextTakenError {
   return err instanceof Error && (err as { code?: unknown }).code === 'CONTEXT_TAKEN';
+}
+
+/**
+ * The one place a stored event row becomes a typed event. Every row was written from a
+ * `NewEvent` (typed by the same union), so its JSON has the shape its type names.
+ */
+export function toStoredEvent(taskId: string, row: { seq: number; type: string; state: string | null; at: string }, payload: unknown): StoredEvent {
+  return { taskId, seq: row.seq, type: row.type, state: row.state, payload, at: row.at } as StoredEvent;
 }

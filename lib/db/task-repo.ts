@@ -14,6 +14,7 @@ import { fromJson } from './json';
 import type { Artifact, Message, TaskState } from '../protocol/types';
 import { TERMINAL_STATES } from '../protocol/types';
 import type { NewEvent, NewTask, StoredEvent, TaskPatch, TaskRecord, EventType, Direction } from './task-records';
+import { toStoredEvent } from './task-records';
 import { inScope, type CallerScope, type TaskScope } from './task-scope';
 
 /** What a write committed: the task row as it now is, and the events it appended. */
@@ -137,14 +138,7 @@ function toChange(taskId: string, written: WriteResult): CommittedChange {
   if (!task) recordsByRow.set(written.row, (task = rawToTaskRecord(written.row)));
   return {
     task,
-    events: written.events.map((e) => ({
-      taskId,
-      seq: e.seq,
-      type: e.type as EventType,
-      state: (e.state as TaskState | null) ?? null,
-      payload: publishedPayload(e),
-      at: isoFromSqlite(e.at)!,
-    })),
+    events: written.events.map((e) => toStoredEvent(taskId, { ...e, at: isoFromSqlite(e.at)! }, publishedPayload(e))),
   };
 }
 
@@ -173,7 +167,7 @@ export async function findTaskInScope(taskId: string, scope: TaskScope): Promise
 }
 
 export async function listEvents(taskId: string, afterSeq = 0, types?: EventType[]): Promise<StoredEvent[]> {
-  return (await taskReader().events(taskId, afterSeq, types)).map((r) => ({ taskId: r.taskId, seq: r.seq, type: r.type as EventType, state: (r.state as TaskState | null) ?? null, payload: JSON.parse(r.payload), at: isoFromSqlite(r.at)! }));
+  return (await taskReader().events(taskId, afterSeq, types)).map((r) => toStoredEvent(r.taskId, { ...r, at: isoFromSqlite(r.at)! }, JSON.parse(r.payload)));
 }
 
 const toMessage = (taskId: string) => (r: RawMessageRow): Message => ({
@@ -252,9 +246,10 @@ function listWhere(f: TaskListFilter) {
   if (f.since) and.push({ createdAt: { gte: f.since } });
   if (f.until) and.push({ createdAt: { lte: f.until } });
   if (f.search) {
+    // Text only: statusMessage is stored JSON, where "role" or "kind" would match every task.
     // SQLite's LIKE ignores ASCII case; PostgreSQL's needs Prisma's insensitive mode to match alike.
     const contains = currentStore() === 'postgresql' ? { contains: f.search, mode: 'insensitive' } : { contains: f.search };
-    and.push({ OR: [{ requestText: contains }, { resultText: contains }, { statusMessage: contains }] });
+    and.push({ OR: [{ requestText: contains }, { resultText: contains }] });
   }
   return and.length ? { AND: and } : {};
 }

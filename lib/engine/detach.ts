@@ -50,7 +50,7 @@ export async function detachTask(taskId: string, contextId: string, opts: Detach
     {
       onlyIfStateIn: ['submitted', 'working'],
       onlyIfNotDetached: true,
-      patch: { detached: true, detachedAt: new Date(), statusMessage: message },
+      patch: { statusMessage: message },
     },
   );
   if (change) {

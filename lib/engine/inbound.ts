@@ -23,10 +23,11 @@ import type { CallerScope } from '../db/task-scope';
 import { A2AError } from '../protocol/errors';
 import { requireTaskInScope } from './scoped-task';
 import type { Message, StreamEvent, Task } from '../protocol/types';
-import { isTerminalState, textOf } from '../protocol/types';
+import { isTerminalState, isTurnEndState, textOf } from '../protocol/types';
 import { getSettings } from '../config/settings';
 import { parentFromMetadata, traceFromMetadata, type TraceContext } from '../protocol/trace-context';
 import { beginTaskSpan } from '../tracing/spans';
+import type { ProtocolVersion } from '../protocol/types';
 
 export type SendMode = 'blocking' | 'non-blocking';
 
@@ -125,7 +126,7 @@ async function continueTask(req: SendRequest, taskId: string): Promise<TaskRecor
       { type: 'message', payload: { message: stored, peer: req.peer } },
       { type: 'status', state: 'working', payload: {} },
     ],
-    { onlyIfStateIn: [record.state], messages: [stored], patch: { state: 'working', statusMessage: null, detached: false } },
+    { onlyIfStateIn: [record.state], messages: [stored], patch: { state: 'working', statusMessage: null } },
   );
   if (!change) throw new A2AError('unsupportedOperation', `task ${taskId} changed state; retry`);
   const turnNumber = history.filter((m) => m.role === 'user').length + 1;
@@ -270,19 +271,26 @@ export async function getTask(taskId: string, scope: CallerScope, historyLength?
   return buildTask(await requireTaskInScope(taskId, scope), { historyLength });
 }
 
+async function finalSnapshot(record: TaskRecord): Promise<StreamBatch> {
+  const task = await buildTask(record);
+  return [task, { kind: 'status-update', taskId: record.id, contextId: record.contextId, status: task.status, final: true }];
+}
+
 /**
  * tasks/resubscribe and SubscribeToTask: the snapshot, then every later event until the end.
  * Not bounded by the response window, so an observer that attached after a detach sees the
  * result; the late-result grace bounds the task itself. On a terminal task v0.3 gets the final
- * snapshot (and a final status) and v1.0 gets -32004, as its spec requires.
+ * snapshot (and a final status) and v1.0 gets -32004, as its spec requires; on an interrupted
+ * one both get the snapshot and a final status, and the stream closes.
  */
-export async function* resubscribe(taskId: string, scope: CallerScope, version: '0.3' | '1.0', signal?: AbortSignal): AsyncGenerator<StreamBatch> {
+export async function* resubscribe(taskId: string, scope: CallerScope, version: ProtocolVersion, signal?: AbortSignal): AsyncGenerator<StreamBatch> {
   // Scope first: a foreign subscriber must not write anything (no `reattached` event).
   const record = await requireTaskInScope(taskId, scope);
-  if (isTerminalState(record.state)) {
-    if (version === '1.0') throw new A2AError('unsupportedOperation', `task ${taskId} is already ${record.state}`);
-    const task = await buildTask(record);
-    yield [task, { kind: 'status-update', taskId, contextId: record.contextId, status: task.status, final: true }];
+  if (isTerminalState(record.state) && version === '1.0') throw new A2AError('unsupportedOperation', `task ${taskId} is already ${record.state}`);
+  // Terminal (v0.3) or interrupted (input-required, auth-required, both versions): the turn is
+  // over, so the stream ends at once with the task and a final status.
+  if (isTurnEndState(record.state)) {
+    yield await finalSnapshot(record);
     return;
   }
   if (record.detached) await markReattached(taskId, version === '1.0' ? 'SubscribeToTask' : 'tasks/resubscribe');

@@ -5,7 +5,7 @@
 import { findTaskWithParts, listEvents, listMessages, listStoredArtifacts } from '../db/task-repo';
 import type { TaskRecord } from '../db/task-records';
 import { accumulateArtifacts } from '../protocol/artifacts';
-import type { Artifact, ArtifactChunk, Message, Task } from '../protocol/types';
+import type { Artifact, Message, Task } from '../protocol/types';
 import { isTerminalState } from '../protocol/types';
 
 export interface SnapshotOptions {
@@ -21,7 +21,7 @@ export interface SnapshotOptions {
 export async function loadArtifacts(record: TaskRecord, stored?: Artifact[]) {
   if (isTerminalState(record.state)) return stored ?? listStoredArtifacts(record.id);
   const chunks = (await listEvents(record.id, 0, ['artifact'])).filter((e) => e.seq <= record.lastSeq);
-  return accumulateArtifacts(chunks.map((e) => e.payload as ArtifactChunk));
+  return accumulateArtifacts(chunks.flatMap((e) => (e.type === 'artifact' ? [e.payload] : [])));
 }
 
 export function switchboardMetadata(record: TaskRecord): Record<string, unknown> {
@@ -43,8 +43,9 @@ export function switchboardMetadata(record: TaskRecord): Record<string, unknown>
 async function detachFacts(record: TaskRecord): Promise<Record<string, unknown>> {
   if (!record.detached) return {};
   const detaches = await listEvents(record.id, 0, ['detached']);
-  const payload = detaches[detaches.length - 1]?.payload as { metadata?: { switchboard?: Record<string, unknown> } } | undefined;
-  return payload?.metadata?.switchboard ?? {};
+  const last = detaches[detaches.length - 1];
+  const facts = last?.type === 'detached' ? last.payload.metadata?.switchboard : undefined;
+  return facts && typeof facts === 'object' ? (facts as Record<string, unknown>) : {};
 }
 
 /** What was read with the record (findTaskWithParts), so it need not be read again. */

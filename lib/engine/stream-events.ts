@@ -3,18 +3,13 @@
  * Events that are bookkeeping only (submitted, message, reattached...) produce nothing.
  */
 import type { StoredEvent } from '../db/task-records';
-import type { ArtifactChunk, Message, StreamEvent } from '../protocol/types';
+import type { StreamEvent } from '../protocol/types';
 import { isTurnEndState } from '../protocol/types';
-
-interface StatusPayload {
-  message?: Message;
-  metadata?: Record<string, unknown>;
-}
 
 export function toStreamEvent(event: StoredEvent, contextId: string): StreamEvent | null {
   const taskId = event.taskId;
   if (event.type === 'status' || event.type === 'detached') {
-    const payload = (event.payload ?? {}) as StatusPayload;
+    const payload = event.payload;
     const state = event.state ?? 'working';
     return {
       kind: 'status-update',
@@ -26,7 +21,7 @@ export function toStreamEvent(event: StoredEvent, contextId: string): StreamEven
     };
   }
   if (event.type === 'artifact') {
-    const chunk = event.payload as ArtifactChunk;
+    const chunk = event.payload;
     return {
       kind: 'artifact-update',
       taskId,

@@ -3,11 +3,12 @@
  * the event hub, so no live view can see an event that is not in the database.
  */
 import { appendEvents, insertTask, type AppendOptions, type CommittedChange } from '../db/task-repo';
-import type { NewEvent, NewTask } from '../db/task-records';
+import type { NewEvent, NewTask, TaskPatch } from '../db/task-records';
+import { taskSummaryChange } from '../protocol/task-events';
 import { eventHub } from '../events/hub';
 import { taskReader } from '../db/client';
 import { getSettings } from '../config/settings';
-import type { Message, TaskState } from '../protocol/types';
+import type { Message } from '../protocol/types';
 import { log } from '../log';
 import { outputMeter, OUTPUT_LIMIT_EXCEEDED } from './output-limit';
 import { executions } from './executions';
@@ -32,13 +33,28 @@ export async function recordEvents(taskId: string, events: NewEvent[], opts: App
   return commit(taskId, events, opts);
 }
 
+/**
+ * The row's `detached` flag follows from the events, by the rule the browser applies too
+ * (`taskSummaryChange`): a detach sets it, a caller's new message clears it.
+ */
+function detachedPatch(events: NewEvent[]): TaskPatch {
+  let patch: TaskPatch = {};
+  for (const event of events) {
+    const { detached } = taskSummaryChange(event);
+    if (detached !== undefined) patch = detached ? { detached, detachedAt: new Date() } : { detached };
+  }
+  return patch;
+}
+
+/** Every append goes through here (whichever store holds the tasks), so the summary rule always applies. */
 async function commit(taskId: string, events: NewEvent[], opts: AppendOptions): Promise<CommittedChange | null> {
-  const change = await appendEvents(taskId, events, opts);
+  const change = await appendEvents(taskId, events, { ...opts, patch: { ...detachedPatch(events), ...opts.patch } });
   if (change) eventHub().publish(change);
   return change;
 }
 
-export type TerminalState = Extract<TaskState, 'completed' | 'failed' | 'canceled' | 'rejected'>;
+import type { TerminalState } from '../protocol/types';
+export type { TerminalState };
 
 export interface TerminalClaim {
   state: TerminalState;
@@ -66,7 +82,7 @@ export async function claimTerminal(taskId: string, claim: TerminalClaim): Promi
 
 async function writeClaim(taskId: string, claim: TerminalClaim): Promise<CommittedChange | null> {
   const metadata = claim.reason ? { ...claim.metadata, switchboard: { endReason: claim.reason } } : claim.metadata;
-  const statusPayload = { message: claim.message, reason: claim.reason, metadata, ...(claim.directReply ? { reply: 'message' } : {}) };
+  const statusPayload = { message: claim.message, reason: claim.reason, metadata, ...(claim.directReply ? { reply: 'message' as const } : {}) };
   const change = await commit(
     taskId,
     [...(claim.events ?? []), { type: 'status', state: claim.state, payload: statusPayload }],

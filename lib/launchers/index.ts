@@ -3,12 +3,11 @@
  *
  * The config loader validates an agent's `launcher` key with LauncherSpecSchema, then calls
  * createLauncherRunner; both report problems by key, so one bad agent never stops the others.
- * At shutdown the engine calls close() on each runner, or closeAllLauncherRunners() once.
+ * At shutdown the engine calls close() on each runner.
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { AgentRunner } from '../engine/agent';
-import { processSingleton } from '../process-singleton';
 import { NO_LEDGER, type GroupLedger } from './group-ledger';
 import { defaultLauncherLog, type LauncherLog } from './log';
 import { MemorySessionStore, type SessionStore } from './session-store';
@@ -24,6 +23,8 @@ export type { GroupLedger, LaunchedGroupRecord } from './group-ledger';
 export { reapOrphanedGroups, type ReapedGroup } from './orphan-reaper';
 export { MAX_SESSIONS, type SessionKey, type SessionStore, type StoredSession } from './session-store';
 
+const NO_TURN_ENV = (): Record<string, string> => ({});
+
 /** A runner whose close() is always there: it owns processes that must not outlive the hub. */
 export type LauncherRunner = AgentRunner & { close(): Promise<void> };
 
@@ -38,6 +39,11 @@ export interface LauncherRunnerOptions {
   ledger?: GroupLedger;
   /** Where `resume` session ids are kept; in memory by default (lost at restart). */
   sessions?: SessionStore;
+  /**
+   * Extra environment for a turn's child, by task id: the agent registry passes the hub's
+   * delegation variables (lib/auth/delegation-env.ts). Injected, so launchers stay below auth.
+   */
+  turnEnv?: (taskId: string) => Record<string, string>;
 }
 
 /**
@@ -51,10 +57,6 @@ export class LauncherConfigError extends Error {
     this.name = 'LauncherConfigError';
   }
 }
-
-// One registry per process (processSingleton): Next bundles several module graphs and dev
-// hot reload re-evaluates modules, and each copy must still find, and close, every runner.
-const registry = processSingleton('launchers.runners', () => new Set<LauncherRunner>());
 
 /**
  * Builds the runner for a validated spec. Throws LauncherConfigError when `cwd` is not an
@@ -71,28 +73,10 @@ export function createLauncherRunner(spec: LauncherSpec, opts: LauncherRunnerOpt
     log: opts.log ?? defaultLauncherLog(opts.slug),
     ledger: opts.ledger ?? NO_LEDGER,
     sessions: opts.sessions ?? new MemorySessionStore(),
+    turnEnv: opts.turnEnv ?? NO_TURN_ENV,
   };
   const runner = spec.type === 'process' ? new ProcessLauncherRunner(spec, ctx) : new RpcLauncherRunner(spec, ctx);
-  return track(runner);
-}
-
-/** Closes every runner created in this process (kills their trees); for the shutdown hook. */
-export async function closeAllLauncherRunners(): Promise<void> {
-  await Promise.allSettled([...registry].map((runner) => runner.close()));
-}
-
-/** Wraps a runner so that closing it also drops it from the registry. */
-function track(runner: LauncherRunner): LauncherRunner {
-  const tracked: LauncherRunner = {
-    runTurn: (turn) => runner.runTurn(turn),
-    mayReplyWithMessage: runner.mayReplyWithMessage,
-    close: async () => {
-      registry.delete(tracked);
-      await runner.close();
-    },
-  };
-  registry.add(tracked);
-  return tracked;
+  return runner;
 }
 
 function isDirectory(dir: string): boolean {

@@ -13,6 +13,8 @@ export interface LauncherContext {
   ledger: GroupLedger;
   /** Agent session ids for `resume` (process launchers). */
   sessions: SessionStore;
+  /** Extra environment for one turn's child (the hub's delegation variables); given by the caller. */
+  turnEnv: (taskId: string) => Record<string, string>;
 }
 
 /**

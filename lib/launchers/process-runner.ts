@@ -6,7 +6,6 @@ import type { AgentRunner, AgentTurn, TurnOutcome } from '../engine/agent';
 import { textOf } from '../protocol/types';
 import { linkSignals } from './abort-link';
 import { buildChildEnv } from './child-env';
-import { delegationEnv } from '../auth/delegation-env';
 import { EmitQueue } from './emit-queue';
 import { launchRecorder, type LaunchRecorder } from './group-ledger';
 import { KeyedLock } from './keyed-lock';
@@ -76,7 +75,7 @@ export class ProcessLauncherRunner implements AgentRunner {
       argv,
       cwd: this.ctx.cwd,
       // The hub's dispatch address, a token for children of this task, the task id (docs/launchers.md).
-      env: { ...buildChildEnv(this.spec), ...delegationEnv(turn.taskId) },
+      env: { ...buildChildEnv(this.spec), ...this.ctx.turnEnv(turn.taskId) },
       stdinText,
       maxOutputBytes: this.spec.maxOutputBytes,
       timeoutSeconds: this.spec.timeoutSeconds,

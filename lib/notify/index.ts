@@ -5,7 +5,7 @@
  * recovery ends are reported too.
  */
 import type { NotificationRule } from '../config/notification-rules';
-import { loadFileConfig } from '../config/file-config';
+import { fileConfig } from '../config/file-config';
 import { getSettings, hubBaseUrl } from '../config/settings';
 import { eventHub, type TaskChange } from '../events/hub';
 import { enqueueDelivery } from '../db/notification-repo';
@@ -27,7 +27,7 @@ const state = () => processSingleton<NotifyState>('notifications', () => ({ rule
 
 /** The rules, or a NotificationConfigError listing every invalid key or refused target. */
 async function loadRules(): Promise<NotificationRule[]> {
-  const config = loadFileConfig(getSettings().configPath);
+  const config = fileConfig();
   const errors = config.errors.filter((e) => /: notifications\b/.test(e));
   for (const rule of config.notifications) {
     const refusal = refuseWebhookTarget(rule.url, allowlistFor(rule));

@@ -4,7 +4,7 @@
  */
 import type { NotificationEvent, NotificationFormat } from '../config/notification-rules';
 import type { TaskRecord } from '../db/task-records';
-import { messageText } from '../dashboard/task-summary';
+import { messageText } from '../protocol/message-text';
 
 export const RESULT_PREVIEW_CHARS = 2_000;
 const PREVIEW_CHARS = 300;

@@ -2,6 +2,8 @@
  * A2A JSON-RPC errors (a2a-protocol.md §6). Thrown anywhere below the route; the JSON-RPC layer
  * renders them in the caller's version (v1.0 adds google.rpc.ErrorInfo in error.data).
  */
+import type { ProtocolVersion } from './types';
+
 /** Each error with its JSON-RPC code and its HTTP+JSON status (v1.0 §5.4; gRPC status names as AIP-193's `status`). */
 export const A2A_ERRORS = {
   parse: { code: -32700, reason: 'PARSE_ERROR', message: 'Invalid JSON payload', http: 400, status: 'INVALID_ARGUMENT' },
@@ -50,7 +52,7 @@ const errorInfo = (err: A2AError) => ({
   metadata: err.metadata,
 });
 
-export function toJsonRpcError(err: A2AError, version: '0.3' | '1.0'): JsonRpcErrorObject {
+export function toJsonRpcError(err: A2AError, version: ProtocolVersion): JsonRpcErrorObject {
   if (version === '0.3') return { code: err.code, message: err.message };
   return { code: err.code, message: err.message, data: [errorInfo(err)] };
 }

@@ -16,7 +16,12 @@ export const TASK_STATES = [
 ] as const;
 export type TaskState = (typeof TASK_STATES)[number];
 
-export const TERMINAL_STATES: readonly TaskState[] = ['completed', 'canceled', 'failed', 'rejected'];
+/** The A2A protocol versions spoken, in and out. */
+export const PROTOCOL_VERSIONS = ['0.3', '1.0'] as const;
+export type ProtocolVersion = (typeof PROTOCOL_VERSIONS)[number];
+
+export const TERMINAL_STATES = ['completed', 'canceled', 'failed', 'rejected'] as const satisfies readonly TaskState[];
+export type TerminalState = (typeof TERMINAL_STATES)[number];
 export const INTERRUPTED_STATES: readonly TaskState[] = ['input-required', 'auth-required'];
 
 export function isTerminalState(state: string): boolean {

@@ -4,6 +4,7 @@
  * and flattens parts to {text}|{raw}|{url}|{data} (a2a-protocol.md §3).
  */
 import type { Artifact, Message, Part, StreamEvent, Task, TaskState, TaskStatus } from './types';
+import { isTerminalState } from './types';
 
 export type Json = Record<string, unknown>;
 
@@ -177,7 +178,7 @@ export function streamEventFromV10(r: Json): StreamEvent | null {
       taskId: String(u.taskId),
       contextId: String(u.contextId ?? ''),
       status,
-      final: ['completed', 'failed', 'canceled', 'rejected'].includes(status.state),
+      final: isTerminalState(status.state),
       ...withMeta(u.metadata as Record<string, unknown> | undefined),
     };
   }

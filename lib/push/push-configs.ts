@@ -11,6 +11,7 @@ import { refuseWebhookTarget } from './webhook-target';
 import { pushAllowlist } from './push-allowlist';
 import type { PushConfigInput } from '../server/params';
 import { trackPushTask } from './push-delivery';
+import type { ProtocolVersion } from '../protocol/types';
 
 async function requireTask(scope: CallerScope, taskId: string): Promise<void> {
   if (!(await findTaskInScope(taskId, scope))) throw taskNotFound(taskId);
@@ -21,7 +22,7 @@ export function assertWebhookAllowed(url: string): void {
   if (refusal) throw new A2AError('invalidParams', `push notification config ${refusal}`);
 }
 
-export async function setPushConfig(scope: CallerScope, taskId: string, input: PushConfigInput, version: '0.3' | '1.0'): Promise<PushConfigRecord> {
+export async function setPushConfig(scope: CallerScope, taskId: string, input: PushConfigInput, version: ProtocolVersion): Promise<PushConfigRecord> {
   await requireTask(scope, taskId);
   assertWebhookAllowed(input.url);
   const saved = await upsertPushConfig({

@@ -10,7 +10,6 @@ export const taskKeys = {
   list: (filter: TaskFilter) => [...taskKeys.lists(), filter] as const,
   countsAll: () => [...taskKeys.all, 'counts'] as const,
   counts: (filter: TaskFilter) => [...taskKeys.countsAll(), filter] as const,
-  newSince: (filter: TaskFilter, after: string) => [...taskKeys.all, 'new', filter, after] as const,
   details: () => [...taskKeys.all, 'detail'] as const,
   detail: (id: string) => [...taskKeys.details(), id] as const,
   /** Keyed by the task's state too: a new state (an end) may have queued new deliveries. */
@@ -20,7 +19,6 @@ export const taskKeys = {
 export const peerKeys = {
   all: ['peers'] as const,
   list: () => [...peerKeys.all, 'list'] as const,
-  detail: (name: string) => [...peerKeys.all, 'detail', name] as const,
 };
 
 export const sessionKeys = {

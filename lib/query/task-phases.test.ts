@@ -3,7 +3,8 @@ import type { TimelineEvent } from '@/lib/dashboard/wire';
 import { progressOf, taskPicture } from './task-phases';
 
 const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
-const ev = (seq: number, s: number, type: string, state: string | null, payload: unknown = {}): TimelineEvent => ({ seq, type, state, at: at(s), payload });
+// Fixtures built loosely (payloads abridged), read back through the union the page uses.
+const ev = (seq: number, s: number, type: string, state: string | null, payload: unknown = {}): TimelineEvent => ({ seq, type, state, at: at(s), payload }) as TimelineEvent;
 
 describe('taskPicture', () => {
   it('cuts a detached task into submitted, working, detached and ended, with W, G and chunk ticks', () => {

@@ -46,4 +46,16 @@ describe('applyTaskEvents (design §1 rule 6, §4)', () => {
     expect(failed.task).toMatchObject({ state: 'failed', displayState: 'failed', endReason: 'interrupted: restart' });
     expect(failed.task.endedAt).toBe('2026-01-01T00:00:04.000Z');
   });
+
+  it('a follow-up (the caller\'s message) clears detached; a message from the peer does not', () => {
+    const msg = (role: 'user' | 'agent', text: string) => ({ kind: 'message' as const, messageId: `m-${text}`, role, parts: [{ kind: 'text' as const, text }] });
+    const d = applyTaskEvents(detail(), [{ seq: 3, type: 'detached', state: 'working', at: '2026-01-01T00:00:03.000Z', payload: { reason: 'client timeout' } }]);
+    const peer = applyTaskEvents(d, [{ seq: 4, type: 'message', state: null, at: '2026-01-01T00:00:04.000Z', payload: { message: msg('agent', 'thinking'), remote: true } }]);
+    expect(peer.task).toMatchObject({ detached: true, displayState: 'detached' });
+    const followUp = applyTaskEvents(peer, [
+      { seq: 5, type: 'message', state: null, at: '2026-01-01T00:00:05.000Z', payload: { message: msg('user', 'Ada'), mode: 'blocking' } },
+      { seq: 6, type: 'status', state: 'working', at: '2026-01-01T00:00:05.000Z', payload: {} },
+    ]);
+    expect(followUp.task).toMatchObject({ detached: false, displayState: 'working', statusText: '' });
+  });
 });

@@ -5,23 +5,13 @@
  * lastSeq are ignored, so a replay after a reconnect can never apply anything twice.
  */
 import { accumulateArtifacts } from '@/lib/protocol/artifacts';
-import type { ArtifactChunk, Message, Part, TaskState } from '@/lib/protocol/types';
-import { compactEvent, displayStateOf, isTerminal, type TaskDetail, type TimelineEvent } from '@/lib/dashboard/wire';
+import { messageText } from '@/lib/protocol/message-text';
+import { taskSummaryChange } from '@/lib/protocol/task-events';
+import type { ArtifactChunk } from '@/lib/protocol/types';
+import { isTerminalState } from '@/lib/protocol/types';
+import { compactEvent, displayStateOf, type TaskDetail, type TimelineEvent } from '@/lib/dashboard/wire';
 
-interface StatusPayload {
-  message?: Message;
-  reason?: string;
-}
-
-function textOfMessage(message: Message | undefined): string {
-  if (!message || !Array.isArray(message.parts)) return '';
-  return message.parts
-    .filter((p: Part): p is Extract<Part, { kind: 'text' }> => p.kind === 'text')
-    .map((p) => p.text)
-    .join(' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
+const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 function withArtifactChunk(snapshot: TaskDetail['snapshot'], chunk: ArtifactChunk): TaskDetail['snapshot'] {
   const id = chunk.artifact?.artifactId;
@@ -35,25 +25,25 @@ type LiveState = Pick<TaskDetail, 'task' | 'snapshot'>;
 function applyOne(detail: LiveState, event: TimelineEvent): LiveState {
   let { task, snapshot } = detail;
   task = { ...task, lastSeq: event.seq, updatedAt: event.at };
-  const payload = (event.payload ?? {}) as StatusPayload;
-  if (event.type === 'status' && event.state) {
-    const state = event.state as TaskState;
-    task = { ...task, state };
-    if (payload.message) task.statusText = textOfMessage(payload.message);
-    if (isTerminal(state)) task = { ...task, endedAt: event.at, endReason: payload.reason ?? null };
-    const keep = payload.message && (isTerminal(state) || state === 'input-required' || state === 'auth-required');
+  // The summary fields change by the one rule the server's writer uses too.
+  const change = taskSummaryChange(event);
+  if (change.state) task.state = change.state;
+  if (change.detached !== undefined) task = { ...task, detached: change.detached, detachedAt: change.detached ? event.at : task.detachedAt };
+  if (change.statusMessage !== undefined) task.statusText = flat(messageText(change.statusMessage));
+  if (change.ended) task = { ...task, endedAt: event.at, endReason: change.ended.reason };
+  if (event.type === 'status' && change.state) {
+    const state = change.state;
+    const message = event.payload.message;
+    const keep = message && (isTerminalState(state) || state === 'input-required' || state === 'auth-required');
     snapshot = {
       ...snapshot,
-      status: { state, timestamp: event.at, ...(payload.message ? { message: payload.message } : {}) },
-      history: keep ? [...(snapshot.history ?? []), payload.message as Message] : snapshot.history,
+      status: { state, timestamp: event.at, ...(message ? { message } : {}) },
+      history: keep ? [...(snapshot.history ?? []), message] : snapshot.history,
     };
-  } else if (event.type === 'detached') {
-    task = { ...task, detached: true, detachedAt: event.at, statusText: textOfMessage(payload.message) || task.statusText };
-  } else if (event.type === 'message' && payload.message) {
-    task = { ...task, detached: false };
-    snapshot = { ...snapshot, history: [...(snapshot.history ?? []), payload.message] };
-  } else if (event.type === 'artifact') {
-    snapshot = withArtifactChunk(snapshot, event.payload as ArtifactChunk);
+  } else if (event.type === 'message') {
+    snapshot = { ...snapshot, history: [...(snapshot.history ?? []), event.payload.message] };
+  } else if (event.type === 'artifact' && !('compacted' in event.payload)) {
+    snapshot = withArtifactChunk(snapshot, event.payload);
   }
   task.displayState = displayStateOf(task.state, task.detached);
   return { task, snapshot };

@@ -14,7 +14,7 @@ import { buildAgentCard, cardGenerationFor } from './agent-card';
 import { cardResponse } from './card-response';
 import { serveJsonRpc } from './serve-jsonrpc';
 import { serveRest } from './serve-rest';
-import { ensureBooted } from '../engine/boot';
+import { ensureBooted } from '../runtime/boot';
 
 function unknownAgent(slug: string): Response {
   return Response.json({ error: { code: 'unknown_agent', message: `no served agent "${slug}"` } }, { status: 404 });

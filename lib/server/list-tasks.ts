@@ -11,6 +11,7 @@ import type { Task } from '../protocol/types';
 import { A2AError } from '../protocol/errors';
 import { stateFromV10, taskToV10 } from '../protocol/v10';
 import type { ProtocolVersion } from './rpc-methods';
+import { decodeListCursor, encodeListCursor, type ListCursor } from '../db/list-cursor';
 
 interface ListParams {
   contextId?: string;
@@ -22,20 +23,9 @@ interface ListParams {
   includeArtifacts?: boolean;
 }
 
-/** A cursor we could have made: an ISO time and a task id, so nothing malformed reaches the database. */
-function isCursor(value: unknown): value is { createdAt: string; id: string } {
-  if (!value || typeof value !== 'object') return false;
-  const { createdAt, id } = value as Record<string, unknown>;
-  return typeof createdAt === 'string' && createdAt.length <= 40 && !Number.isNaN(Date.parse(createdAt)) && typeof id === 'string' && id.length <= 200;
-}
-
-function decodeToken(token: string): { createdAt: string; id: string } {
-  try {
-    const cursor: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
-    if (isCursor(cursor)) return cursor;
-  } catch {
-    // fall through
-  }
+function decodeToken(token: string): ListCursor {
+  const cursor = decodeListCursor(token);
+  if (cursor) return cursor;
   throw new A2AError('invalidParams', 'params.pageToken: not a token returned by ListTasks');
 }
 
@@ -72,7 +62,7 @@ export async function listInboundTasks(scope: CallerScope, p: ListParams, v: Pro
   const tasks = await buildPage(page.tasks, p);
   return {
     tasks: v === '1.0' ? tasks.map(taskToV10) : tasks,
-    nextPageToken: page.nextCursor ? Buffer.from(JSON.stringify(page.nextCursor)).toString('base64url') : '',
+    nextPageToken: page.nextCursor ? encodeListCursor(page.nextCursor) : '',
     pageSize: p.pageSize,
     totalSize,
   };

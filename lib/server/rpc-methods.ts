@@ -15,7 +15,8 @@ export type Operation =
   | 'pushDelete'
   | 'extendedCard';
 
-export type ProtocolVersion = '0.3' | '1.0';
+export type { ProtocolVersion } from '../protocol/types';
+import type { ProtocolVersion } from '../protocol/types';
 
 export const METHODS: Record<string, { version: ProtocolVersion; op: Operation }> = {
   'message/send': { version: '0.3', op: 'send' },

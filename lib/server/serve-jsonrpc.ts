@@ -16,7 +16,7 @@ import { isV1, requestedVersion } from './requested-version';
 import { jsonDepth, MAX_JSON_DEPTH } from './json-depth';
 import { requestedExtensions } from './requested-extensions';
 import { runOperation } from './rpc-handlers';
-import { SSE_HEADERS, sseData, sseErrorEvent } from './sse';
+import { SSE_HEADERS, sseData, sseErrorEvent } from '../protocol/sse-frames';
 import { sseBatchResponse } from './sse-response';
 import { asA2AError } from './operation-error';
 import { inboundTrace } from './trace-headers';

@@ -17,7 +17,7 @@ import { runOperation } from './rpc-handlers';
 import type { Operation } from './rpc-methods';
 import { asA2AError } from './operation-error';
 import { sseBatchResponse } from './sse-response';
-import { encodeFrame, sseData } from './sse';
+import { encodeFrame, sseData } from '../protocol/sse-frames';
 import { requestedVersion } from './requested-version';
 import { requestedExtensions } from './requested-extensions';
 import { inboundTrace } from './trace-headers';

@@ -4,7 +4,7 @@
  * before committing to SSE, so an early error is thrown to the caller and answered as a plain
  * error; each later batch (the events that committed together) goes out as one write.
  */
-import { KEEPALIVE_MS, SSE_HEADERS, SSE_KEEPALIVE } from './sse';
+import { KEEPALIVE_MS, SSE_HEADERS, SSE_KEEPALIVE } from '../protocol/sse-frames';
 import { countSubscriber } from '../metrics/subscribers';
 
 export interface SseFraming {

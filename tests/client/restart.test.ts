@@ -7,6 +7,7 @@
  *   COMPLETED result with every chunk.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../support/a2a-clients';
 import { startApp, type AppServer } from '../support/app-server';
 import { artifactText, dispatch, readTask, waitForTask, type TaskView } from '../support/dispatch-api';
 
@@ -40,7 +41,13 @@ describe('B restarts while A follows', () => {
     const following = await followingWithChunks(taskId);
     await b.kill();
     // While B is down A keeps trying: transient errors are recorded, the task stays WORKING.
-    const down = await waitForTask(a.url, taskId, ['working', 'failed']);
+    // (Wait for an error recorded after the kill: the task was WORKING already, so waiting for
+    // that state alone proved nothing.)
+    const before = following.events.length;
+    const down = await waitFor(async () => {
+      const view = await readTask(a.url, taskId);
+      return view.events.slice(before).some((e) => e.type === 'follow-error') && view;
+    }, 30_000);
     expect(down.task.state).toBe('working');
     await b.restart();
     const mine = await waitForTask(a.url, taskId);

@@ -24,7 +24,8 @@ beforeAll(async () => {
 });
 
 const newTask = (id: string, requestText = 'hello world') => ({ id, contextId: `ctx-${id}`, direction: 'inbound' as const, agentSlug: 'echo', state: 'submitted' as const, requestText });
-const submitted = { type: 'submitted' as const, state: 'submitted' as const, payload: { note: 'first' } };
+const request = { kind: 'message' as const, messageId: 'first', role: 'user' as const, parts: [{ kind: 'text' as const, text: 'first' }] };
+const submitted = { type: 'submitted' as const, state: 'submitted' as const, payload: { message: request } };
 
 describe(`the task store (${testStore()})`, () => {
   it('is the provider this run tests', () => {
@@ -68,7 +69,7 @@ describe(`the task store (${testStore()})`, () => {
 
   it('merged stream chunks get gapless seqs, and the claim materialises their artifact', async () => {
     await repo.insertTask(newTask('stream'), [submitted]);
-    const chunk = (i: number) => ({ type: 'artifact' as const, payload: { artifact: { artifactId: 'a', parts: [{ kind: 'text', text: `c${i} ` }] }, append: i > 0, lastChunk: i === 99 } });
+    const chunk = (i: number) => ({ type: 'artifact' as const, payload: { artifact: { artifactId: 'a', parts: [{ kind: 'text' as const, text: `c${i} ` }] }, append: i > 0, lastChunk: i === 99 } });
     const writes = Array.from({ length: 100 }, (_, i) => repo.appendEvents('stream', [chunk(i)], { onlyIfNotTerminal: true }));
     const seqs = (await Promise.all(writes)).map((c) => c!.events[0].seq);
     expect(seqs).toEqual(Array.from({ length: 100 }, (_, i) => i + 2));
@@ -80,7 +81,7 @@ describe(`the task store (${testStore()})`, () => {
 
   it('a chunk committed behind the cache (as by another instance) still ends up in the artifact', async () => {
     await repo.insertTask(newTask('gap'), [submitted]);
-    const chunk = (text: string, append: boolean) => ({ artifact: { artifactId: 'a', parts: [{ kind: 'text', text }] }, append });
+    const chunk = (text: string, append: boolean) => ({ artifact: { artifactId: 'a', parts: [{ kind: 'text' as const, text }] }, append });
     await repo.appendEvents('gap', [{ type: 'artifact', payload: chunk('one ', false) }], { onlyIfNotTerminal: true });
     // Another writer appends seq 3: this process's cache of the running artifacts did not see it.
     const foreign = ['gap', 3, 'artifact', null, JSON.stringify(chunk('two ', true)), new Date().toISOString()];
@@ -103,7 +104,7 @@ describe(`the task store (${testStore()})`, () => {
   it('messages keep their order; the most recent ones are a suffix', async () => {
     const m = (i: number) => ({ kind: 'message' as const, messageId: `m${i}`, role: 'user' as const, parts: [{ kind: 'text' as const, text: `${i}` }] });
     await repo.insertTask(newTask('msgs'), [submitted], [m(0), m(1), m(2)]);
-    await repo.appendEvents('msgs', [{ type: 'message', payload: {} }], { messages: [m(3), m(4)] });
+    await repo.appendEvents('msgs', [{ type: 'message', payload: { message: m(3) } }], { messages: [m(3), m(4)] });
     expect((await repo.listMessages('msgs')).map((x) => x.messageId)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
     expect((await repo.listMessages('msgs', 2)).map((x) => x.messageId)).toEqual(['m3', 'm4']);
   });
@@ -123,7 +124,7 @@ describe(`the task store (${testStore()})`, () => {
 
   it('hot-path reads and Prisma map a task to the same record (times in UTC)', async () => {
     await repo.insertTask(newTask('same', 'Find ME please'), [submitted]);
-    await repo.appendEvents('same', [{ type: 'detached', payload: {} }], { patch: { detached: true, detachedAt: new Date('2026-01-02T03:04:05.678Z'), metadata: { a: 1 } } });
+    await repo.appendEvents('same', [{ type: 'detached', payload: { reason: 'test' } }], { patch: { detached: true, detachedAt: new Date('2026-01-02T03:04:05.678Z'), metadata: { a: 1 } } });
     const hot = await repo.findTask('same');
     const { tasks } = await repo.listTasks({ search: 'find me', limit: 10 });
     expect(tasks).toEqual([hot]);

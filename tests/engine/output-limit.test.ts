@@ -19,7 +19,7 @@ beforeAll(async () => {
   meter = await import('../../lib/engine/output-limit');
 });
 
-const chunk = (i: number) => ({ type: 'artifact' as const, payload: { artifact: { artifactId: 'r', parts: [{ kind: 'text', text: 'x'.repeat(400) }] }, append: i > 0 } });
+const chunk = (i: number) => ({ type: 'artifact' as const, payload: { artifact: { artifactId: 'r', parts: [{ kind: 'text' as const, text: 'x'.repeat(400) }] }, append: i > 0 } });
 
 describe('the output limit', () => {
   it('ends an outbound task FAILED when a peer sends more than the limit', async () => {

@@ -4,6 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { freshStore, onlyTask } from '../support/in-process';
+import { waitFor } from '../support/a2a-clients';
 
 type Engine = typeof import('../../lib/engine/inbound');
 type Repo = typeof import('../../lib/db/task-repo');
@@ -67,7 +68,9 @@ describe('the terminal claim', () => {
         }
       }),
     );
-    await new Promise((r) => setTimeout(r, 200));
+    // Every task ends (a cancel that lost still lets the completion land): wait for that, then
+    // check that each ended exactly once.
+    await waitFor(async () => (await Promise.all(ids.map((id) => repo.findTask(id)))).every((r) => r?.endedAt));
     for (const id of ids) {
       const ends = await terminalEvents(id);
       const record = await repo.findTask(id);

@@ -22,7 +22,8 @@ afterAll(async () => {
 });
 
 const joining = (id: string, contextId: string, owner: string) => ({ id, contextId, direction: 'inbound' as const, agentSlug: 'echo', owner, ownerName: owner, joinsContext: true, state: 'submitted' as const, requestText: 'hi' });
-const submitted = { type: 'submitted' as const, state: 'submitted' as const, payload: {} };
+const request = { kind: 'message' as const, messageId: 'first', role: 'user' as const, parts: [{ kind: 'text' as const, text: 'first' }] };
+const submitted = { type: 'submitted' as const, state: 'submitted' as const, payload: { message: request } };
 
 describe('two instances on one database', () => {
   it('of two instances racing to claim a new context, exactly one owner gets it', async () => {

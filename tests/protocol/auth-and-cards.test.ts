@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { startApp, freePort, type AppServer } from '../support/app-server';
-import { rpc } from '../support/a2a-clients';
+import { rpc, waitFor } from '../support/a2a-clients';
 import { dispatch, waitForTask } from '../support/dispatch-api';
 
 let app: AppServer;
@@ -55,8 +55,11 @@ describe('inbound API keys', () => {
     expect(open.status).toBe(200);
 
     const key = createKey('peer-a');
-    await new Promise((r) => setTimeout(r, 2_100)); // the key cache holds "no keys" for 2 s
-    const refused = await rpc(`${app.url}/a2a/echo`, 'tasks/get', { id: 'x' });
+    // The key cache holds "no keys" for up to 2 s: wait until the server has noticed the key.
+    const refused = await waitFor(async () => {
+      const res = await rpc(`${app.url}/a2a/echo`, 'tasks/get', { id: 'x' });
+      return res.status === 401 && res;
+    });
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer/);
     const wrong = await rpc(`${app.url}/a2a/echo`, 'tasks/get', { id: 'x' }, { Authorization: 'Bearer sb_wrong' });

@@ -55,7 +55,11 @@ describe('shutdown answers open calls', () => {
   it('a blocking caller waiting when SIGTERM arrives gets the task WORKING with instructions, not a dropped connection', async () => {
     app = await startApp({ SWITCHBOARD_RESPONSE_WINDOW: '60', SWITCHBOARD_DRAIN: '0.5' });
     const pending = rpc(`${app.url}/a2a/slow`, 'message/send', send('work 30s'));
-    await new Promise((r) => setTimeout(r, 500));
+    // SIGTERM only once the call is in (its task is working), not at a guessed moment.
+    await waitFor(async () => {
+      const list = await (await fetch(`${app!.url}/api/tasks?state=working`)).json();
+      return list.tasks?.length > 0;
+    });
     const stopping = app.stop();
     const answer = await pending;
     await stopping;

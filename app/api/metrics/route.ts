@@ -1,8 +1,8 @@
 // GET /api/metrics — Prometheus text format (prom-client). Viewer role, or the bearer token
 // SWITCHBOARD_METRICS_TOKEN (a scraper's own credential, good for nothing else).
 import { apiRoute } from '@/lib/api/route';
-import { hasMetricsToken } from '@/lib/metrics/access';
-import { scrapeMetrics } from '@/lib/metrics/scrape';
+import { hasMetricsToken } from '@/lib/api/metrics-access';
+import { scrapeMetrics } from '@/lib/api/metrics-scrape';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

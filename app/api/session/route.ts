@@ -2,7 +2,7 @@
 // POST /api/session — log in with {token}; sets the httpOnly session cookie (429 while throttled)
 // DELETE /api/session — log out; clears the cookie (the logout survives a restart)
 import { apiRoute } from '@/lib/api/route';
-import { LOGIN_BODY_LIMIT, logIn, logOut, whoAmI } from '@/lib/auth/session-api';
+import { LOGIN_BODY_LIMIT, logIn, logOut, whoAmI } from '@/lib/api/session-api';
 import { LoginRequestSchema } from '@/lib/dashboard/wire';
 
 export const runtime = 'nodejs';

@@ -4,12 +4,12 @@
  * throttled (login-throttle.ts); a logout is persisted (revocations.ts).
  */
 import { getSettings } from '../config/settings';
-import { apiError } from '../api/responses';
-import { type SessionInfo } from '../dashboard/wire';
-import { authRequired, identify, type Caller } from './guard';
-import { loginRetryAfter, recordLoginFailure, throttledResponse } from './login-throttle';
-import { logOutSession } from './revocations';
-import { issueSession, roleForToken, SESSION_TTL_MS, sessionCookie } from './session';
+import { apiError } from './responses';
+import type { SessionInfo } from '../dashboard/wire';
+import { authRequired, identify, type Caller } from '../auth/guard';
+import { loginRetryAfter, recordLoginFailure, throttledResponse } from '../auth/login-throttle';
+import { logOutSession } from '../auth/revocations';
+import { issueSession, roleForToken, SESSION_TTL_MS, sessionCookie } from '../auth/session';
 import { log } from '../log';
 
 /** A login body is one token (at most 4,096 characters); nothing bigger is read. */

@@ -4,7 +4,7 @@
  */
 import { tallyTasksByState } from '../db/task-tallies';
 import { executions } from '../engine/executions';
-import { metrics } from './metrics';
+import { metrics } from '../metrics/metrics';
 
 export async function scrapeMetrics(): Promise<{ contentType: string; body: string }> {
   const m = metrics();

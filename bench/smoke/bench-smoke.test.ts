@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { distDir } from '../support/app-server';
-import { SCENARIOS } from '../../bench/lib/options';
+import { distDir } from '../../tests/support/app-server';
+import { SCENARIOS } from '../lib/options';
 
 interface Results {
   mode: string;

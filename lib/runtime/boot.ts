@@ -5,16 +5,16 @@
  */
 import { getSettings, isLoopbackHost, SettingsError } from '../config/settings';
 import { currentStore, storeReady } from '../db/client';
-import { leaveCluster, startCluster } from './cluster';
+import { leaveCluster, startCluster } from '../engine/cluster';
 import { countApiKeys } from '../db/key-repo';
 import { sealPlaintextPeerSecrets } from '../db/peer-repo';
 import { sealPlaintextPushSecrets } from '../db/push-repo';
 import { agentRegistry, defaultAgentProblem, reapOrphanedLaunches } from '../agents/registry';
-import { recoverInterruptedTasks, drainAndStop } from './lifecycle';
+import { recoverInterruptedTasks, drainAndStop } from '../engine/lifecycle';
 import { ensurePushDelivery } from '../push/push-delivery';
 import { NotificationConfigError, startNotifications } from '../notify';
 import { processSingleton } from '../process-singleton';
-import { applyHeapGrowth } from './heap-growth';
+import { applyHeapGrowth } from '../engine/heap-growth';
 import { flushTracing, startTracing } from '../tracing/provider';
 import { errorMessage, log } from '../log';
 
