@@ -11,20 +11,11 @@
 import os from 'node:os';
 import type { LauncherLog } from './log';
 import { readBootId, readProcEntrySync } from './proc-table';
+import type { LaunchedGroupRow } from '../db/launched-group-repo';
 
-export type LaunchKind = 'process' | 'rpc';
-
-export interface LaunchedGroupRecord {
-  pgid: number;
-  startTime: string;
-  bootId: string;
-  host: string;
-  hubPid: number;
-  hubStartTime: string;
-  agentSlug: string;
-  kind: LaunchKind;
-  killGraceMs: number;
-}
+/** One recorded group: the LaunchedGroup table's row (lib/db), whatever the ledger behind it. */
+export type LaunchedGroupRecord = LaunchedGroupRow;
+export type LaunchKind = LaunchedGroupRecord['kind'];
 
 type MaybeAsync<T> = T | Promise<T>;
 
