@@ -27,6 +27,30 @@ function fieldErrors(error: unknown): { byField: Record<string, string>; general
   return { byField: {}, general: error instanceof Error ? error.message : 'dispatch failed' };
 }
 
+/** The optional knobs: timeout override, and the context or task to continue. */
+function OptionFields({ draft, onChange, errors }: { draft: DispatchDraft; onChange: (patch: Partial<DispatchDraft>) => void; errors: Record<string, string> }) {
+  return (
+    <div className="grid gap-4 sm:grid-cols-3">
+      <Field id="timeoutSeconds" label="Timeout override (s)" error={errors.timeoutSeconds} hint="Empty: the peer's or the global default.">
+        <Input
+          id="timeoutSeconds"
+          inputMode="decimal"
+          value={draft.timeoutSeconds}
+          invalid={Boolean(errors.timeoutSeconds)}
+          aria-describedby={errors.timeoutSeconds ? 'timeoutSeconds-error' : 'timeoutSeconds-hint'}
+          onChange={(e) => onChange({ timeoutSeconds: e.target.value })}
+        />
+      </Field>
+      <Field id="contextId" label="Context id (optional)" error={errors.contextId}>
+        <Input id="contextId" value={draft.contextId} invalid={Boolean(errors.contextId)} onChange={(e) => onChange({ contextId: e.target.value })} />
+      </Field>
+      <Field id="taskId" label="Continue task id (optional)" error={errors.taskId}>
+        <Input id="taskId" value={draft.taskId} invalid={Boolean(errors.taskId)} onChange={(e) => onChange({ taskId: e.target.value })} />
+      </Field>
+    </div>
+  );
+}
+
 export function DispatchForm() {
   const { canOperate } = useSession();
   const peers = usePeers();
@@ -77,24 +101,7 @@ export function DispatchForm() {
             />
           </Field>
           <ModePicker value={draft.mode} onChange={(mode) => change({ mode })} error={byField.mode} />
-          <div className="grid gap-4 sm:grid-cols-3">
-            <Field id="timeoutSeconds" label="Timeout override (s)" error={byField.timeoutSeconds} hint="Empty: the peer's or the global default.">
-              <Input
-                id="timeoutSeconds"
-                inputMode="decimal"
-                value={draft.timeoutSeconds}
-                invalid={Boolean(byField.timeoutSeconds)}
-                aria-describedby={byField.timeoutSeconds ? 'timeoutSeconds-error' : 'timeoutSeconds-hint'}
-                onChange={(e) => change({ timeoutSeconds: e.target.value })}
-              />
-            </Field>
-            <Field id="contextId" label="Context id (optional)" error={byField.contextId}>
-              <Input id="contextId" value={draft.contextId} invalid={Boolean(byField.contextId)} onChange={(e) => change({ contextId: e.target.value })} />
-            </Field>
-            <Field id="taskId" label="Continue task id (optional)" error={byField.taskId}>
-              <Input id="taskId" value={draft.taskId} invalid={Boolean(byField.taskId)} onChange={(e) => change({ taskId: e.target.value })} />
-            </Field>
-          </div>
+          <OptionFields draft={draft} onChange={change} errors={byField} />
           <div className="flex justify-end">
             <Button type="submit" variant="primary" disabled={dispatch.isPending} data-testid="dispatch-submit">
               {dispatch.isPending ? 'Dispatching…' : 'Dispatch'}

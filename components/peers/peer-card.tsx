@@ -14,11 +14,57 @@ function authLabel(peer: Peer): string {
   return `${kind} · ${peer.auth.configured ? 'secret set' : 'secret missing'}`;
 }
 
+/** Test, edit and delete (with a confirming second click); only API peers can change. */
+function PeerActions({ peer, test, remove, onEdit }: { peer: Peer; test: ReturnType<typeof useTestPeer>; remove: ReturnType<typeof useDeletePeer>; onEdit: () => void }) {
+  const [confirming, setConfirming] = useState(false);
+  const editable = peer.source === 'api';
+  return (
+    <div className="flex flex-wrap gap-2">
+      <Button size="sm" onClick={() => test.mutate(peer.name)} disabled={test.isPending} data-testid="peer-test">
+        {test.isPending ? 'Testing…' : 'Test'}
+      </Button>
+      {editable ? (
+        <>
+          <Button size="sm" onClick={onEdit}>
+            Edit
+          </Button>
+          <Button
+            size="sm"
+            variant={confirming ? 'danger' : 'secondary'}
+            disabled={remove.isPending}
+            onClick={() => (confirming ? remove.mutate(peer.name) : setConfirming(true))}
+            onBlur={() => setConfirming(false)}
+          >
+            {confirming ? 'Confirm delete' : 'Delete'}
+          </Button>
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+function PeerFacts({ peer }: { peer: Peer }) {
+  return (
+    <dl className="grid gap-x-4 gap-y-1 text-xs sm:grid-cols-3">
+      <div>
+        <dt className="text-zinc-500">Auth</dt>
+        <dd>{authLabel(peer)}</dd>
+      </div>
+      <div>
+        <dt className="text-zinc-500">Timeout</dt>
+        <dd>{peer.timeoutSeconds != null ? `${peer.timeoutSeconds} s` : 'default'}</dd>
+      </div>
+      <div>
+        <dt className="text-zinc-500">Extra headers</dt>
+        <dd>{peer.headerNames.length ? peer.headerNames.join(', ') : 'none'}</dd>
+      </div>
+    </dl>
+  );
+}
+
 export function PeerCard({ peer, canOperate, onEdit }: { peer: Peer; canOperate: boolean; onEdit: () => void }) {
   const test = useTestPeer();
   const remove = useDeletePeer();
-  const [confirming, setConfirming] = useState(false);
-  const editable = peer.source === 'api';
   return (
     <Card data-testid="peer" data-peer={peer.name}>
       <CardBody className="space-y-3">
@@ -31,44 +77,9 @@ export function PeerCard({ peer, canOperate, onEdit }: { peer: Peer; canOperate:
             </div>
             <p className="text-sm break-all text-zinc-600 dark:text-zinc-400">{peer.url}</p>
           </div>
-          {canOperate ? (
-            <div className="flex flex-wrap gap-2">
-              <Button size="sm" onClick={() => test.mutate(peer.name)} disabled={test.isPending} data-testid="peer-test">
-                {test.isPending ? 'Testing…' : 'Test'}
-              </Button>
-              {editable ? (
-                <>
-                  <Button size="sm" onClick={onEdit}>
-                    Edit
-                  </Button>
-                  <Button
-                    size="sm"
-                    variant={confirming ? 'danger' : 'secondary'}
-                    disabled={remove.isPending}
-                    onClick={() => (confirming ? remove.mutate(peer.name) : setConfirming(true))}
-                    onBlur={() => setConfirming(false)}
-                  >
-                    {confirming ? 'Confirm delete' : 'Delete'}
-                  </Button>
-                </>
-              ) : null}
-            </div>
-          ) : null}
+          {canOperate ? <PeerActions peer={peer} test={test} remove={remove} onEdit={onEdit} /> : null}
         </div>
-        <dl className="grid gap-x-4 gap-y-1 text-xs sm:grid-cols-3">
-          <div>
-            <dt className="text-zinc-500">Auth</dt>
-            <dd>{authLabel(peer)}</dd>
-          </div>
-          <div>
-            <dt className="text-zinc-500">Timeout</dt>
-            <dd>{peer.timeoutSeconds != null ? `${peer.timeoutSeconds} s` : 'default'}</dd>
-          </div>
-          <div>
-            <dt className="text-zinc-500">Extra headers</dt>
-            <dd>{peer.headerNames.length ? peer.headerNames.join(', ') : 'none'}</dd>
-          </div>
-        </dl>
+        <PeerFacts peer={peer} />
         {peer.card?.skills.length ? (
           <p className="text-xs text-zinc-600 dark:text-zinc-400">
             {peer.card.name ? `${peer.card.name} · ` : ''}skills: {peer.card.skills.map((s) => s.name).join(', ')}

@@ -22,6 +22,31 @@ function splitError(error: unknown): { field: string | null; message: string } |
   return { field: null, message: error instanceof Error ? error.message : 'could not save the peer' };
 }
 
+/** The auth type and, when it has one, its header and write-only secret. */
+function AuthFields({ draft, onChange, error, secretSet }: { draft: PeerDraft; onChange: (patch: Partial<PeerDraft>) => void; error: string | null; secretSet: boolean }) {
+  return (
+    <>
+      <Field id="peer-auth" label="Auth" error={error}>
+        <Select id="peer-auth" value={draft.authType} onChange={(e) => onChange({ authType: e.target.value as PeerDraft['authType'], secret: '' })}>
+          <option value="none">None</option>
+          <option value="bearer">Bearer token</option>
+          <option value="apiKey">API key header</option>
+        </Select>
+      </Field>
+      {draft.authType === 'apiKey' ? (
+        <Field id="peer-auth-header" label="Header name">
+          <Input id="peer-auth-header" value={draft.authHeader} onChange={(e) => onChange({ authHeader: e.target.value })} />
+        </Field>
+      ) : null}
+      {draft.authType !== 'none' ? (
+        <Field id="peer-secret" label={draft.authType === 'bearer' ? 'Token' : 'Key'} hint={secretSet ? 'A secret is stored. Leave empty to keep it; it is never shown.' : 'Write-only: it is never sent back.'}>
+          <Input id="peer-secret" type="password" autoComplete="off" value={draft.secret} placeholder={secretSet ? '•••••••• (stored)' : ''} onChange={(e) => onChange({ secret: e.target.value })} />
+        </Field>
+      ) : null}
+    </>
+  );
+}
+
 /** Create or edit a peer. The stored secret is never shown; typing a new one replaces it. */
 export function PeerForm({ peer, onDone }: { peer: Peer | null; onDone: () => void }) {
   const [draft, setDraft] = useState<PeerDraft>(() => draftFrom(peer));
@@ -57,23 +82,7 @@ export function PeerForm({ peer, onDone }: { peer: Peer | null; onDone: () => vo
             <Field id="peer-url" label="URL" error={at('url')} hint="The agent's base or agent-card URL.">
               <Input id="peer-url" type="url" value={draft.url} invalid={Boolean(at('url'))} onChange={(e) => change({ url: e.target.value })} />
             </Field>
-            <Field id="peer-auth" label="Auth" error={at('auth')}>
-              <Select id="peer-auth" value={draft.authType} onChange={(e) => change({ authType: e.target.value as PeerDraft['authType'], secret: '' })}>
-                <option value="none">None</option>
-                <option value="bearer">Bearer token</option>
-                <option value="apiKey">API key header</option>
-              </Select>
-            </Field>
-            {draft.authType === 'apiKey' ? (
-              <Field id="peer-auth-header" label="Header name">
-                <Input id="peer-auth-header" value={draft.authHeader} onChange={(e) => change({ authHeader: e.target.value })} />
-              </Field>
-            ) : null}
-            {draft.authType !== 'none' ? (
-              <Field id="peer-secret" label={draft.authType === 'bearer' ? 'Token' : 'Key'} hint={secretSet ? 'A secret is stored. Leave empty to keep it; it is never shown.' : 'Write-only: it is never sent back.'}>
-                <Input id="peer-secret" type="password" autoComplete="off" value={draft.secret} placeholder={secretSet ? '•••••••• (stored)' : ''} onChange={(e) => change({ secret: e.target.value })} />
-              </Field>
-            ) : null}
+            <AuthFields draft={draft} onChange={change} error={at('auth')} secretSet={Boolean(secretSet)} />
             <Field id="peer-timeout" label="Timeout (s)" error={at('timeoutSeconds')} hint="Empty: the global client timeout.">
               <Input id="peer-timeout" inputMode="decimal" value={draft.timeoutSeconds} invalid={Boolean(at('timeoutSeconds'))} onChange={(e) => change({ timeoutSeconds: e.target.value })} />
             </Field>

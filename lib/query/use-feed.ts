@@ -40,6 +40,53 @@ function patchLists(client: QueryClient, changed: Map<string, TaskSummary>): Set
   return seen;
 }
 
+/** `run` once, `ms` after the first of any number of calls; `cancel` drops a pending run. */
+function coalesced(run: () => void, ms: number) {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const call = () => {
+    timer ??= setTimeout(() => {
+      timer = undefined;
+      run();
+    }, ms);
+  };
+  return Object.assign(call, { cancel: () => timer && clearTimeout(timer) });
+}
+
+/**
+ * Which changed tasks are new to the operator: missing from the loaded window means created
+ * after the list loaded, or committed just after its query although created just before it, or
+ * only now matching the filter. Older than the loaded pages means merely not loaded yet.
+ * `askServer` when only the server can tell (text search).
+ */
+function newArrivals(tasks: TaskSummary[], onScreen: Set<string>, list: TaskListData, filter: TaskFilter) {
+  const last = list.pages[list.pages.length - 1];
+  const oldest = last.tasks[last.tasks.length - 1]?.createdAt;
+  const now = Date.now();
+  const added: string[] = [];
+  let askServer = false;
+  for (const task of tasks) {
+    if (onScreen.has(task.id)) continue;
+    if (last.nextCursor && oldest && task.createdAt < oldest) continue;
+    const match = matches(task, filter, now);
+    if (match === null) askServer = true;
+    else if (match) added.push(task.id);
+  }
+  return { added, askServer };
+}
+
+/** Ids the server has after the list's anchor that are not loaded (null: nothing to ask yet). */
+async function unseenOnServer(client: QueryClient, filter: TaskFilter): Promise<Set<string> | null> {
+  const list = client.getQueryData<TaskListData>(taskKeys.list(filter));
+  const after = list?.pages[0]?.asOf;
+  if (!list || !after) return null;
+  const loaded = new Set(list.pages.flatMap((p) => p.tasks.map((t) => t.id)));
+  // Look a little before the anchor: a task created just before the list's query but committed
+  // just after it is in neither.
+  const since = new Date(Date.parse(after) - LATE_COMMIT_MS).toISOString();
+  const ids = await newTaskIds(filter, since);
+  return new Set(ids.filter((id) => !loaded.has(id)));
+}
+
 export function useFeed(filter: TaskFilter, paused: boolean) {
   const client = useQueryClient();
   const [status, setStatus] = useState<LiveStatus>('connecting');
@@ -52,55 +99,19 @@ export function useFeed(filter: TaskFilter, paused: boolean) {
     if (paused) return;
     const setNewIds = (update: (prev: ReadonlySet<string>) => ReadonlySet<string>) =>
       setFresh((prev) => ({ key: filterKey, ids: update(prev.key === filterKey ? prev.ids : new Set()) }));
-    const listKey = taskKeys.list(filter);
-    let countsTimer: ReturnType<typeof setTimeout> | undefined;
-    let checkTimer: ReturnType<typeof setTimeout> | undefined;
-    const refreshCounts = () => {
-      countsTimer ??= setTimeout(() => {
-        countsTimer = undefined;
-        void client.invalidateQueries({ queryKey: taskKeys.countsAll() });
-      }, COUNTS_REFRESH_MS);
-    };
-    const checkNewOnServer = () => {
-      checkTimer ??= setTimeout(() => {
-        checkTimer = undefined;
-        const list = client.getQueryData<TaskListData>(listKey);
-        const after = list?.pages[0]?.asOf;
-        if (!list || !after) return;
-        const loaded = new Set(list.pages.flatMap((p) => p.tasks.map((t) => t.id)));
-        // Look a little before the anchor: a task created just before the list's query but
-        // committed just after it is in neither.
-        const since = new Date(Date.parse(after) - LATE_COMMIT_MS).toISOString();
-        void newTaskIds(filter, since).then((ids) => setNewIds(() => new Set(ids.filter((id) => !loaded.has(id)))), () => undefined);
-      }, NEW_CHECK_MS);
-    };
-    const catchUp = () => {
-      void client.invalidateQueries({ queryKey: taskKeys.lists() });
-      void client.invalidateQueries({ queryKey: taskKeys.countsAll() });
-      checkNewOnServer();
-    };
+    const refreshCounts = coalesced(() => void client.invalidateQueries({ queryKey: taskKeys.countsAll() }), COUNTS_REFRESH_MS);
+    const checkNewOnServer = coalesced(() => {
+      unseenOnServer(client, filter).then((ids) => ids && setNewIds(() => ids), () => undefined);
+    }, NEW_CHECK_MS);
     const onBatch = (data: string) => {
       const { tasks } = FeedBatchSchema.parse(JSON.parse(data));
-      const changed = new Map(tasks.map((t) => [t.id, t]));
-      const onScreen = patchLists(client, changed);
-      const list = client.getQueryData<TaskListData>(listKey);
-      if (!list) return refreshCounts();
-      const pages = list.pages;
-      const last = pages[pages.length - 1];
-      const oldest = last.tasks[last.tasks.length - 1]?.createdAt;
-      const now = Date.now();
-      const added: string[] = [];
-      for (const task of tasks) {
-        if (onScreen.has(task.id)) continue;
-        // Missing from the loaded window means new to the operator: created after the list
-        // loaded, or committed just after its query although created just before it, or only
-        // now matching the filter. Older than the loaded pages means merely not loaded yet.
-        if (last.nextCursor && oldest && task.createdAt < oldest) continue;
-        const match = matches(task, filter, now);
-        if (match === null) checkNewOnServer();
-        else if (match) added.push(task.id);
+      const onScreen = patchLists(client, new Map(tasks.map((t) => [t.id, t])));
+      const list = client.getQueryData<TaskListData>(taskKeys.list(filter));
+      if (list) {
+        const { added, askServer } = newArrivals(tasks, onScreen, list, filter);
+        if (askServer) checkNewOnServer();
+        if (added.length) setNewIds((prev) => new Set([...prev, ...added]));
       }
-      if (added.length) setNewIds((prev) => new Set([...prev, ...added]));
       refreshCounts();
     };
     const close = openLiveStream({
@@ -109,14 +120,18 @@ export function useFeed(filter: TaskFilter, paused: boolean) {
       onStatus: (next) => {
         setStatus(next);
         if (next !== 'live') return;
-        if (connectedBefore.current) catchUp();
+        if (connectedBefore.current) {
+          void client.invalidateQueries({ queryKey: taskKeys.lists() });
+          void client.invalidateQueries({ queryKey: taskKeys.countsAll() });
+          checkNewOnServer();
+        }
         connectedBefore.current = true;
       },
     });
     return () => {
       close();
-      if (countsTimer) clearTimeout(countsTimer);
-      if (checkTimer) clearTimeout(checkTimer);
+      refreshCounts.cancel();
+      checkNewOnServer.cancel();
     };
     // filterKey stands for filter: the effect must not restart on an equal object.
     // eslint-disable-next-line react-hooks/exhaustive-deps
