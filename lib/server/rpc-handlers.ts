@@ -80,57 +80,62 @@ function refuseWhenDraining(): void {
   if (!isAcceptingWork()) throw new A2AError('internal', 'server is shutting down; not accepting new work');
 }
 
-export async function runOperation(op: Operation, params: unknown, ctx: RpcContext): Promise<RpcOutcome> {
-  const v = ctx.version;
-  switch (op) {
-    case 'send': {
-      refuseWhenDraining();
-      const p = parse(SendSchemas[v], params);
-      // A Task, or the agent's direct Message: v1.0 wraps either ({task} | {message}).
-      const answer = await sendMessage(await sendRequest(p, ctx), p.blocking ? 'blocking' : 'non-blocking');
-      return { kind: 'result', result: v === '1.0' ? streamEventToV10(answer) : answer };
-    }
-    case 'stream': {
-      refuseWhenDraining();
-      const p = parse(SendSchemas[v], params);
-      const events = streamMessage(await sendRequest(p, ctx));
-      return { kind: 'stream', events: render(events, v) };
-    }
-    case 'get': {
-      const p = parse(TaskQuerySchema, params);
-      return { kind: 'result', result: renderTask(await getTask(p.id, ctx.scope, p.historyLength), v) };
-    }
-    case 'list': {
-      const p = parse(ListTasksSchema, params);
-      return { kind: 'result', result: await listInboundTasks(ctx.scope, p, v) };
-    }
-    case 'cancel': {
-      const p = parse(TaskIdSchema, params);
-      return { kind: 'result', result: renderTask(await cancel(p.id, ctx.scope), v) };
-    }
-    case 'subscribe': {
-      const p = parse(TaskIdSchema, params);
-      return { kind: 'stream', events: render(resubscribe(p.id, ctx.scope, v, ctx.signal), v) };
-    }
-    case 'pushSet': {
-      const p = parse(PushSetSchemas[v], params);
-      return { kind: 'result', result: pushConfigToWire(await setPushConfig(ctx.scope, p.taskId, p.config, v), v) };
-    }
-    case 'pushGet': {
-      const p = parse(PushGetSchemas[v], params);
-      return { kind: 'result', result: pushConfigToWire(await getPushConfig(ctx.scope, p.taskId, p.id), v) };
-    }
-    case 'pushList': {
-      const p = parse(PushListSchemas[v], params);
-      const configs = (await listTaskPushConfigs(ctx.scope, p.taskId)).map((c) => pushConfigToWire(c, v));
-      return { kind: 'result', result: v === '1.0' ? { configs, nextPageToken: '' } : configs };
-    }
-    case 'pushDelete': {
-      const p = parse(PushDeleteSchemas[v], params);
-      await removePushConfig(ctx.scope, p.taskId, p.id);
-      return { kind: 'result', result: null };
-    }
-    case 'extendedCard':
-      throw new A2AError(v === '1.0' ? 'unsupportedOperation' : 'extendedCardNotConfigured', 'this agent has no extended card');
-  }
+type Handler = (params: unknown, ctx: RpcContext, v: RpcContext['version']) => Promise<RpcOutcome>;
+
+/** One handler per A2A operation, in both versions (the Record makes a missing one a type error). */
+const HANDLERS: Record<Operation, Handler> = {
+  send: async (params, ctx, v) => {
+    refuseWhenDraining();
+    const p = parse(SendSchemas[v], params);
+    // A Task, or the agent's direct Message: v1.0 wraps either ({task} | {message}).
+    const answer = await sendMessage(await sendRequest(p, ctx), p.blocking ? 'blocking' : 'non-blocking');
+    return { kind: 'result', result: v === '1.0' ? streamEventToV10(answer) : answer };
+  },
+  stream: async (params, ctx, v) => {
+    refuseWhenDraining();
+    const p = parse(SendSchemas[v], params);
+    const events = streamMessage(await sendRequest(p, ctx));
+    return { kind: 'stream', events: render(events, v) };
+  },
+  get: async (params, ctx, v) => {
+    const p = parse(TaskQuerySchema, params);
+    return { kind: 'result', result: renderTask(await getTask(p.id, ctx.scope, p.historyLength), v) };
+  },
+  list: async (params, ctx, v) => {
+    const p = parse(ListTasksSchema, params);
+    return { kind: 'result', result: await listInboundTasks(ctx.scope, p, v) };
+  },
+  cancel: async (params, ctx, v) => {
+    const p = parse(TaskIdSchema, params);
+    return { kind: 'result', result: renderTask(await cancel(p.id, ctx.scope), v) };
+  },
+  subscribe: async (params, ctx, v) => {
+    const p = parse(TaskIdSchema, params);
+    return { kind: 'stream', events: render(resubscribe(p.id, ctx.scope, v, ctx.signal), v) };
+  },
+  pushSet: async (params, ctx, v) => {
+    const p = parse(PushSetSchemas[v], params);
+    return { kind: 'result', result: pushConfigToWire(await setPushConfig(ctx.scope, p.taskId, p.config, v), v) };
+  },
+  pushGet: async (params, ctx, v) => {
+    const p = parse(PushGetSchemas[v], params);
+    return { kind: 'result', result: pushConfigToWire(await getPushConfig(ctx.scope, p.taskId, p.id), v) };
+  },
+  pushList: async (params, ctx, v) => {
+    const p = parse(PushListSchemas[v], params);
+    const configs = (await listTaskPushConfigs(ctx.scope, p.taskId)).map((c) => pushConfigToWire(c, v));
+    return { kind: 'result', result: v === '1.0' ? { configs, nextPageToken: '' } : configs };
+  },
+  pushDelete: async (params, ctx, v) => {
+    const p = parse(PushDeleteSchemas[v], params);
+    await removePushConfig(ctx.scope, p.taskId, p.id);
+    return { kind: 'result', result: null };
+  },
+  extendedCard: async (_params, _ctx, v) => {
+    throw new A2AError(v === '1.0' ? 'unsupportedOperation' : 'extendedCardNotConfigured', 'this agent has no extended card');
+  },
+};
+
+export function runOperation(op: Operation, params: unknown, ctx: RpcContext): Promise<RpcOutcome> {
+  return HANDLERS[op](params, ctx, ctx.version);
 }
