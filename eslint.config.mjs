@@ -26,7 +26,7 @@ export default tseslint.config(
             {
               group: [
                 '**/lib/db/**', '@/lib/db/**', '**/lib/engine/**', '@/lib/engine/**', '**/lib/launchers/**', '@/lib/launchers/**',
-                '**/lib/client/**', '@/lib/client/**', '**/lib/server/**', '@/lib/server/**', '**/lib/auth/**', '@/lib/auth/**',
+                '**/lib/client/**', '@/lib/client/**', '**/lib/peers/**', '@/lib/peers/**', '**/lib/server/**', '@/lib/server/**', '**/lib/auth/**', '@/lib/auth/**',
                 '**/lib/push/**', '@/lib/push/**', '**/lib/agents/**', '@/lib/agents/**', '**/lib/config/**', '@/lib/config/**',
                 '**/lib/dashboard/**', '@/lib/dashboard/**', '!**/lib/dashboard/wire', '!@/lib/dashboard/wire', '!**/lib/dashboard/peer-wire', '!@/lib/dashboard/peer-wire',
                 '!**/lib/dashboard/event-description', '!@/lib/dashboard/event-description',

@@ -3,9 +3,7 @@
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { ensureBooted, onBoot } = await import('./lib/runtime/boot');
-  const { setOutboundCancel } = await import('./lib/engine/cancel');
-  const { startOutboundClient, cancelOutboundAtPeer } = await import('./lib/client');
-  setOutboundCancel(cancelOutboundAtPeer); // the engine's one cancel tells peers through lib/client
+  const { startOutboundClient } = await import('./lib/engine/outbound/resume');
   const { loadRevokedSessions } = await import('./lib/auth/revocations');
   const { applyServerTimeouts } = await import('./lib/server/http-timeouts');
   onBoot(startOutboundClient); // sync configured and built-in peers, then resume following

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { ClientError } from '../peers/errors';
+import { validateTimeoutOverride } from '../peers/timeouts';
 import { apiRoute } from './route';
 
 const ctx = { params: Promise.resolve({}) };
@@ -33,5 +35,19 @@ describe('the /api route wrapper (issue 13)', () => {
     const route = apiRoute({ role: 'public' }, () => new Response('ran'));
     const res = await route(post('{}', { origin: 'http://evil.example' }), ctx);
     expect(res.status).toBe(403);
+  });
+
+  it('renders what peers and dispatch refuse as the REST error, naming the field', async () => {
+    const get = () => new Request('http://127.0.0.1:3000/api/x', { headers: { host: '127.0.0.1:3000' } });
+    const conflict = apiRoute({ role: 'public' }, () => {
+      throw new ClientError(409, 'read_only', 'peer a is managed by the config file', 'name');
+    });
+    const res = await conflict(get(), ctx);
+    expect(res.status).toBe(409);
+    expect(await res.json()).toEqual({ error: { code: 'read_only', message: 'peer a is managed by the config file', field: 'name' } });
+    const badTimeout = apiRoute({ role: 'public' }, () => Response.json(validateTimeoutOverride(-1)));
+    const refused = await badTimeout(get(), ctx);
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).error).toMatchObject({ code: 'invalid_request', field: 'timeoutSeconds' });
   });
 });

@@ -13,6 +13,8 @@ import { roleAllows, type Role } from '../auth/roles';
 import { jsonDepth, MAX_JSON_DEPTH } from '../server/json-depth';
 import { BodyTooLargeError, readBodyText } from '../server/read-body';
 import { errorMessage, log } from '../log';
+import { ClientError } from '../peers/errors';
+import { TimeoutOverrideError } from '../peers/timeouts';
 import { apiError, invalidRequest } from './responses';
 
 export interface RouteContext<P, B> {
@@ -39,6 +41,13 @@ export interface RouteOptions<B> {
 }
 
 type NextContext<P> = { params: Promise<P> };
+
+/** A refusal the layers below raise for their HTTP callers (peers, dispatch), or null. */
+function refusalOf(err: unknown): Response | null {
+  if (err instanceof ClientError) return apiError(err.status, err.code, err.message, err.field);
+  if (err instanceof TimeoutOverrideError) return apiError(400, 'invalid_request', err.message, err.field);
+  return null;
+}
 
 function hasBearer(req: Request): boolean {
   return req.headers.get('authorization')?.toLowerCase().startsWith('bearer ') ?? false;
@@ -97,6 +106,8 @@ export function apiRoute<P = Record<string, never>, B = undefined>(
       const params = ((await ctx?.params) ?? {}) as P;
       return await handler({ req, caller, params, body });
     } catch (err) {
+      const refusal = refusalOf(err);
+      if (refusal) return refusal;
       log.error('API route failed', { method: req.method, path: new URL(req.url).pathname, error: errorMessage(err), stack: err instanceof Error ? err.stack : undefined });
       return apiError(500, 'internal', 'internal error; see the server log');
     }

@@ -1,7 +1,7 @@
 /**
- * The peers and dispatch API as the browser sees them (routes owned by lib/client's routes:
+ * The peers and dispatch API as the browser sees them (lib/peers and lib/engine/outbound, routes
  * /api/peers, /api/peers/:name, /api/peers/:name/test, /api/dispatch). Client-safe mirrors of
- * lib/client's PublicPeer; lenient where that contract may still grow (extra keys pass).
+ * lib/peers' PublicPeer; lenient where that contract may still grow (extra keys pass).
  */
 import { z } from 'zod';
 

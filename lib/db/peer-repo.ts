@@ -1,6 +1,6 @@
 /**
  * Every query on peers (outbound A2A targets). Records carry the secret because the client
- * needs it to call the peer; lib/client/peers.ts strips it before anything leaves the server.
+ * needs it to call the peer; lib/peers/registry.ts strips it before anything leaves the server.
  * The secret and the extra headers are stored encrypted (secret-box.ts) and decrypted only here.
  */
 import { db } from './client';

@@ -27,7 +27,7 @@ import { errorMessage, log } from '../log';
 
 export const INSTANCE_LOST = 'interrupted: instance lost';
 
-/** Resumes following an outbound task here (registered by lib/client at boot). */
+/** Resumes following an outbound task here (registered by engine/outbound/resume.ts at boot). */
 type FollowResumer = (taskId: string) => void;
 
 interface ClusterState {

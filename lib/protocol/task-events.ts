@@ -1,6 +1,6 @@
 /**
  * The task event log, typed: one payload shape per event `type`, shared by the writer (lib/engine,
- * lib/client), the readers (snapshot, A2A streams), the dashboard SSE and the browser. Client-safe:
+ * both directions), the readers (snapshot, A2A streams), the dashboard SSE and the browser. Client-safe:
  * zod and types only.
  *
  * `taskSummaryChange` is the one rule for how an event changes a task's summary (state, detached,

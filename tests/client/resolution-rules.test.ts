@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { normalizeAgentUrl, normalizeUrl } from '@/lib/client/normalize-url';
-import { pickTimeout, TimeoutOverrideError, validateTimeoutOverride } from '@/lib/client/timeouts';
+import { pickTimeout, TimeoutOverrideError, validateTimeoutOverride } from '@/lib/peers/timeouts';
 import { SseParser } from '@/lib/client/sse';
 import { chooseInterface, describeCard } from '@/lib/client/agent-card';
 import { TIMING_EXTENSION_URI } from '@/lib/protocol/extensions';

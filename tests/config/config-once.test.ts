@@ -45,7 +45,7 @@ describe('settings and config, loaded once', () => {
 
   it('a bad peer entry in the config file is logged once', async () => {
     const { agentRegistry } = await import('../../lib/agents/registry');
-    const { syncConfiguredPeers } = await import('../../lib/client/peer-sync');
+    const { syncConfiguredPeers } = await import('../../lib/peers/sync');
     capture();
     agentRegistry();
     await syncConfiguredPeers();

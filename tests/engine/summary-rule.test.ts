@@ -54,7 +54,7 @@ describe('event → task summary, server and browser', () => {
     expect(question.server).toMatchObject({ state: 'input-required', displayState: 'detached', statusText: 'What is your name?' });
     expect(question.browser).toEqual(question.server);
 
-    // What lib/client/dispatch.ts followUp records.
+    // What lib/engine/outbound/dispatch.ts followUp records.
     const followUp = await step(id, [
       { type: 'message', payload: { message: message('user', 'Ada'), mode: 'blocking' } },
       { type: 'status', state: 'working', payload: {} },

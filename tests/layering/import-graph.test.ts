@@ -1,6 +1,6 @@
 /**
  * Layering, drawn from the imports (issue 13 §4): no import cycles among the app's modules, lower
- * layers never import higher ones, and browser code (components/, lib/query, `'use client'`
+ * layers never import higher ones (LAYERS below), and browser code (components/, lib/query, `'use client'`
  * files in app/) never imports a server module. Type-only imports are erased at build time and
  * do not count. Reads the sources with TypeScript's parser: no build, about a second.
  */
@@ -99,16 +99,48 @@ function cycles(graph: Map<string, string[]>): string[][] {
 
 const concern = (file: string) => (file.startsWith('lib/') ? file.split('/')[1].replace(/\.tsx?$/, '') : file.split('/')[0]);
 
-/** What each lower layer must never import (by lib/ concern). */
-const FORBIDDEN: Record<string, string[]> = {
-  protocol: ['db', 'engine', 'events', 'server', 'dashboard', 'client', 'push', 'auth', 'agents', 'launchers', 'runtime', 'config', 'query'],
-  db: ['engine', 'events', 'server', 'dashboard', 'client', 'push', 'auth', 'agents', 'launchers', 'runtime', 'query'],
-  events: ['engine', 'server', 'dashboard', 'client', 'push', 'auth', 'runtime', 'query'],
-  engine: ['server', 'dashboard', 'client', 'push', 'auth', 'runtime', 'query'],
-  dashboard: ['server', 'runtime', 'query'],
-  auth: ['server', 'runtime', 'query'],
-};
-const SERVER_CONCERNS = ['db', 'engine', 'events', 'launchers', 'client', 'server', 'auth', 'push', 'agents', 'config', 'runtime', 'log', 'process-singleton'];
+/**
+ * The concern order, lowest first: the one place it is written down. A lib/ concern may import
+ * only concerns of a lower layer (and itself). So the wire client (lib/client) reaches no
+ * database, settings, peers, engine, auth or API, and lib/peers never reaches lib/engine.
+ */
+const LAYERS: readonly (readonly string[])[] = [
+  ['protocol', 'util'], // pure: types, schemas, small helpers
+  ['process-singleton', 'log'],
+  ['metrics', 'tracing'],
+  ['client'], // the A2A wire client: cards, JSON-RPC, SSE, HTTP transport
+  ['launchers'],
+  ['config'],
+  ['db'],
+  ['events', 'auth'],
+  ['agents', 'peers'],
+  ['engine'], // the task lifecycle, inbound and outbound (engine/outbound)
+  ['push'],
+  ['notify'],
+  ['runtime'], // start-up wiring
+  ['server'],
+  ['api'],
+  ['dashboard'],
+  ['query'],
+  ['cli'],
+];
+/** Beyond the order: the wire client keeps no process state of its own. */
+const ALSO_FORBIDDEN: Record<string, string[]> = { client: ['process-singleton'] };
+
+const layerOf = (c: string) => LAYERS.findIndex((layer) => layer.includes(c));
+const mayImport = (from: string, to: string) => from === to || (layerOf(to) < layerOf(from) && !(ALSO_FORBIDDEN[from] ?? []).includes(to));
+
+/** Imports from a lib/ concern to one it may not use; `extra` are edges to pretend exist. */
+function layeringViolations(graph: Map<string, string[]>, extra: [string, string][] = []): string[] {
+  const bad: string[] = [];
+  for (const [file, deps] of [...graph, ...extra.map(([f, d]) => [f, [d]] as const)]) {
+    if (!file.startsWith('lib/')) continue;
+    for (const dep of deps) if (dep.startsWith('lib/') && !mayImport(concern(file), concern(dep))) bad.push(`${file} → ${dep}`);
+  }
+  return bad;
+}
+
+const SERVER_CONCERNS = ['db', 'engine', 'events', 'launchers', 'client', 'peers', 'server', 'auth', 'push', 'agents', 'config', 'runtime', 'log', 'process-singleton'];
 // Client-safe modules of lib/dashboard (zod and lib/protocol only), shared with the command line.
 const BROWSER_SAFE = new Set(['lib/dashboard/wire.ts', 'lib/dashboard/peer-wire.ts', 'lib/dashboard/event-description.ts', 'lib/dashboard/notification-wire.ts']);
 
@@ -133,13 +165,27 @@ describe('the import graph', () => {
     expect(cycles(concerns)).toEqual([]);
   });
 
+  it('places every lib/ concern in the concern order', () => {
+    const unplaced = [...new Set([...graph.keys()].filter((f) => f.startsWith('lib/')).map(concern))].filter((c) => layerOf(c) < 0);
+    expect(unplaced).toEqual([]);
+  });
+
   it('lower layers never import higher ones', () => {
-    const bad: string[] = [];
-    for (const [file, deps] of graph) {
-      const forbidden = FORBIDDEN[concern(file)] ?? [];
-      for (const dep of deps) if (forbidden.includes(concern(dep))) bad.push(`${file} → ${dep}`);
-    }
-    expect(bad).toEqual([]);
+    expect(layeringViolations(graph)).toEqual([]);
+  });
+
+  it('refuses the imports the split removed (wire client → db/engine/peers/settings/state/auth/api, peers → engine)', () => {
+    const removed: [string, string][] = [
+      ['lib/client/json-rpc.ts', 'lib/db/task-repo.ts'],
+      ['lib/client/a2a-client.ts', 'lib/engine/task-writer.ts'],
+      ['lib/client/agent-card.ts', 'lib/peers/resolve.ts'],
+      ['lib/client/http-transport.ts', 'lib/config/settings.ts'],
+      ['lib/client/sse.ts', 'lib/process-singleton.ts'],
+      ['lib/client/json-rpc.ts', 'lib/auth/self-token.ts'],
+      ['lib/client/a2a-client.ts', 'lib/api/responses.ts'],
+      ['lib/peers/connect.ts', 'lib/engine/outbound/runner.ts'],
+    ];
+    expect(layeringViolations(new Map(), removed)).toEqual(removed.map(([f, d]) => `${f} → ${d}`));
   });
 
   it('browser code imports no server module, directly or through another module', () => {

@@ -3,8 +3,8 @@
 // once; the work goes on in the background whether or not this caller stays (docs/dispatch.md).
 // Operator role, or a launched agent's delegation token (the task becomes its task's child).
 import { apiRoute } from '@/lib/api/route';
-import { clientErrorResponse, dispatchTask, DispatchRequestSchema } from '@/lib/client';
-import { delegatedRequest, dispatchTokenOf } from '@/lib/client/delegated-dispatch';
+import { dispatchTask, DispatchRequestSchema } from '@/lib/engine/outbound/dispatch';
+import { delegatedRequest, dispatchTokenOf } from '@/lib/api/delegated-dispatch';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -15,9 +15,5 @@ export const POST = apiRoute({ role: 'operator', body: DispatchRequestSchema, ot
   const token = dispatchTokenOf(req);
   const allowed = token ? await delegatedRequest(token, body) : { request: body };
   if ('response' in allowed) return allowed.response;
-  try {
-    return Response.json(await dispatchTask(allowed.request), { status: 202 });
-  } catch (err) {
-    return clientErrorResponse(err);
-  }
+  return Response.json(await dispatchTask(allowed.request), { status: 202 });
 });

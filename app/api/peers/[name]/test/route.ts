@@ -1,15 +1,9 @@
 // POST /api/peers/:name/test — fetch the peer's card now: reachability, latency, protocol
 // version, endpoint, skills and timing warnings (operator: it makes an outbound call).
 import { apiRoute } from '@/lib/api/route';
-import { clientErrorResponse, testPeer } from '@/lib/client';
+import { testPeer } from '@/lib/peers/connection-test';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const POST = apiRoute<{ name: string }>({ role: 'operator' }, async ({ params }) => {
-  try {
-    return Response.json(await testPeer(params.name));
-  } catch (err) {
-    return clientErrorResponse(err);
-  }
-});
+export const POST = apiRoute<{ name: string }>({ role: 'operator' }, async ({ params }) => Response.json(await testPeer(params.name)));

@@ -15,7 +15,7 @@ import { fileConfig, isPeerConfigError, type PeerConfig } from '../config/file-c
 import { hubBaseUrl, getSettings } from '../config/settings';
 import { processSingleton } from '../process-singleton';
 import { log, errorMessage } from '../log';
-import { normalizeAgentUrl } from './normalize-url';
+import { normalizeAgentUrl } from '../client/normalize-url';
 
 export const SELF_PEER = 'self';
 

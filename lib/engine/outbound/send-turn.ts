@@ -9,13 +9,13 @@
  * A peer answering WORKING (its window ended, or background) and our own timeout running out
  * are not failures: the caller follows the task afterwards.
  */
-import { errorMessage } from '../log';
-import { sendMessage, streamMessage } from './a2a-client';
+import { errorMessage } from '../../log';
+import { sendMessage, streamMessage } from '../../client/a2a-client';
 import { claimLocalFailure } from './endings';
 import { settle, taskOf, type FollowJob } from './follow-job';
-import { ClientTimeoutError, TransportError } from './http-transport';
-import { RpcError } from './json-rpc';
-import type { NewEvent } from '../db/task-records';
+import { ClientTimeoutError, TransportError } from '../../client/http-transport';
+import { RpcError } from '../../client/json-rpc';
+import type { NewEvent } from '../../db/task-records';
 import type { DispatchMode } from './follow-state';
 
 /** What to do after the send: follow the known task, find it first (and why), or nothing (ended). */

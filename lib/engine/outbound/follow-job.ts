@@ -3,9 +3,9 @@
  * peer, the abort signal (cancel/shutdown), and the follow-limit clock. `settle` turns what the
  * peer said into the end of the turn where it is one.
  */
-import { errorMessage } from '../log';
-import { getTask } from './a2a-client';
-import type { PeerConnection } from './connect';
+import { errorMessage } from '../../log';
+import { getTask } from '../../client/a2a-client';
+import type { PeerConnection } from '../../peers/connect';
 import { claimMessageReply, claimPeerEnd, FOLLOW_LIMIT_EXCEEDED } from './endings';
 import type { RemoteRecorder, Step } from './remote-recorder';
 

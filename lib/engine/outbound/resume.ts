@@ -4,11 +4,11 @@
  * result that arrived meanwhile is not lost), then subscribed to. Input-required tasks wait for
  * a follow-up dispatch and are left alone.
  */
-import { findTasksInStates } from '../db/task-repo';
-import { log, errorMessage } from '../log';
-import { startOutbound } from './outbound-runner';
-import { ensurePeersReady } from './peer-sync';
-import { isClustered, resumeOrphanedFollows } from '../engine/cluster';
+import { findTasksInStates } from '../../db/task-repo';
+import { log, errorMessage } from '../../log';
+import { startOutbound } from './runner';
+import { ensurePeersReady } from '../../peers/sync';
+import { isClustered, resumeOrphanedFollows } from '../cluster';
 
 export async function resumeOutboundFollowing(): Promise<number> {
   // Several instances: only follows nobody alive holds (cluster.ts), so no follow runs twice.

@@ -6,12 +6,12 @@
  * Non-terminal writes are guarded (onlyIfNotTerminal): once the task ended locally (a cancel,
  * the follow limit) nothing more is written and the caller learns it and stops.
  */
-import { recordEvents } from '../engine/task-writer';
-import type { NewEvent, TaskPatch } from '../db/task-records';
-import { accumulateArtifacts } from '../protocol/artifacts';
-import type { EventPayload } from '../protocol/task-events';
-import type { Artifact, ArtifactChunk, Message, StreamEvent, Task, TaskStatus } from '../protocol/types';
-import { isTerminalState, isTurnEndState } from '../protocol/types';
+import { recordEvents } from '../task-writer';
+import type { NewEvent, TaskPatch } from '../../db/task-records';
+import { accumulateArtifacts } from '../../protocol/artifacts';
+import type { EventPayload } from '../../protocol/task-events';
+import type { Artifact, ArtifactChunk, Message, StreamEvent, Task, TaskStatus } from '../../protocol/types';
+import { isTerminalState, isTurnEndState } from '../../protocol/types';
 import { followJson, statusKey, type FollowState } from './follow-state';
 
 /** What applying one remote event means for the follower. */

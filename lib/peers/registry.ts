@@ -1,7 +1,7 @@
 /**
  * Peers: the A2A agents we dispatch to. CRUD for the API (secrets stay server-side; callers get
  * PublicPeer). Peers declared in the config file and the built-in `self` are managed by
- * peer-sync.ts and are read-only here.
+ * sync.ts and are read-only here.
  */
 import {
   deletePeerRecord,
@@ -14,9 +14,9 @@ import {
   type PeerRecord,
 } from '../db/peer-repo';
 import { ClientError } from './errors';
-import { normalizeAgentUrl } from './normalize-url';
-import { ensurePeersReady } from './peer-sync';
-import { toPublicPeer, type PeerAuthInput, type PeerAuthPatch, type PeerCreateInput, type PeerPatchInput, type PublicPeer } from './peer-schemas';
+import { normalizeAgentUrl } from '../client/normalize-url';
+import { ensurePeersReady } from './sync';
+import { toPublicPeer, type PeerAuthInput, type PeerAuthPatch, type PeerCreateInput, type PeerPatchInput, type PublicPeer } from './schemas';
 
 export function authFields(auth: PeerAuthInput): Pick<PeerInput, 'authType' | 'authSecret' | 'authHeader'> {
   switch (auth.type) {

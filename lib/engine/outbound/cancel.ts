@@ -2,21 +2,21 @@
  * The outbound step of the engine's one cancel (lib/engine/cancel.ts): stop following, tell the
  * peer (tasks/cancel | CancelTask), record its answer, and end the local task through the
  * terminal claim: canceled, or whatever the peer says the task really ended as (it may have
- * completed a moment before). Registered with setOutboundCancel at start-up.
+ * completed a moment before).
  */
-import { findTask } from '../db/task-repo';
-import type { TaskRecord } from '../db/task-records';
-import { claimTerminal } from '../engine/task-writer';
-import { agentText } from '../engine/messages';
-import { isTerminalState, type Task } from '../protocol/types';
-import { errorMessage } from '../log';
-import { cancelTask, getTask } from './a2a-client';
-import { reconnect } from './connect';
+import { findTask } from '../../db/task-repo';
+import type { TaskRecord } from '../../db/task-records';
+import { claimTerminal } from '../task-writer';
+import { agentText } from '../messages';
+import { isTerminalState, type Task } from '../../protocol/types';
+import { errorMessage } from '../../log';
+import { cancelTask, getTask } from '../../client/a2a-client';
+import { reconnect } from '../../peers/connect';
 import { claimPeerEnd } from './endings';
 import { outboundFollowers } from './follow-registry';
 import { readFollowState } from './follow-state';
-import { RpcError } from './json-rpc';
-import { openRecorder, resolveForTask } from './outbound-runner';
+import { RpcError } from '../../client/json-rpc';
+import { openRecorder, resolveForTask } from './runner';
 
 const TASK_NOT_CANCELABLE = -32002;
 

@@ -5,19 +5,19 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { createTaskRecord, recordEvents } from '../engine/task-writer';
-import { findTask } from '../db/task-repo';
-import { newId } from '../db/ids';
-import type { TaskRecord } from '../db/task-records';
-import type { Message, Part } from '../protocol/types';
-import { ClientError } from './errors';
+import { createTaskRecord, recordEvents } from '../task-writer';
+import { findTask } from '../../db/task-repo';
+import { newId } from '../../db/ids';
+import type { TaskRecord } from '../../db/task-records';
+import type { Message, Part } from '../../protocol/types';
+import { ClientError } from '../../peers/errors';
 import { DISPATCH_MODES, followJson, readFollowState, statusKey, type FollowState } from './follow-state';
-import { startOutbound } from './outbound-runner';
-import { resolveTarget } from './resolve-peer';
-import { TimeoutSecondsSchema } from './timeouts';
-import { beginTaskSpan } from '../tracing/spans';
-import { withTraceMetadata } from '../protocol/trace-context';
-import { getSettings } from '../config/settings';
+import { startOutbound } from './runner';
+import { resolveTarget } from '../../peers/resolve';
+import { TimeoutSecondsSchema } from '../../peers/timeouts';
+import { beginTaskSpan } from '../../tracing/spans';
+import { withTraceMetadata } from '../../protocol/trace-context';
+import { getSettings } from '../../config/settings';
 
 /** Our task page, when a public URL says where the dashboard is (for the peer's task page). */
 function dashboardLink(taskId: string): { url?: string } {

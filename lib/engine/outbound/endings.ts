@@ -3,10 +3,10 @@
  * are kept apart in the reason: what the peer reported (`peer reported failed: <its reason>`),
  * and what happened on our side (`follow limit exceeded`, `dispatch failed: ...`).
  */
-import { claimTerminal, type TerminalState } from '../engine/task-writer';
-import { agentText } from '../engine/messages';
-import type { Message, TaskStatus } from '../protocol/types';
-import { textOf } from '../protocol/types';
+import { claimTerminal, type TerminalState } from '../task-writer';
+import { agentText } from '../messages';
+import type { Message, TaskStatus } from '../../protocol/types';
+import { textOf } from '../../protocol/types';
 
 export const FOLLOW_LIMIT_EXCEEDED = 'follow limit exceeded';
 /** The message went out but the peer's task id never came back, and it cannot be looked up. */

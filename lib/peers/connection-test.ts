@@ -5,8 +5,8 @@
  */
 import { savePeerCard } from '../db/peer-repo';
 import { errorMessage } from '../log';
-import { chooseInterface, fetchAgentCard } from './agent-card';
-import { resolveTarget, checkResponseWindow } from './resolve-peer';
+import { chooseInterface, fetchAgentCard } from '../client/agent-card';
+import { resolveTarget, checkResponseWindow } from './resolve';
 import type { ProtocolVersion } from '../protocol/types';
 
 export interface PeerTestResult {

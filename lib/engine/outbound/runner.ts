@@ -3,23 +3,23 @@
  * turn, find the peer's task if the send ended without naming it, follow it to the end. New
  * dispatches, follow-up messages and restarts all go through here, so there is one path.
  */
-import { findTask } from '../db/task-repo';
-import type { TaskRecord } from '../db/task-records';
-import { loadTask } from '../engine/snapshot';
-import { getSettings } from '../config/settings';
-import { isTerminalState } from '../protocol/types';
-import { log, errorMessage } from '../log';
-import { connect, reconnect, type PeerConnection } from './connect';
+import { findTask } from '../../db/task-repo';
+import type { TaskRecord } from '../../db/task-records';
+import { loadTask } from '../snapshot';
+import { getSettings } from '../../config/settings';
+import { isTerminalState } from '../../protocol/types';
+import { log, errorMessage } from '../../log';
+import { connect, reconnect, type PeerConnection } from '../../peers/connect';
 import { claimLocalFailure } from './endings';
-import { ClientError } from './errors';
+import { ClientError } from '../../peers/errors';
 import { outboundFollowers } from './follow-registry';
 import type { FollowJob } from './follow-job';
 import { followRemoteTask, locateRemoteTask } from './follow-remote-task';
 import { readFollowState, type FollowState } from './follow-state';
 import { RemoteRecorder } from './remote-recorder';
-import { resolveTarget, type ResolvedTarget } from './resolve-peer';
+import { resolveTarget, type ResolvedTarget } from '../../peers/resolve';
 import { sendTurn, type AfterSend } from './send-turn';
-import { resumeTaskSpan } from '../tracing/spans';
+import { resumeTaskSpan } from '../../tracing/spans';
 
 export interface RunOptions {
   /** Started by resumeOutboundFollowing after a restart. */

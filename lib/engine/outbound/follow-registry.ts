@@ -3,8 +3,8 @@
  * processSingleton because Next bundles route handlers separately: the dispatch route, the
  * cancel route and the boot hook must all see the same followers. One follower per task.
  */
-import { processSingleton } from '../process-singleton';
-import { leaseWork } from '../engine/cluster';
+import { processSingleton } from '../../process-singleton';
+import { leaseWork } from '../cluster';
 
 interface Follower {
   controller: AbortController;

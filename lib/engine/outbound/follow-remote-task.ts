@@ -8,16 +8,16 @@
  *   over the SSE bound is one too, and following then polls (a peer that sent one will again);
  * - SWITCHBOARD_FOLLOW_LIMIT bounds it all: then FAILED `follow limit exceeded`.
  */
-import { errorMessage } from '../log';
-import { getTask, listContextTasks, subscribeTask } from './a2a-client';
+import { errorMessage } from '../../log';
+import { getTask, listContextTasks, subscribeTask } from '../../client/a2a-client';
 import { Backoff, pause, worthRecording } from './backoff';
 import { claimLocalFailure, FOLLOW_LIMIT_EXCEEDED, LOST_CONTACT } from './endings';
 import { followLimitClock, settle, taskOf, type FollowJob } from './follow-job';
-import { ClientTimeoutError, TransportError } from './http-transport';
-import { RpcError } from './json-rpc';
-import { SseLimitError } from './sse';
-import { DIRECT_PEER, metrics } from '../metrics/metrics';
-import { taskSpanEvent } from '../tracing/spans';
+import { ClientTimeoutError, TransportError } from '../../client/http-transport';
+import { RpcError } from '../../client/json-rpc';
+import { SseLimitError } from '../../client/sse';
+import { DIRECT_PEER, metrics } from '../../metrics/metrics';
+import { taskSpanEvent } from '../../tracing/spans';
 
 type Attempt = 'done' | 'progress' | 'pending';
 

@@ -5,10 +5,10 @@
  * parent that has ended, is refused.
  */
 import { isDispatchToken, verifyDispatchToken } from '../auth/dispatch-token';
-import { apiError } from '../api/responses';
+import { apiError } from './responses';
 import { findTask } from '../db/task-repo';
 import { isTerminalState } from '../protocol/types';
-import type { DispatchRequest } from './dispatch';
+import type { DispatchRequest } from '../engine/outbound/dispatch';
 
 export function dispatchTokenOf(req: Request): string | null {
   const header = req.headers.get('authorization');

@@ -7,10 +7,10 @@
 import { findPeerRecord, savePeerCard } from '../db/peer-repo';
 import { processSingleton } from '../process-singleton';
 import { log, errorMessage } from '../log';
-import { chooseInterface, fetchAgentCard, type CardInfo } from './agent-card';
-import type { ProtocolVersion, RpcTarget } from './json-rpc';
-import { normalizeAgentUrl } from './normalize-url';
-import { checkResponseWindow, headersFor, type ResolvedTarget } from './resolve-peer';
+import { chooseInterface, fetchAgentCard, type CardInfo } from '../client/agent-card';
+import type { ProtocolVersion, RpcTarget } from '../client/json-rpc';
+import { normalizeAgentUrl } from '../client/normalize-url';
+import { checkResponseWindow, headersFor, type ResolvedTarget } from './resolve';
 
 export interface PeerConnection extends RpcTarget {
   /** The client timeout T for this dispatch (ms). */

@@ -4,8 +4,8 @@
  * its card, where the exchange stands, and when following started (the follow-limit clock).
  */
 import { z } from 'zod';
-import type { TaskRecord } from '../db/task-records';
-import type { Message } from '../protocol/types';
+import type { TaskRecord } from '../../db/task-records';
+import type { Message } from '../../protocol/types';
 
 export const DISPATCH_MODES = ['blocking', 'streaming', 'background'] as const;
 export type DispatchMode = (typeof DISPATCH_MODES)[number];

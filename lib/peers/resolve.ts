@@ -14,9 +14,9 @@ import { findPeerByNormalizedUrl, findPeerRecord, listPeerRecords, type PeerReco
 import { getSettings } from '../config/settings';
 import { log } from '../log';
 import { ClientError } from './errors';
-import { isHttpUrl, normalizeAgentUrl, normalizeUrl } from './normalize-url';
-import { ensurePeersReady, SELF_PEER } from './peer-sync';
-import { PROTECTED_HEADERS } from './peer-schemas';
+import { isHttpUrl, normalizeAgentUrl, normalizeUrl } from '../client/normalize-url';
+import { ensurePeersReady, SELF_PEER } from './sync';
+import { PROTECTED_HEADERS } from './schemas';
 import { pickTimeout, type ResolvedTimeout } from './timeouts';
 
 export interface TargetInput {
