@@ -1,5 +1,5 @@
 import type { AgentRunner } from '../engine/agent';
-import { abortableSleep } from './abortable-sleep';
+import { sleep } from '../util/abortable';
 import { namedNumber } from './turn-input';
 
 export const BUDGET_EXHAUSTED = 'iteration budget exhausted';
@@ -21,7 +21,7 @@ export const budgetRunner: AgentRunner = {
     if (!(stepMs <= BUDGET_LIMITS.maxStepMs)) return { state: 'rejected', reason: `stepMs: at most ${BUDGET_LIMITS.maxStepMs}` };
     const done = Math.min(steps, budget);
     for (let i = 0; i < done; i++) {
-      if (!(await abortableSleep(stepMs, turn.signal))) return { state: 'failed', reason: 'aborted' };
+      if (!(await sleep(stepMs, turn.signal))) return { state: 'failed', reason: 'aborted' };
       await turn.emit.artifact({
         artifact: { artifactId: 'steps', name: 'steps', parts: [{ kind: 'text', text: `step ${i + 1} of ${steps} done\n` }] },
         append: i > 0,

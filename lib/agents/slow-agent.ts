@@ -1,5 +1,5 @@
 import type { AgentRunner } from '../engine/agent';
-import { abortableSleep } from './abortable-sleep';
+import { sleep } from '../util/abortable';
 import { durationMs, namedNumber } from './turn-input';
 
 /** What one `slow` task may produce; asking for more is refused before any work starts. */
@@ -37,7 +37,7 @@ export const slowRunner: AgentRunner = {
     let nextProgress = 0.25;
     await turn.emit.progress(`working for ${total / 1000} s in ${chunks} chunks`);
     for (let i = 0; i < chunks; i++) {
-      if (stepMs >= 1 && !(await abortableSleep(stepMs, turn.signal))) break;
+      if (stepMs >= 1 && !(await sleep(stepMs, turn.signal))) break;
       if (turn.signal.aborted) break;
       await turn.emit.artifact({
         artifact: { artifactId: 'result', name: 'result', parts: [{ kind: 'text', text: chunkText(i, size) }] },

@@ -12,6 +12,7 @@ import { CliError, type ApiTarget } from './api';
 import { EXIT, exitCodeForState, type ExitCode } from './exit-codes';
 import { fetchTaskDetail } from './tasks-api';
 import { StreamDropped, taskStreamFrames } from './task-stream';
+import { linkedSignal, sleep } from '../util/abortable';
 
 export interface FollowView {
   /** The task as first seen (a snapshot), then its full final detail. */
@@ -36,12 +37,6 @@ export interface FollowOutcome {
 const BACKOFF_MS = [250, 500, 1_000, 2_000, 4_000];
 const WAITING_STATES = ['input-required', 'auth-required'];
 const EndSchema = z.object({ state: z.string(), lastSeq: z.number() });
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-  });
 
 class Follower {
   lastSeq: number | null = null;
@@ -89,14 +84,12 @@ async function readOnce(target: ApiTarget, taskId: string, follower: Follower, s
 export async function followTask(target: ApiTarget, taskId: string, view: FollowView, opts: FollowOptions): Promise<FollowOutcome | null> {
   const follower = new Follower(view);
   // Our own signal for the open stream: stopping at a question must close it too.
-  const connection = new AbortController();
-  const onAbort = () => connection.abort();
-  opts.signal.addEventListener('abort', onAbort, { once: true });
+  const connection = linkedSignal([opts.signal]);
   try {
     return await followUntilStopped(target, taskId, view, follower, { ...opts, signal: connection.signal });
   } finally {
     connection.abort();
-    opts.signal.removeEventListener('abort', onAbort);
+    connection.dispose();
   }
 }
 

@@ -6,6 +6,7 @@
 import { bodyError, httpRequest, TransportError } from './http-transport';
 import type { ProtocolVersion } from './json-rpc';
 import { isCardUrl, normalizeUrl } from './normalize-url';
+import { linkedSignal } from '../util/abortable';
 
 type Json = Record<string, unknown>;
 
@@ -61,18 +62,14 @@ function refusalOf(status: number, text: string): string {
 }
 
 async function getCard(url: string, headers: Record<string, string>, timeoutMs: number, signal?: AbortSignal): Promise<{ status: number; text: string }> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new TransportError(`agent card: no answer within ${timeoutMs / 1000} s`)), timeoutMs);
-  const onAbort = () => controller.abort(signal?.reason);
-  signal?.addEventListener('abort', onAbort, { once: true });
+  const controller = linkedSignal([signal], { ms: timeoutMs, reason: () => new TransportError(`agent card: no answer within ${timeoutMs / 1000} s`) });
   try {
     const res = await httpRequest({ url, method: 'GET', headers: { ...headers, Accept: 'application/json' }, signal: controller.signal });
     const text = await res.text().catch((err) => Promise.reject(bodyError(err, controller.signal)));
     if (res.status === 401 || res.status === 403) throw new TransportError(`HTTP ${res.status} fetching the agent card at ${url}`, res.status);
     return { status: res.status, text };
   } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener('abort', onAbort);
+    controller.dispose();
   }
 }
 

@@ -9,6 +9,7 @@ import { parseSse } from './sse';
 import { errorMessage } from '../log';
 import { DIRECT_PEER, metrics } from '../metrics/metrics';
 import { beginCallSpan, type CallTrace } from '../tracing/spans';
+import { linkedSignal } from '../util/abortable';
 
 export type { ProtocolVersion } from '../protocol/types';
 import type { ProtocolVersion } from '../protocol/types';
@@ -49,23 +50,13 @@ interface Clock {
 
 /** An AbortSignal that fires after `timeoutMs` (re-armed by touch) or when `parent` aborts. */
 function clock(timeoutMs: number, what: string, parent?: AbortSignal): Clock {
-  const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const arm = () => {
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(() => controller.abort(new ClientTimeoutError(timeoutMs, what)), timeoutMs);
-  };
-  const onParent = () => controller.abort(parent?.reason);
-  if (parent?.aborted) controller.abort(parent.reason);
-  else parent?.addEventListener('abort', onParent, { once: true });
-  arm();
+  const linked = linkedSignal([parent], { ms: timeoutMs, reason: () => new ClientTimeoutError(timeoutMs, what) });
   return {
-    signal: controller.signal,
-    touch: () => !controller.signal.aborted && arm(),
+    signal: linked.signal,
+    touch: linked.rearm,
     clear: (closeStream = false) => {
-      if (timer) clearTimeout(timer);
-      parent?.removeEventListener('abort', onParent);
-      if (closeStream && !controller.signal.aborted) controller.abort(new Error('closed by the client'));
+      if (closeStream) linked.abort(new Error('closed by the client'));
+      linked.dispose();
     },
   };
 }

@@ -11,6 +11,7 @@ import { claimTerminal } from './task-writer';
 import { agentText } from './messages';
 import { executions } from './executions';
 import { log } from '../log';
+import { settledWithin } from '../util/abortable';
 
 export const INTERRUPTED_RESTART = 'interrupted: restart';
 export const INTERRUPTED_SHUTDOWN = 'interrupted: shutdown';
@@ -41,7 +42,7 @@ export async function drainAndStop(drainMs: number): Promise<void> {
   registry.shutdown.abort('shutdown'); // open calls and streams detach and answer now
   const running = registry.all();
   log.info('shutdown: draining running tasks', { running: running.length, drainMs });
-  await Promise.race([Promise.allSettled(running.map((e) => e.done)), new Promise((r) => setTimeout(r, drainMs))]);
+  await settledWithin(Promise.allSettled(running.map((e) => e.done)), drainMs);
   for (const execution of registry.all()) {
     const won = await claimTerminal(execution.taskId, {
       state: 'failed',
@@ -50,5 +51,5 @@ export async function drainAndStop(drainMs: number): Promise<void> {
     });
     if (won) execution.controller.abort(INTERRUPTED_SHUTDOWN);
   }
-  await Promise.race([Promise.allSettled(registry.all().map((e) => e.done)), new Promise((r) => setTimeout(r, 5_000))]);
+  await settledWithin(Promise.allSettled(registry.all().map((e) => e.done)), 5_000);
 }

@@ -2,6 +2,8 @@
  * Serialises work per key (a context id): one agent session or rpc worker must not see two
  * turns at once. Waiting ends early if the caller's signal aborts.
  */
+import { untilAborted } from '../util/abortable';
+
 export type Release = () => void;
 
 export class KeyedLock {
@@ -18,23 +20,11 @@ export class KeyedLock {
     void tail.then(() => {
       if (this.tails.get(key) === tail) this.tails.delete(key);
     });
-    const won = await waitOrAbort(previous, signal);
-    if (!won) {
+    const waited = await untilAborted(previous, signal);
+    if (waited.aborted) {
       release();
       return null;
     }
     return release;
   }
-}
-
-function waitOrAbort(promise: Promise<void>, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const onAbort = () => resolve(false);
-    signal.addEventListener('abort', onAbort, { once: true });
-    void promise.then(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(true);
-    });
-  });
 }

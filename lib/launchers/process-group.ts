@@ -9,7 +9,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { settledWithin, sleep } from '../util/abortable';
 import type { LaunchRecorder } from './group-ledger';
 import type { LauncherLog } from './log';
 import { isLive, readProcTable, type ProcEntry } from './proc-table';
@@ -148,7 +148,7 @@ export class ProcessGroup {
     if (pgid === undefined) return;
     await reapGroup(pgid, graceMs, this.log);
     // The leader is waited for by Node; give that a bounded moment so no zombie outlives the turn.
-    await Promise.race([this.exited, sleep(REAP_VERIFY_MS)]);
+    await settledWithin(this.exited, REAP_VERIFY_MS);
     await this.recorded; // a record still being written is removed once it is
     this.release?.();
   }

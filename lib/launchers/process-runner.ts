@@ -4,7 +4,7 @@
 import { TurnTracker } from './turn-tracker';
 import type { AgentRunner, AgentTurn, TurnOutcome } from '../engine/agent';
 import { textOf } from '../protocol/types';
-import { linkSignals } from './abort-link';
+import { linkedSignal } from '../util/abortable';
 import { buildChildEnv } from './child-env';
 import { EmitQueue } from './emit-queue';
 import { launchRecorder, type LaunchRecorder } from './group-ledger';
@@ -44,7 +44,7 @@ export class ProcessLauncherRunner implements AgentRunner {
   }
 
   private async guardedTurn(turn: AgentTurn): Promise<TurnOutcome> {
-    const link = linkSignals(turn.signal, this.turns.closing.signal);
+    const link = linkedSignal([turn.signal, this.turns.closing.signal]);
     try {
       // Turns of one context share an agent session only when resuming, so only then do they queue.
       if (!this.spec.resume) return await this.runOnce(turn, link.signal);

@@ -3,7 +3,7 @@
  * abort signal, and reaping of the whole tree on every path. It reports what happened; turning
  * that into a TurnOutcome is the launcher's job.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
+import { settledWithin } from '../util/abortable';
 import { BoundedCapture, TailBuffer } from './byte-buffers';
 import type { LaunchRecorder } from './group-ledger';
 import type { LauncherLog } from './log';
@@ -130,7 +130,7 @@ class Supervisor {
 
   /** Waits (bounded) for both pipes to reach EOF so no output written before exit is lost. */
   async drain(): Promise<void> {
-    const done = await Promise.race([this.ended.then(() => true), sleep(DRAIN_MS, false)]);
+    const done = await settledWithin(this.ended, DRAIN_MS);
     if (!done) {
       this.options.log('warn', 'child output pipes still open after the process group was reaped; closing them');
       this.closePipes();

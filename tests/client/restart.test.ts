@@ -5,11 +5,15 @@
  *   its own), records exactly that as a peer-reported failure.
  * - A dies mid-follow and comes back: it resumes following (tasks/get first) and records the
  *   COMPLETED result with every chunk.
+ * - A dies in the `sent` phase (issue 13): the peer took the message, but nothing it answered was
+ *   recorded yet. A comes back, finds the peer's task by message id (v1.0 ListTasks) instead of
+ *   sending again, and follows it to its real end.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../support/a2a-clients';
 import { startApp, type AppServer } from '../support/app-server';
 import { artifactText, dispatch, readTask, waitForTask, type TaskView } from '../support/dispatch-api';
+import { sdkChunkText, startSdkPeer, type SdkPeer } from '../support/sdk-peer';
 
 let a: AppServer;
 let b: AppServer;
@@ -25,15 +29,14 @@ afterAll(async () => {
 });
 
 /** Waits until A follows the task at B and has logged at least one chunk. */
-async function followingWithChunks(taskId: string): Promise<TaskView> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
+function followingWithChunks(taskId: string): Promise<TaskView> {
+  return waitFor(async () => {
     const view = await readTask(a.url, taskId);
-    if (view.task.remoteTaskId && view.events.some((e) => e.type === 'artifact')) return view;
-    if (Date.now() > deadline) throw new Error(`task ${taskId} never started at B: ${JSON.stringify(view.task)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    return view.task.remoteTaskId !== null && view.events.some((e) => e.type === 'artifact') && view;
+  }, 30_000);
 }
+
+const remoteNotes = (view: TaskView) => view.events.filter((e) => e.type === 'remote').map((e) => e.payload as { event?: string; phase?: string });
 
 describe('B restarts while A follows', () => {
   it.each(['0.3', '1.0'])('over v%s A records B\'s real outcome: FAILED "interrupted: restart", reported by the peer', async (version) => {
@@ -60,15 +63,14 @@ describe('B restarts while A follows', () => {
 
   it('the transient errors while B was down were recorded as follow-error events', async () => {
     const taskId = await dispatch(a.url, { url: `${b.url}/a2a/slow`, text: 'work 30s chunks 30', mode: 'background', protocolVersion: '1.0' });
-    await followingWithChunks(taskId);
+    const following = await followingWithChunks(taskId);
+    expect(following.events.filter((e) => e.type === 'follow-error')).toEqual([]);
     await b.kill();
-    const deadline = Date.now() + 30_000;
-    let view = await readTask(a.url, taskId);
-    while (!view.events.some((e) => e.type === 'follow-error') && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 100));
-      view = await readTask(a.url, taskId);
-    }
-    expect(view.events.some((e) => e.type === 'follow-error')).toBe(true);
+    // Only errors recorded after the kill count: they are what B being down caused.
+    const view = await waitFor(async () => {
+      const now = await readTask(a.url, taskId);
+      return now.events.slice(following.events.length).some((e) => e.type === 'follow-error') && now;
+    }, 30_000);
     expect(view.task.state).toBe('working');
     await b.restart();
     expect((await waitForTask(a.url, taskId)).task.endReason).toBe('peer reported failed: interrupted: restart');
@@ -87,5 +89,35 @@ describe('A restarts while following', () => {
     const theirs = await readTask(b.url, mine.task.remoteTaskId!);
     expect(artifactText(mine, 'result')).toBe(artifactText(theirs, 'result'));
     expect(mine.events.some((e) => e.type === 'remote' && (e.payload as { event?: string }).event === 'resumed')).toBe(true);
+  });
+});
+
+describe('A restarts in the sent phase', () => {
+  let r: AppServer;
+  let peer: SdkPeer;
+  beforeAll(async () => {
+    // A client timeout longer than the test: only the kill ends A's wait for the answer.
+    [r, peer] = await Promise.all([startApp({ SWITCHBOARD_CLIENT_TIMEOUT: '120' }), startSdkPeer({ holdSends: true })]);
+  });
+  afterAll(async () => {
+    await Promise.all([r?.stop(), peer?.close()]);
+  });
+
+  it('over v1.0 A finds the task the peer took (ListTasks), never sends again, and records its COMPLETED result', async () => {
+    const sends = () => peer.requests.filter((q) => q.method === 'SendMessage').length;
+    const taskId = await dispatch(r.url, { url: peer.url, text: 'chunks 3 every 100ms', mode: 'background', protocolVersion: '1.0' });
+    await waitFor(async () => sends() === 1, 30_000);
+    // The send went out (A saves the phase `sent` before sending) and nothing the peer said is recorded.
+    const held = await readTask(r.url, taskId);
+    expect(held.task).toMatchObject({ state: 'working', remoteTaskId: null });
+    expect(held.events.map((e) => e.type)).toEqual(['submitted', 'status']);
+    await r.kill();
+    await r.restart();
+    const view = await waitForTask(r.url, taskId);
+    expect(view.task.state).toBe('completed');
+    expect(artifactText(view, 'sdk-result')).toBe([0, 1, 2].map(sdkChunkText).join(''));
+    expect(remoteNotes(view)).toContainEqual(expect.objectContaining({ event: 'resumed', phase: 'sent' }));
+    expect(sends()).toBe(1);
+    expect(peer.requests.map((q) => q.method)).toContain('ListTasks');
   });
 });

@@ -54,7 +54,14 @@ async function waitReady(url: string, child: ChildProcess, logs: () => string, t
   throw new Error(`app not ready after ${timeoutMs} ms:\n${logs()}`);
 }
 
-export async function startApp(env: Record<string, string> = {}, opts: { dataDir?: string; port?: number } = {}): Promise<AppServer> {
+export interface StartOptions {
+  dataDir?: string;
+  port?: number;
+  /** Flags for node itself (V8 flags are not allowed in NODE_OPTIONS). */
+  nodeArgs?: string[];
+}
+
+export async function startApp(env: Record<string, string> = {}, opts: StartOptions = {}): Promise<AppServer> {
   const port = opts.port ?? (await freePort());
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-test-'));
   const fullEnv: Record<string, string> = {
@@ -66,7 +73,7 @@ export async function startApp(env: Record<string, string> = {}, opts: { dataDir
   let output = '';
   let child: ChildProcess;
   const launch = async (extra: Record<string, string> = {}) => {
-    child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-H', '127.0.0.1', '-p', String(port)], {
+    child = spawn(process.execPath, [...(opts.nodeArgs ?? []), 'node_modules/next/dist/bin/next', 'start', '-H', '127.0.0.1', '-p', String(port)], {
       env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_MANUAL_SIG_HANDLE: 'true', SWITCHBOARD_DIST_DIR: distDir(), HOST: '127.0.0.1', PORT: String(port), ...fullEnv, ...extra },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,

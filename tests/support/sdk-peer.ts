@@ -33,6 +33,10 @@ export interface SdkPeerOptions {
   versions?: ('1.0' | '0.3')[];
   /** Refuse non-blocking sends with -32602, as a peer that only holds calls would. */
   refuseNonBlocking?: boolean;
+  /** Refuse tasks/resubscribe | SubscribeToTask with -32004 although the card offers streaming. */
+  refuseSubscribe?: boolean;
+  /** Take every message/send | SendMessage (the task runs) but never answer the call. */
+  holdSends?: boolean;
   /** The card lists one HTTP+JSON 1.0 interface and no JSON-RPC one (1.0 only: no v0.3 card). */
   restOnly?: boolean;
 }
@@ -56,6 +60,17 @@ export function requestRecorder(opts: SdkPeerOptions): { requests: SdkPeer['requ
     requests.push({ headers: req.headers, method: typeof body.method === 'string' ? body.method : undefined });
     if (opts.refuseNonBlocking && isNonBlockingSend(body)) {
       res.json({ jsonrpc: '2.0', id: body.id ?? null, error: { code: -32602, message: 'non-blocking sends are not supported here' } });
+      return;
+    }
+    if (opts.holdSends && ['message/send', 'SendMessage'].includes(String(body.method))) {
+      // The SDK handles the call; its answer goes nowhere and the connection stays open.
+      const swallow = (() => res) as never;
+      res.writeHead = swallow;
+      res.write = (() => true) as never;
+      res.end = swallow;
+    }
+    if (opts.refuseSubscribe && ['tasks/resubscribe', 'SubscribeToTask'].includes(String(body.method))) {
+      res.json({ jsonrpc: '2.0', id: body.id ?? null, error: { code: -32004, message: 'subscribing is not supported here' } });
       return;
     }
     next();

@@ -23,22 +23,6 @@ export class Backoff {
   }
 }
 
-/** Resolves after ms, or early (false) when the signal aborts. */
-export function pause(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /** Log an error on the 1st, 2nd, 4th, 8th... repetition, or when it changes: bounded noise. */
 export function worthRecording(attempt: number, message: string, previous: string | undefined): boolean {
   return message !== previous || (attempt & (attempt - 1)) === 0;

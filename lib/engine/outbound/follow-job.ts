@@ -8,6 +8,7 @@ import { getTask } from '../../client/a2a-client';
 import type { PeerConnection } from '../../peers/connect';
 import { claimMessageReply, claimPeerEnd, FOLLOW_LIMIT_EXCEEDED } from './endings';
 import type { RemoteRecorder, Step } from './remote-recorder';
+import { linkedSignal } from '../../util/abortable';
 
 export interface FollowJob {
   recorder: RemoteRecorder;
@@ -30,19 +31,12 @@ export interface LimitClock {
 
 export function followLimitClock(job: FollowJob): LimitClock {
   const deadline = Date.parse(job.recorder.follow.startedAt) + job.followLimitMs;
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(job.signal.reason);
-  if (job.signal.aborted) controller.abort(job.signal.reason);
-  else job.signal.addEventListener('abort', onAbort, { once: true });
-  const timer = setTimeout(() => controller.abort(new Error(FOLLOW_LIMIT_EXCEEDED)), Math.max(0, deadline - Date.now()));
+  const linked = linkedSignal([job.signal], { ms: Math.max(0, deadline - Date.now()), reason: () => new Error(FOLLOW_LIMIT_EXCEEDED) });
   return {
-    signal: controller.signal,
+    signal: linked.signal,
     expired: () => Date.now() >= deadline,
     remaining: () => Math.max(0, deadline - Date.now()),
-    clear: () => {
-      clearTimeout(timer);
-      job.signal.removeEventListener('abort', onAbort);
-    },
+    clear: linked.dispose,
   };
 }
 

@@ -10,7 +10,8 @@
  */
 import { errorMessage } from '../../log';
 import { getTask, listContextTasks, subscribeTask } from '../../client/a2a-client';
-import { Backoff, pause, worthRecording } from './backoff';
+import { Backoff, worthRecording } from './backoff';
+import { sleep } from '../../util/abortable';
 import { claimLocalFailure, FOLLOW_LIMIT_EXCEEDED, LOST_CONTACT } from './endings';
 import { followLimitClock, settle, taskOf, type FollowJob } from './follow-job';
 import { ClientTimeoutError, TransportError } from '../../client/http-transport';
@@ -127,7 +128,7 @@ export async function followRemoteTask(job: FollowJob, opts: FollowOptions = {})
       const wait = Math.min(backoff.next(), clock.remaining());
       if (failure) await errors.record(polling ? 'poll' : 'subscribe', failure, wait);
       metrics().followRetries.inc({ peer: peerLabel(job) });
-      await pause(wait, clock.signal);
+      await sleep(wait, clock.signal);
     }
   } finally {
     clock.clear();
@@ -171,7 +172,7 @@ export async function locateRemoteTask(job: FollowJob, why: string): Promise<boo
         const wait = Math.min(backoff.next(), clock.remaining());
         await errors.record('locate', err, wait);
         metrics().followRetries.inc({ peer: peerLabel(job) });
-        await pause(wait, clock.signal);
+        await sleep(wait, clock.signal);
       }
     }
   } finally {

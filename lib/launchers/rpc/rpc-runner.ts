@@ -4,7 +4,7 @@
  */
 import { TurnTracker } from '../turn-tracker';
 import type { AgentRunner, AgentTurn, TurnOutcome } from '../../engine/agent';
-import { linkSignals } from '../abort-link';
+import { linkedSignal, untilAborted } from '../../util/abortable';
 import { KeyedLock } from '../keyed-lock';
 import { directoryProblem, type LauncherContext } from '../launcher-context';
 import { abortReason } from '../reasons';
@@ -40,7 +40,7 @@ export class RpcLauncherRunner implements AgentRunner {
   }
 
   private async guardedTurn(turn: AgentTurn): Promise<TurnOutcome> {
-    const link = linkSignals(turn.signal, this.turns.closing.signal);
+    const link = linkedSignal([turn.signal, this.turns.closing.signal]);
     const release = await this.locks.acquire(turn.contextId, link.signal);
     if (!release) {
       link.dispose();
@@ -59,12 +59,12 @@ export class RpcLauncherRunner implements AgentRunner {
   private async runOnWorker(turn: AgentTurn, signal: AbortSignal): Promise<TurnOutcome> {
     const worker = await this.workerFor(turn.contextId);
     if (typeof worker === 'string') return { state: 'failed', reason: worker };
-    const problem = await untilReadyOrAborted(worker, signal);
-    if (signal.aborted) {
+    const ready = await untilAborted(worker.ready, signal);
+    if (ready.aborted || signal.aborted) {
       await worker.shutdown(abortReason(signal));
       return { state: 'failed', reason: abortReason(signal) };
     }
-    if (problem) return { state: 'failed', reason: problem };
+    if (ready.value) return { state: 'failed', reason: ready.value };
     return worker.runTurn(turn, signal);
   }
 
@@ -96,16 +96,4 @@ export class RpcLauncherRunner implements AgentRunner {
   private forget(worker: RpcWorker): void {
     if (this.workers.get(worker.contextId) === worker) this.workers.delete(worker.contextId);
   }
-}
-
-function untilReadyOrAborted(worker: RpcWorker, signal: AbortSignal): Promise<string | null> {
-  if (signal.aborted) return Promise.resolve(null);
-  return new Promise((resolve) => {
-    const onAbort = () => resolve(null);
-    signal.addEventListener('abort', onAbort, { once: true });
-    void worker.ready.then((problem) => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(problem);
-    });
-  });
 }

@@ -7,7 +7,6 @@
  * killed first, then the turn ends `failed` with the reason, so a caller that sees the outcome
  * knows the processes are gone.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentTurn, TurnOutcome } from '../../engine/agent';
 import { TailBuffer } from '../byte-buffers';
 import { buildChildEnv } from '../child-env';
@@ -22,6 +21,7 @@ import { buildPromptFrame, fitFrameLine } from '../prompt-frame';
 import { FrameReader } from './frame-reader';
 import { frameParts, parseWorkerFrame, WORKER_PROTOCOL, type HubFrame, type WorkerFrame } from './frames';
 import { WorkerTurn } from './worker-turn';
+import { settledWithin } from '../../util/abortable';
 
 type Phase = 'starting' | 'idle' | 'busy' | 'aborting' | 'closed';
 
@@ -106,7 +106,7 @@ export class RpcWorker {
   private async leave(reason: string): Promise<void> {
     this.markClosed(reason, 'info');
     this.streams?.stdin?.end();
-    await Promise.race([this.group.exited, sleep(this.spec.killGraceMs)]);
+    await settledWithin(this.group.exited, this.spec.killGraceMs);
     await this.group.terminate(this.spec.killGraceMs);
     this.resolveReaped();
   }
@@ -234,7 +234,7 @@ export class RpcWorker {
   private async onExit(exit: GroupExit): Promise<void> {
     if (exit.kind === 'spawn-error') return this.evict(exit.reason);
     // A worker may write its final frame and exit at once: read what is in the pipe first.
-    if (this.streams) await Promise.race([ended(this.streams.stdout), sleep(EXIT_DRAIN_MS)]);
+    if (this.streams) await settledWithin(ended(this.streams.stdout), EXIT_DRAIN_MS);
     if (this.isClosed) return;
     const how = exitReason(exit.code, exit.signal);
     const when = this.phase === 'starting' ? 'before its hello frame' : this.phase === 'idle' ? 'while idle' : 'mid-turn';
