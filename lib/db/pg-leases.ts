@@ -60,9 +60,15 @@ export class PgLeases {
     );
   }
 
-  /** Graceful stop: this instance's row goes at once, so survivors take over what it leaves without waiting a lease. */
-  async retire(): Promise<void> {
-    await this.pool.query(named(`DELETE FROM "_switchboard_instances" WHERE "id" = $1`, [this.instance]));
+  /**
+   * Graceful stop: this instance's row goes at once, so survivors take over what it leaves without
+   * waiting a lease; `announce` (a channel) tells them so, in the same statement, so one never
+   * happens without the other.
+   */
+  async retire(announce: string): Promise<void> {
+    await this.pool.query(
+      named(`WITH gone AS (DELETE FROM "_switchboard_instances" WHERE "id" = $1 RETURNING "id") SELECT pg_notify($2, "id") FROM gone`, [this.instance, announce]),
+    );
   }
 
   /** Removes the rows of instances whose lease expired; returns their ids. */

@@ -39,7 +39,7 @@ export interface PushWork {
   stop(): Promise<void>;
 }
 
-/** A stopping instance announces here that its pending push deliveries are free. */
+/** A stopping instance announces here that it left: its pending push deliveries are free. */
 const PUSH_RELEASED_CHANNEL = 'switchboard_push_released';
 
 interface ClusterState {
@@ -219,8 +219,7 @@ export async function leaveCluster(): Promise<void> {
   if (!state) return;
   await state.relay.stop();
   await h.pushWork?.stop();
-  await state.leases.retire().catch((err) => log.warn('could not retire this instance', { error: errorMessage(err) }));
-  await notifyCluster(PUSH_RELEASED_CHANNEL, instanceId()).catch((err) => log.warn('could not announce the push deliveries left', { error: errorMessage(err) }));
+  await state.leases.retire(PUSH_RELEASED_CHANNEL).catch((err) => log.warn('could not retire this instance', { error: errorMessage(err) }));
 }
 
 const HEALTH_QUERY_MS = 1_000;

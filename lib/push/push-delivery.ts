@@ -108,12 +108,29 @@ async function attempt(d: PushDeliveryRecord, owner: string): Promise<void> {
   const attempts = await startPushAttempt(d, owner);
   if (attempts === null) return; // delivered meanwhile, or no longer this instance's
   if (d.attemptStartedAt) log.warn('push notification sent again: the outcome of an earlier attempt is unknown', { delivery: deliveryKey(d), since: d.attemptStartedAt });
-  const outcome = await send(d, attempts).catch((err: unknown): PushOutcome => ({ state: 'pending', error: errorMessage(err), retryAt: new Date(Date.now() + backoffMs(attempts)) }));
-  if (outcome.state === 'pending' && attempts > RETRIES) {
-    await recordPushOutcome(d, owner, { state: 'failed', error: outcome.error });
-    return;
+  const sent = await send(d, attempts).catch((err: unknown): PushOutcome => ({ state: 'pending', error: errorMessage(err), retryAt: new Date(Date.now() + backoffMs(attempts)) }));
+  const outcome: PushOutcome = sent.state === 'pending' && attempts > RETRIES ? { state: 'failed', error: sent.error } : sent;
+  await recordOutcome(d, owner, outcome);
+}
+
+const RECORD_RETRY_FOR_MS = 60_000;
+
+/**
+ * Records what happened, retrying while the database is unreachable (a restart of PostgreSQL):
+ * a POST that went out must not be sent again only because its outcome could not be written.
+ * The delivery stays in flight here meanwhile, so this process does not attempt it again.
+ */
+async function recordOutcome(d: PushDeliveryRecord, owner: string, outcome: PushOutcome): Promise<void> {
+  const giveUpAt = Date.now() + RECORD_RETRY_FOR_MS;
+  for (let backoff = 200; ; backoff = Math.min(backoff * 2, 5_000)) {
+    try {
+      await recordPushOutcome(d, owner, outcome);
+      return;
+    } catch (err) {
+      if (Date.now() > giveUpAt) throw err; // left in flight: sent again later (at least once)
+      await new Promise((r) => setTimeout(r, backoff));
+    }
   }
-  await recordPushOutcome(d, owner, outcome);
 }
 
 async function send(d: PushDeliveryRecord, attempts: number): Promise<PushOutcome> {
