@@ -159,22 +159,24 @@ describe('two instances on one PostgreSQL', () => {
     expect((await getTask(a, 'slow', id)).status.state).toBe('canceled');
   });
 
-  it('the terminal claim holds across instances: completions on A racing cancels on B end each task once', async () => {
+  it('the terminal claim holds across instances: 1,000 completions racing cancels from the other instance end each task once', async () => {
     const [a, b, url] = await twoInstances();
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     const ids: string[] = [];
     const wins = { canceled: 0, completed: 0 };
     try {
-      // Rounds of 100 races until both sides have won some (at most 1,000): how long a turn takes
-      // on a loaded machine is unknown, so the cancel's delay grows while cancels win them all.
-      for (let round = 0, delayMs = 2; round < 10 && (ids.length < 200 || !wins.canceled || !wins.completed); round++) {
+      // Ten rounds of 100 races, alternately run on A and canceled from B, and the other way round.
+      // How long a turn takes on a loaded machine is unknown, so the cancel's delay grows while
+      // cancels win a whole round.
+      for (let round = 0, delayMs = 2; round < 10; round++) {
+        const [runs, cancels] = round % 2 === 0 ? [a, b] : [b, a];
         const roundIds = await Promise.all(
           Array.from({ length: 100 }, async (_, i) => {
-            const sent = await rpc(`${a.url}/a2a/slow`, 'message/send', send(i % 4 === 0 ? 'work 300ms chunks 1' : `work ${(i % 7) * 3}ms chunks 1`));
+            const sent = await rpc(`${runs.url}/a2a/slow`, 'message/send', send(i % 4 === 0 ? 'work 300ms chunks 1' : `work ${(i % 7) * 3}ms chunks 1`));
             const id = sent.body.result.id as string;
             await new Promise((r) => setTimeout(r, delayMs + ((i * 7) % 13)));
-            await rpc(`${b.url}/a2a/slow`, 'tasks/cancel', { id });
+            await rpc(`${cancels.url}/a2a/slow`, 'tasks/cancel', { id });
             return id;
           }),
         );
@@ -189,6 +191,7 @@ describe('two instances on one PostgreSQL', () => {
          WHERE e."taskId" = ANY($1) AND e."type" = 'status' AND e."state" IN ('completed','failed','canceled','rejected') GROUP BY e."taskId"`,
         [ids],
       );
+      expect(ids).toHaveLength(1_000);
       expect(rows).toHaveLength(ids.length);
       expect(rows.filter((r) => r.n !== 1 || r.state !== r.eventState)).toEqual([]);
       expect(wins.canceled).toBeGreaterThan(0); // the race was real: both sides won some
