@@ -28,6 +28,8 @@ const BOTH_PROVIDERS = [
   'tests/protocol/launched-agents.test.ts',
   'tests/notify/webhooks.test.ts',
   'tests/protocol/push-notifications.test.ts',
+  'tests/protocol/outbox-crash.test.ts',
+  'tests/protocol/push-durable.test.ts',
   'tests/protocol/caller-ids.test.ts',
   'tests/protocol/auth-and-cards.test.ts',
   'tests/protocol/window-end.test.ts',

@@ -1,13 +1,16 @@
 /**
- * The notification outbox (table NotificationDelivery). On SQLite, synchronous statements on the
- * task writer's connection: a delivery is on disk before the hub listener that enqueued it
- * returns, so a shutdown (or a crash) right after a task's end cannot lose it. On PostgreSQL the
- * same statements on the pool, so each function's result is a promise there; there, instances
- * share the outbox, so taking due deliveries claims them (see DUE_CLAIM_MS).
+ * The notification outbox (table NotificationDelivery). Rows are written in the transaction of
+ * the task change that causes them (change-outbox.ts, planned by lib/notify); this is the rest:
+ * on SQLite synchronous statements on the task writer's connection, on PostgreSQL the same
+ * statements on the pool, so each function's result is a promise there; there, instances share
+ * the outbox, so taking due deliveries claims them (see DUE_CLAIM_MS).
  */
 import type Database from 'better-sqlite3';
 import { currentStore, pgQuery, sqliteTaskWriter } from './client';
 import { sqliteTime } from './sqlite-writer';
+import { NOTIFICATION_INSERT_PG, NOTIFICATION_INSERT_SQLITE, notificationValues, type NewDelivery } from './change-outbox';
+
+export type { NewDelivery };
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'refused';
 
@@ -35,8 +38,6 @@ export interface DeliveryRecord {
   deliveredAt: string | null;
 }
 
-export type NewDelivery = Pick<DeliveryRecord, 'id' | 'taskId' | 'rule' | 'event' | 'seq' | 'url' | 'format' | 'payload'>;
-
 export interface AttemptOutcome {
   state: DeliveryState;
   attempts: number;
@@ -53,14 +54,11 @@ const toRecord = (r: Row): DeliveryRecord => ({ ...r, attemptLog: JSON.parse(r.a
 
 const COLUMNS = '"id","taskId","rule","event","seq","url","format","payload","state","attempts","attemptLog","nextAttemptAt","lastError","createdAt","deliveredAt"';
 
-const insertValues = (d: NewDelivery, at: string) => [d.id, d.taskId, d.rule, d.event, d.seq, d.url, d.format, d.payload, at, at];
 const outcomeValues = (id: string, o: AttemptOutcome) => [o.state, o.attempts, JSON.stringify(o.attemptLog), sqliteTime(o.nextAttemptAt), o.lastError, o.deliveredAt ? sqliteTime(o.deliveredAt) : null, id];
 
 function statements(conn: Database.Database) {
   return {
-    insert: conn.prepare(
-      `INSERT OR IGNORE INTO "NotificationDelivery" ("id","taskId","rule","event","seq","url","format","payload","nextAttemptAt","createdAt") VALUES (?,?,?,?,?,?,?,?,?,?)`,
-    ),
+    insert: conn.prepare(NOTIFICATION_INSERT_SQLITE),
     due: conn.prepare(`SELECT ${COLUMNS} FROM "NotificationDelivery" WHERE "state" = 'pending' AND "nextAttemptAt" <= ? ORDER BY "nextAttemptAt" LIMIT ?`),
     nextDue: conn.prepare(`SELECT MIN("nextAttemptAt") AS "at" FROM "NotificationDelivery" WHERE "state" = 'pending'`),
     update: conn.prepare(
@@ -86,8 +84,7 @@ function stmts() {
 const DUE_CLAIM_MS = 60_000;
 
 const PG = {
-  insert: `INSERT INTO "NotificationDelivery" ("id","taskId","rule","event","seq","url","format","payload","nextAttemptAt","createdAt")
-    VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) ON CONFLICT ("id") DO NOTHING`,
+  insert: NOTIFICATION_INSERT_PG,
   claimDue: `WITH due AS (
       SELECT "id", "nextAttemptAt" AS "dueAt" FROM "NotificationDelivery" WHERE "state" = 'pending' AND "nextAttemptAt" <= $1
       ORDER BY "nextAttemptAt" LIMIT $2 FOR UPDATE SKIP LOCKED),
@@ -100,9 +97,9 @@ const PG = {
 
 const onPg = () => currentStore() === 'postgresql';
 
-/** Adds a delivery unless one with its id exists; true when it was new. */
+/** Adds a delivery unless one with its id exists; true when it was new (outside a task change: tests, tools). */
 export function enqueueDelivery(d: NewDelivery, now = new Date()): MaybeAsync<boolean> {
-  const values = insertValues(d, sqliteTime(now));
+  const values = notificationValues(d, sqliteTime(now));
   if (onPg()) return pgQuery(PG.insert, values).then((r) => (r.rowCount ?? 0) > 0);
   return stmts().insert.run(...values).changes > 0;
 }

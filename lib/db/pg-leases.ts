@@ -7,6 +7,9 @@
  *
  * Turn leases are written in batches every FLUSH_MS: a turn that starts and ends within one
  * batch (an echo) costs no query at all; a long turn costs one insert and one delete.
+ *
+ * Push deliveries (table PushDelivery) carry their owner in their own row instead: the same
+ * lease (the owner's instance row), taken over the same way once that row is gone.
  */
 import type pg from 'pg';
 import { named } from './pg-pool';
@@ -57,9 +60,15 @@ export class PgLeases {
     );
   }
 
-  /** Graceful stop: this instance's row goes at once, so survivors take over what it leaves without waiting a lease. */
-  async retire(): Promise<void> {
-    await this.pool.query(named(`DELETE FROM "_switchboard_instances" WHERE "id" = $1`, [this.instance]));
+  /**
+   * Graceful stop: this instance's row goes at once, so survivors take over what it leaves without
+   * waiting a lease; `announce` (a channel) tells them so, in the same statement, so one never
+   * happens without the other.
+   */
+  async retire(announce: string): Promise<void> {
+    await this.pool.query(
+      named(`WITH gone AS (DELETE FROM "_switchboard_instances" WHERE "id" = $1 RETURNING "id") SELECT pg_notify($2, "id") FROM gone`, [this.instance, announce]),
+    );
   }
 
   /** Removes the rows of instances whose lease expired; returns their ids. */
@@ -97,6 +106,29 @@ export class PgLeases {
 
   async dropLeases(taskIds: string[]): Promise<void> {
     if (taskIds.length) await this.pool.query(named(`DELETE FROM "_switchboard_turn_leases" WHERE "taskId" = ANY($1::text[])`, [taskIds]));
+  }
+
+  /**
+   * Pending push deliveries whose owner has no live row (dead, or stopped): taken by this
+   * instance. Concurrent survivors re-check the row after each other's update, so one wins it.
+   */
+  async takeOverPushDeliveries(): Promise<number> {
+    const { rowCount } = await this.pool.query(
+      named(
+        `UPDATE "PushDelivery" d SET "owner" = $1 WHERE d."state" = 'pending' AND d."owner" IS DISTINCT FROM $1
+           AND NOT EXISTS (SELECT 1 FROM "_switchboard_instances" i WHERE i."id" = d."owner")`,
+        [this.instance],
+      ),
+    );
+    return rowCount ?? 0;
+  }
+
+  /** This instance's pending push deliveries, and how many of them have an attempt in flight. */
+  async heldPushDeliveries(): Promise<{ pending: number; inFlight: number }> {
+    const { rows } = await this.pool.query<{ pending: number; inFlight: number }>(
+      named(`SELECT count(*)::int AS "pending", count("attemptStartedAt")::int AS "inFlight" FROM "PushDelivery" WHERE "state" = 'pending' AND "owner" = $1`, [this.instance]),
+    );
+    return rows[0] ?? { pending: 0, inFlight: 0 };
   }
 
   /** A turn started here: lease it in the next batch. */

@@ -13,6 +13,7 @@ import { PgTaskWriter } from './pg-writer';
 import { PgTaskReader } from './pg-reader';
 import { countingAdapterFactory, queryLogEnabled } from './query-counter';
 import { notifyWritten } from './pg-notify';
+import { writeOutboxPg } from './change-outbox';
 import { instanceId } from './instance';
 import { errorMessage, log } from '../log';
 
@@ -53,8 +54,14 @@ export function createPgStore(databaseUrl: string): PgStore {
   return {
     pool,
     ready,
-    // Other instances learn of each group commit from its NOTIFY (pg-notify.ts).
-    writer: new PgTaskWriter(pool, ready, { beforeCommit: (client, values) => notifyWritten(client, instanceId(), values) }),
+    // The batch's outbox rows (change-outbox.ts) commit with it; other instances learn of each
+    // group commit from its NOTIFY (pg-notify.ts).
+    writer: new PgTaskWriter(pool, ready, {
+      beforeCommit: async (client, values) => {
+        await writeOutboxPg(client, values);
+        await notifyWritten(client, instanceId(), values);
+      },
+    }),
     reader: new PgTaskReader(pool, ready),
     prisma: new PgPrismaClient({ adapter: queryLogEnabled() ? countingAdapterFactory(adapter) : adapter }),
   };

@@ -23,6 +23,7 @@ import { RunningArtifacts } from './running-artifacts';
 import { AppendRuns } from './append-runs';
 import { RESULT_TEXT_LIMIT, serializeEvents, sqliteTime, type RawTaskRow, type SerializedEvent, type TaskWriter, type WriteGuard, type WriteResult } from './task-store';
 import { BACKSTOP_PAGES, startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer';
+import { writeOutboxSqlite } from './change-outbox';
 
 export { RESULT_TEXT_LIMIT, sqliteTime, type RawTaskRow, type WriteGuard, type WriteResult };
 
@@ -147,7 +148,9 @@ export class SqliteTaskWriter implements TaskWriter {
     const written = this.insertEvents(task.id, 0, events, at);
     this.insertMessages(task.id, messages, at);
     this.running.start(task.id, events);
-    return { row, events: written };
+    const result = { row, events: written };
+    writeOutboxSqlite(this.conn, result); // in this write's savepoint: committed with it or not at all
+    return result;
   }
 
   private appendRows(taskId: string, events: SerializedEvent[], patch: TaskPatch, guard: WriteGuard, messages: Message[], materialize: boolean): WriteResult | null {
@@ -161,7 +164,9 @@ export class SqliteTaskWriter implements TaskWriter {
     this.running.extend(taskId, lastSeq - events.length, events);
     if (materialize) row = this.materializeArtifacts(taskId, lastSeq) ?? row;
     else if (patch.state && patch.state !== 'working') this.running.drop(taskId);
-    return { row, events: written };
+    const result = { row, events: written };
+    writeOutboxSqlite(this.conn, result); // in this write's savepoint: committed with it or not at all
+    return result;
   }
 
   private updateSql(taskId: string, count: number, patch: TaskPatch, guard: WriteGuard, at: string) {

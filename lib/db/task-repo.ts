@@ -133,7 +133,8 @@ function rawToTaskRecord(r: RawTaskRow): TaskRecord {
 /** Merged appends (a stream's chunks) share one written row: map it to a record once. */
 const recordsByRow = new WeakMap<RawTaskRow, TaskRecord>();
 
-function toChange(taskId: string, written: WriteResult): CommittedChange {
+/** A writer's result as the change the engine publishes (also for outbox planners, change-outbox.ts). */
+export function toChange(taskId: string, written: WriteResult): CommittedChange {
   let task = recordsByRow.get(written.row);
   if (!task) recordsByRow.set(written.row, (task = rawToTaskRecord(written.row)));
   return {

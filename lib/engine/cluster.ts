@@ -9,6 +9,9 @@
  *   them FAILED `interrupted: instance lost` through the claim (input-required tasks have no
  *   turn and stay answerable). At start it first recovers its own turns from a previous life
  *   (same instance id) as `interrupted: restart`, as a single instance does.
+ * - Push deliveries (lib/push) name their owner in their row; the lease is the owner's instance
+ *   row. When a sweep removes dead instances, at start, and when a stopping instance says it left,
+ *   this instance takes over the pending deliveries whose owner has no row and sends them.
  */
 import { getSettings } from '../config/settings';
 import { currentStore, pgStore } from '../db/client';
@@ -30,12 +33,23 @@ export const INSTANCE_LOST = 'interrupted: instance lost';
 /** Resumes following an outbound task here (registered by engine/outbound/resume.ts at boot). */
 type FollowResumer = (taskId: string) => void;
 
+/** The push sender (registered by lib/push at boot): woken after a takeover, stopped on leaving. */
+export interface PushWork {
+  kick(): void;
+  stop(): Promise<void>;
+}
+
+/** A stopping instance announces here that it left: its pending push deliveries are free. */
+const PUSH_RELEASED_CHANNEL = 'switchboard_push_released';
+
 interface ClusterState {
   leases: PgLeases;
   relay: PgEventRelay;
   lastRenewal: string | null;
   lastError: string | null;
   takenOver: number;
+  /** Push deliveries taken over from instances that are gone. */
+  pushesTakenOver: number;
   /** Since when every renewal succeeded (null after a failure). */
   healthySince: number | null;
 }
@@ -44,9 +58,10 @@ interface Holder {
   state: ClusterState | null;
   clustered: boolean | null;
   resumeFollow: FollowResumer | null;
+  pushWork: PushWork | null;
 }
 
-const holder = () => processSingleton<Holder>('cluster', () => ({ state: null, clustered: null, resumeFollow: null }));
+const holder = () => processSingleton<Holder>('cluster', () => ({ state: null, clustered: null, resumeFollow: null, pushWork: null }));
 
 /** Whether this process shares its database with other instances (the PostgreSQL store). */
 export function isClustered(): boolean {
@@ -61,13 +76,15 @@ export async function startCluster(): Promise<void> {
   const leases = new PgLeases(store.pool, instanceId(), settings.leaseMs);
   await leases.createTables();
   const relay = new PgEventRelay(settings.databaseUrl, instanceId(), eventHub());
-  const state: ClusterState = { leases, relay, lastRenewal: null, lastError: null, takenOver: 0, healthySince: null };
+  const state: ClusterState = { leases, relay, lastRenewal: null, lastError: null, takenOver: 0, pushesTakenOver: 0, healthySince: null };
   holder().state = state;
   await recoverOrphans(state, true); // before any turn starts here: our own leases are from a previous life
   await leases.renew();
   state.lastRenewal = new Date().toISOString();
   state.healthySince = Date.now();
   await relay.start();
+  const takeOver = () => void takeOverPushes(state);
+  await relay.listen(PUSH_RELEASED_CHANNEL, { onMessage: takeOver, onGap: takeOver });
   setInterval(() => void renewAndSweep(state), Math.max(100, Math.floor(settings.leaseMs / 3))).unref();
   log.info('cluster member started', { instance: instanceId(), leaseMs: settings.leaseMs, database: redactedDatabaseUrl(settings.databaseUrl) });
 }
@@ -87,6 +104,7 @@ async function renewAndSweep(state: ClusterState): Promise<void> {
     const dead = await state.leases.removeExpiredInstances();
     if (dead.length) log.warn('instances lost (lease expired)', { instances: dead });
     await recoverOrphans(state, false);
+    if (dead.length) await takeOverPushes(state);
     state.lastError = null;
   } catch (err) {
     state.lastError = errorMessage(err);
@@ -114,6 +132,28 @@ async function recoverOrphans(state: ClusterState, atStart: boolean): Promise<vo
   for (const follow of follows) resume!(follow.id);
   state.takenOver += ended + follows.length;
   if (ended || follows.length) log.warn('took over work whose instance is gone', { endedTurns: ended, resumedFollows: follows.length, atStart });
+}
+
+/** Takes over the pending push deliveries nobody alive owns, and wakes the sender for them. */
+async function takeOverPushes(state: ClusterState): Promise<void> {
+  const work = holder().pushWork;
+  if (!work) return; // registering it takes over
+  try {
+    const taken = await state.leases.takeOverPushDeliveries();
+    if (!taken) return;
+    state.pushesTakenOver += taken;
+    log.warn('took over push deliveries whose instance is gone', { deliveries: taken });
+    work.kick();
+  } catch (err) {
+    log.warn('taking over push deliveries failed', { error: errorMessage(err) });
+  }
+}
+
+/** Boot of push delivery (PostgreSQL): registers the sender, then takes over what nobody alive owns. */
+export async function registerPushWork(work: PushWork): Promise<void> {
+  const h = holder();
+  h.pushWork = work;
+  if (h.state) await takeOverPushes(h.state);
 }
 
 /**
@@ -168,30 +208,62 @@ export async function notifyCluster(channel: string, payload: string): Promise<v
   await pgStore().pool.query({ name: 'sb_notify', text: 'SELECT pg_notify($1, $2)', values: [channel, payload] });
 }
 
-/** After the shutdown drain: leave the cluster (the follows this instance stops are resumed by a survivor). */
+/**
+ * After the shutdown drain: leave the cluster. The follows this instance stops are resumed by a
+ * survivor; its push sender finishes the attempts in flight, and its pending deliveries are
+ * announced free, so a survivor takes them over at once instead of after a lease.
+ */
 export async function leaveCluster(): Promise<void> {
-  const state = holder().state;
+  const h = holder();
+  const state = h.state;
   if (!state) return;
   await state.relay.stop();
-  await state.leases.retire().catch((err) => log.warn('could not retire this instance', { error: errorMessage(err) }));
+  await h.pushWork?.stop();
+  await state.leases.retire(PUSH_RELEASED_CHANNEL).catch((err) => log.warn('could not retire this instance', { error: errorMessage(err) }));
+}
+
+const HEALTH_QUERY_MS = 1_000;
+
+/** A probe must answer even while the database does not: then `fallback`. */
+function withinHealthTimeout<T, F>(query: Promise<T>, fallback: F): Promise<T | F> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<F>((resolve) => (timer = setTimeout(() => resolve(fallback), HEALTH_QUERY_MS)));
+  return Promise.race([query.catch(() => fallback), late]).finally(() => clearTimeout(timer));
+}
+
+export interface PushLeaseHealth {
+  /** Pending deliveries this instance owns (null: the database could not be asked). */
+  pending: number | null;
+  /** Of those, with an attempt in flight. */
+  inFlight: number | null;
+  /** Taken over from instances that were gone. */
+  takenOver: number;
 }
 
 export interface StoreHealth {
   store: 'sqlite' | 'postgresql';
   instance?: string;
   listener?: RelayStatus;
-  leases?: { leaseMs: number; held: number; lastRenewal: string | null; lastError: string | null; takenOver: number };
+  leases?: { leaseMs: number; held: number; lastRenewal: string | null; lastError: string | null; takenOver: number; pushDeliveries: PushLeaseHealth };
 }
 
-/** For GET /api/health: which store, and on PostgreSQL this instance's leases and listener. */
-export function storeHealth(): StoreHealth {
+/** For GET /api/health: which store, and on PostgreSQL this instance's leases (turns, follows, pushes) and listener. */
+export async function storeHealth(): Promise<StoreHealth> {
   if (!isClustered()) return { store: 'sqlite' };
   const state = holder().state;
   if (!state) return { store: 'postgresql', instance: instanceId() };
+  const pushes = await withinHealthTimeout(state.leases.heldPushDeliveries(), { pending: null, inFlight: null });
   return {
     store: 'postgresql',
     instance: instanceId(),
     listener: { ...state.relay.status },
-    leases: { leaseMs: state.leases.leaseMs, held: state.leases.held, lastRenewal: state.lastRenewal, lastError: state.lastError, takenOver: state.takenOver },
+    leases: {
+      leaseMs: state.leases.leaseMs,
+      held: state.leases.held,
+      lastRenewal: state.lastRenewal,
+      lastError: state.lastError,
+      takenOver: state.takenOver,
+      pushDeliveries: { ...pushes, takenOver: state.pushesTakenOver },
+    },
   };
 }

@@ -46,9 +46,16 @@ function detachedPatch(events: NewEvent[]): TaskPatch {
   return patch;
 }
 
+/**
+ * Fault injection for the outbox test (tests/protocol/outbox-crash.test.ts), never set otherwise:
+ * the process kills itself right after a task's end commits, before anything else hears of it.
+ */
+const CRASH_AFTER_END_COMMIT = process.env.SWITCHBOARD_TEST_CRASH_AFTER_END_COMMIT === '1';
+
 /** Every append goes through here (whichever store holds the tasks), so the summary rule always applies. */
 async function commit(taskId: string, events: NewEvent[], opts: AppendOptions): Promise<CommittedChange | null> {
   const change = await appendEvents(taskId, events, { ...opts, patch: { ...detachedPatch(events), ...opts.patch } });
+  if (change && CRASH_AFTER_END_COMMIT && change.task.endedAt) process.kill(process.pid, 'SIGKILL');
   if (change) eventHub().publish(change);
   return change;
 }

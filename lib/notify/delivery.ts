@@ -10,13 +10,12 @@ import { dueDeliveries, nextDeliveryDue, recordDeliveryAttempt, type DeliveryAtt
 import { refuseWebhookTarget } from '../push/webhook-target';
 import { PushAllowlist } from '../push/address-policy';
 import { postWebhook, WebhookRefusedError } from '../push/guarded-post';
+import { OutboxWorker } from '../push/outbox-worker';
 import { errorMessage, log } from '../log';
 
 const TIMEOUT_MS = 10_000;
 const MAX_BACKOFF_MS = 3_600_000;
 const ATTEMPT_LOG_LIMIT = 25;
-/** The longest a timer is set for; a later due time is simply looked at again then. */
-const MAX_TIMER_MS = 60_000;
 
 /** SWITCHBOARD_PUSH_ALLOWLIST, plus the rule's own host when the operator allowed it explicitly. */
 export function allowlistFor(rule: NotificationRule): PushAllowlist {
@@ -94,56 +93,12 @@ async function attempt(record: DeliveryRecord, rule: NotificationRule | undefine
   log.warn(again ? 'notification failed; will retry' : 'notification failed; giving up', { delivery: record.id, url: record.url, error: sent.error, attempts });
 }
 
-/** Runs due deliveries and sets a timer for the next one. One pass at a time per process. */
-export class DeliveryWorker {
-  private running = false;
-  private again = false;
-  private timer: ReturnType<typeof setTimeout> | null = null;
-  private readonly inflight = new Set<string>();
-
-  constructor(private readonly rules: () => ReadonlyMap<string, NotificationRule>) {}
-
-  kick(): void {
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = true;
-    void this.pass()
-      .catch((err) => log.error('notification delivery pass failed', { error: errorMessage(err) }))
-      .finally(() => {
-        this.running = false;
-        if (this.again) {
-          this.again = false;
-          this.kick();
-        } else void this.schedule().catch((err) => log.error('notification delivery not scheduled', { error: errorMessage(err) }));
-      });
-  }
-
-  private async pass(): Promise<void> {
-    for (;;) {
-      const due = (await dueDeliveries()).filter((d) => !this.inflight.has(d.id));
-      if (!due.length) return;
-      await Promise.all(
-        due.map(async (d) => {
-          this.inflight.add(d.id);
-          try {
-            await attempt(d, this.rules().get(d.rule));
-          } finally {
-            this.inflight.delete(d.id);
-          }
-        }),
-      );
-    }
-  }
-
-  private async schedule(): Promise<void> {
-    const next = await nextDeliveryDue(); // a promise on PostgreSQL
-    if (this.running) return; // kicked while reading: that pass schedules again
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    if (!next) return;
-    this.timer = setTimeout(() => this.kick(), Math.min(MAX_TIMER_MS, Math.max(0, next.getTime() - Date.now())));
-    this.timer.unref?.();
-  }
+/** The notification outbox's worker (lib/push/outbox-worker.ts): due rows, then a timer for the next. */
+export function deliveryWorker(rules: () => ReadonlyMap<string, NotificationRule>): OutboxWorker<DeliveryRecord> {
+  return new OutboxWorker('notification delivery', {
+    due: () => dueDeliveries(),
+    nextDue: nextDeliveryDue,
+    key: (d) => d.id,
+    attempt: (d) => attempt(d, rules().get(d.rule)),
+  });
 }

@@ -1,26 +1,32 @@
 /**
- * Operator notifications (issue 17 §2): rules from the config file, matched against every
- * committed task change on the event hub, enqueued durably (one row per rule and trigger) and
- * delivered by the DeliveryWorker. Started at boot before restart recovery, so the tasks that
- * recovery ends are reported too.
+ * Operator notifications (issue 17 §2): rules from the config file, matched against every task
+ * change as it is written, enqueued in that change's own transaction (lib/db/change-outbox.ts:
+ * one row per rule and trigger, so a crash cannot keep the end and lose its notification) and
+ * delivered by the outbox worker (delivery.ts), which the committed change wakes. Started at boot before
+ * restart recovery, so the tasks that recovery ends are reported too.
  */
 import type { NotificationRule } from '../config/notification-rules';
 import { fileConfig } from '../config/file-config';
 import { getSettings, hubBaseUrl } from '../config/settings';
 import { eventHub, type TaskChange } from '../events/hub';
-import { enqueueDelivery } from '../db/notification-repo';
+import { planOutbox, type NewDelivery, type OutboxRows } from '../db/change-outbox';
+import { toChange } from '../db/task-repo';
+import type { WriteResult } from '../db/task-store';
+import { isTerminalState } from '../protocol/types';
 import { refuseWebhookTarget } from '../push/webhook-target';
 import { processSingleton } from '../process-singleton';
-import { errorMessage, log } from '../log';
+import { log } from '../log';
 import { buildPayload } from './payloads';
 import { deliveryId, triggersFor } from './triggers';
-import { allowlistFor, DeliveryWorker } from './delivery';
+import { allowlistFor, deliveryWorker } from './delivery';
+import type { OutboxWorker } from '../push/outbox-worker';
+import type { DeliveryRecord } from '../db/notification-repo';
 
 export class NotificationConfigError extends Error {}
 
 interface NotifyState {
   rules: Map<string, NotificationRule>;
-  worker: DeliveryWorker | null;
+  worker: OutboxWorker<DeliveryRecord> | null;
 }
 
 const state = () => processSingleton<NotifyState>('notifications', () => ({ rules: new Map(), worker: null }));
@@ -37,25 +43,26 @@ async function loadRules(): Promise<NotificationRule[]> {
   return config.notifications;
 }
 
-function onChange(change: TaskChange): void {
-  const s = state();
-  const triggers = triggersFor(change, [...s.rules.values()]);
-  if (!triggers.length) return;
+/** The outbox rows of a write (inside its transaction): one per rule and trigger. */
+function planNotifications(written: WriteResult): OutboxRows | null {
+  const rules = [...state().rules.values()];
+  if (!rules.length || !written.events.some((e) => e.type === 'status' && e.state && (isTerminalState(e.state) || e.state === 'input-required'))) return null;
+  const change = toChange(written.row.id as string, written);
+  const triggers = triggersFor(change, rules);
+  if (!triggers.length) return null;
   const dashboardUrl = `${hubBaseUrl(getSettings())}/tasks/${encodeURIComponent(change.task.id)}`;
-  const pending: Promise<unknown>[] = [];
-  for (const { rule, events, seq } of triggers) {
+  const notifications = triggers.map(({ rule, events, seq }): NewDelivery => {
     const id = deliveryId(rule.name, change.task.id, seq);
     const payload = JSON.stringify(buildPayload(rule.format, { deliveryId: id, rule: rule.name, events, task: change.task, dashboardUrl, at: new Date() }));
-    const notEnqueued = (err: unknown) => log.error('notification not enqueued', { delivery: id, error: errorMessage(err) });
-    try {
-      const added = enqueueDelivery({ id, taskId: change.task.id, rule: rule.name, event: events.join(','), seq, url: rule.url, format: rule.format, payload });
-      if (added instanceof Promise) pending.push(added.catch(notEnqueued)); // PostgreSQL
-    } catch (err) {
-      notEnqueued(err);
-    }
-  }
-  if (pending.length) void Promise.all(pending).then(() => s.worker?.kick());
-  else s.worker?.kick();
+    return { id, taskId: change.task.id, rule: rule.name, event: events.join(','), seq, url: rule.url, format: rule.format, payload };
+  });
+  return { notifications };
+}
+
+/** After a change committed here: its notifications are in the outbox; send them. */
+function onChange(change: TaskChange): void {
+  const s = state();
+  if (triggersFor(change, [...s.rules.values()]).length) s.worker?.kick();
 }
 
 /** Boot: load and check the rules (throws NotificationConfigError), listen, send what is pending. */
@@ -64,9 +71,12 @@ export async function startNotifications(): Promise<void> {
   if (s.worker) return;
   const rules = await loadRules();
   s.rules = new Map(rules.map((r) => [r.name, r]));
-  s.worker = new DeliveryWorker(() => state().rules);
-  // The instance that committed a change enqueues it (one row per trigger in any case: its id).
-  if (rules.length) eventHub().subscribeFeed(onChange, { localOnly: true });
+  s.worker = deliveryWorker(() => state().rules);
+  // The instance that committed a change enqueued it (one row per trigger in any case: its id).
+  if (rules.length) {
+    planOutbox(planNotifications);
+    eventHub().subscribeFeed(onChange, { localOnly: true });
+  }
   s.worker.kick(); // pending deliveries from before a restart
   if (rules.length) log.info('notification rules loaded', { rules: rules.map((r) => r.name) });
 }

@@ -25,6 +25,7 @@ export function assertWebhookAllowed(url: string): void {
 export async function setPushConfig(scope: CallerScope, taskId: string, input: PushConfigInput, version: ProtocolVersion): Promise<PushConfigRecord> {
   await requireTask(scope, taskId);
   assertWebhookAllowed(input.url);
+  trackPushTask(taskId); // before the config is stored: a change committed right after it queues its delivery
   const saved = await upsertPushConfig({
     taskId,
     id: input.id ?? (version === '0.3' ? taskId : randomUUID()),
@@ -33,7 +34,6 @@ export async function setPushConfig(scope: CallerScope, taskId: string, input: P
     authentication: input.authentication ?? null,
     version,
   });
-  trackPushTask(taskId);
   return saved;
 }
 

@@ -1,109 +1,186 @@
 /**
- * Delivers push notifications on task state changes (not on every artifact chunk). Listens on
- * the event hub; v0.3 configs get the Task object with X-A2A-Notification-Token, v1.0 configs
- * get a StreamResponse ({statusUpdate}) with Authorization from `authentication`.
- * Delivery is best effort with a short retry; failures are logged with task and URL. Every
- * POST goes through the connect-time SSRF guard (guarded-post.ts).
+ * Delivers push notifications on task state changes (not on every artifact chunk). v0.3 configs
+ * get the Task object with X-A2A-Notification-Token, v1.0 configs get a StreamResponse
+ * ({statusUpdate}) with Authorization from `authentication`. Every POST goes through the
+ * connect-time SSRF guard (guarded-post.ts).
+ *
+ * Durable, owned work: a status (or detached) change of a task with configs queues one
+ * PushDelivery row per config in the change's own transaction (lib/db/change-outbox.ts), owned
+ * by the committing instance; the committed change wakes the sender, which sends each config's
+ * deliveries in seq order, retries a failure twice with a short backoff, and records every
+ * attempt on the row before it sends. A restart resends what is pending; on PostgreSQL a
+ * survivor takes over a dead instance's rows (lib/engine/cluster.ts). An attempt whose outcome
+ * was never recorded (its process died mid-POST) is sent again with the same delivery id:
+ * at least once (docs/decisions.md).
  */
-import { eventHub, type TaskChange } from '../events/hub';
-import { listPushConfigs, taskIdsWithPushConfigs, type PushConfigRecord } from '../db/push-repo';
+import { eventHub } from '../events/hub';
+import { findPushConfig, taskIdsWithPushConfigs, type PushConfigRecord } from '../db/push-repo';
+import { planOutbox, type OutboxRows } from '../db/change-outbox';
+import { duePushDeliveries, nextPushDeliveryDue, recordPushOutcome, startPushAttempt, type PushDeliveryRecord, type PushOutcome } from '../db/push-delivery-repo';
+import type { WriteResult } from '../db/task-store';
+import { findTask, listEvents } from '../db/task-repo';
+import { instanceId } from '../db/instance';
 import { buildTask } from '../engine/snapshot';
 import { toStreamEvent } from '../engine/stream-events';
 import { streamEventToV10, taskToV10 } from '../protocol/v10';
 import { processSingleton } from '../process-singleton';
-import { isClustered, listenCluster, notifyCluster } from '../engine/cluster';
+import { isClustered, listenCluster, notifyCluster, registerPushWork } from '../engine/cluster';
 import { errorMessage, log } from '../log';
 import { postWebhook, WebhookRefusedError } from './guarded-post';
 import { pushAllowlist } from './push-allowlist';
+import { OutboxWorker } from './outbox-worker';
 import { beginPushSpan } from '../tracing/spans';
 
 const TIMEOUT_MS = 10_000;
+/** Attempts after the first. */
 const RETRIES = 2;
+const backoffMs = (attempts: number) => 500 * attempts;
 
 interface DeliveryState {
   tracked: Set<string>;
-  started: boolean;
+  worker: OutboxWorker<PushDeliveryRecord> | null;
 }
 
-const state = () => processSingleton<DeliveryState>('push-delivery', () => ({ tracked: new Set(), started: false }));
+const state = () => processSingleton<DeliveryState>('push-delivery', () => ({ tracked: new Set(), worker: null }));
 
 /** Channel on which instances tell each other that a task got a push config (several instances). */
 const TRACK_CHANNEL = 'switchboard_push_tasks';
 
 const loadTracked = (s: DeliveryState) => taskIdsWithPushConfigs().then((ids) => ids.forEach((id) => s.tracked.add(id)));
 
+const triggerOf = (events: readonly { type: string; seq: number }[]) => [...events].reverse().find((e) => e.type === 'status' || e.type === 'detached');
+
 /**
- * Starts listening (once per process); tasks with configs are tracked so other changes cost
- * nothing. With several instances the instance that commits a change delivers it, so every
- * instance must know every task with a config: a registration is announced to all of them, and
- * after a gap in listening the set is read again.
+ * The outbox rows of a write (inside its transaction): one delivery per config of the task, for
+ * its last status or detached event. Only tasks known to have configs cost a statement.
+ */
+function planPushes(written: WriteResult): OutboxRows | null {
+  const taskId = written.row.id as string;
+  if (!state().tracked.has(taskId)) return null;
+  const trigger = triggerOf(written.events);
+  return trigger ? { pushes: [{ taskId, seq: trigger.seq, owner: instanceId() }] } : null;
+}
+
+/**
+ * Starts the sender (once per process) and sends what is pending from before a restart. Tasks
+ * with configs are tracked, so other changes cost nothing. With several instances the instance
+ * that commits a change queues its deliveries, so every instance must know every task with a
+ * config: a registration is announced to all of them, and after a gap in listening the set is
+ * read again.
  */
 export function ensurePushDelivery(): void {
   const s = state();
-  if (s.started) return;
-  s.started = true;
+  if (s.worker) return;
+  const owner = instanceId();
+  const worker = new OutboxWorker<PushDeliveryRecord>('push delivery', {
+    due: () => duePushDeliveries(owner),
+    nextDue: () => nextPushDeliveryDue(owner),
+    key: (d) => deliveryKey(d),
+    attempt: (d) => attempt(d, owner),
+  });
+  s.worker = worker;
+  planOutbox(planPushes);
   void loadTracked(s);
   if (isClustered()) {
     void listenCluster(TRACK_CHANNEL, { onMessage: (taskId) => s.tracked.add(taskId), onGap: () => void loadTracked(s) }).catch((err) =>
       log.warn('push delivery: listening for other instances failed', { error: errorMessage(err) }),
     );
+    void registerPushWork(worker);
   }
+  // The committing instance queued the change's deliveries: it sends them.
   eventHub().subscribeFeed((change) => {
-    if (!s.tracked.has(change.task.id)) return;
-    if (!change.events.some((e) => e.type === 'status' || e.type === 'detached')) return;
-    void deliver(change);
-  }, { localOnly: true }); // the instance that committed a change delivers it: once per cluster
+    if (s.tracked.has(change.task.id) && triggerOf(change.events)) worker.kick();
+  }, { localOnly: true });
+  worker.kick();
 }
 
+/** Before a config is stored, so no change committed after it misses it. */
 export function trackPushTask(taskId: string): void {
   ensurePushDelivery();
   state().tracked.add(taskId);
   void notifyCluster(TRACK_CHANNEL, taskId).catch((err) => log.warn('push delivery: announcing a config failed', { taskId, error: errorMessage(err) }));
 }
 
-async function deliver(change: TaskChange): Promise<void> {
-  const configs = await listPushConfigs(change.task.id);
-  if (!configs.length) return;
-  const task = await buildTask(change.task, { historyLength: 0 });
-  const statusEvent = [...change.events].reverse().find((e) => e.type === 'status' || e.type === 'detached');
-  const update = statusEvent ? toStreamEvent(statusEvent, change.task.contextId) : null;
-  for (const config of configs) {
-    const body = config.version === '0.3' ? task : update ? streamEventToV10(update) : { task: taskToV10(task) };
-    void post(config, body);
+/** The delivery's id, sent as Idempotency-Key: the same on every attempt, on every instance. */
+const deliveryKey = (d: Pick<PushDeliveryRecord, 'taskId' | 'configId' | 'seq'>) => `${d.taskId}:${d.configId}:${d.seq}`;
+
+async function attempt(d: PushDeliveryRecord, owner: string): Promise<void> {
+  const attempts = await startPushAttempt(d, owner);
+  if (attempts === null) return; // delivered meanwhile, or no longer this instance's
+  if (d.attemptStartedAt) log.warn('push notification sent again: the outcome of an earlier attempt is unknown', { delivery: deliveryKey(d), since: d.attemptStartedAt });
+  const sent = await send(d, attempts).catch((err: unknown): PushOutcome => ({ state: 'pending', error: errorMessage(err), retryAt: new Date(Date.now() + backoffMs(attempts)) }));
+  const outcome: PushOutcome = sent.state === 'pending' && attempts > RETRIES ? { state: 'failed', error: sent.error } : sent;
+  await recordOutcome(d, owner, outcome);
+}
+
+const RECORD_RETRY_FOR_MS = 60_000;
+
+/**
+ * Records what happened, retrying while the database is unreachable (a restart of PostgreSQL):
+ * a POST that went out must not be sent again only because its outcome could not be written.
+ * The delivery stays in flight here meanwhile, so this process does not attempt it again.
+ */
+async function recordOutcome(d: PushDeliveryRecord, owner: string, outcome: PushOutcome): Promise<void> {
+  const giveUpAt = Date.now() + RECORD_RETRY_FOR_MS;
+  for (let backoff = 200; ; backoff = Math.min(backoff * 2, 5_000)) {
+    try {
+      await recordPushOutcome(d, owner, outcome);
+      return;
+    } catch (err) {
+      if (Date.now() > giveUpAt) throw err; // left in flight: sent again later (at least once)
+      await new Promise((r) => setTimeout(r, backoff));
+    }
   }
 }
 
-/** One delivery (a span when tracing is on): its attempts, then the outcome. */
-async function post(config: PushConfigRecord, body: unknown): Promise<void> {
+async function send(d: PushDeliveryRecord, attempts: number): Promise<PushOutcome> {
+  const config = await findPushConfig(d.taskId, d.configId);
+  if (!config) return { state: 'failed', error: 'the push notification config was deleted' };
+  const body = await pushBody(config, d.seq);
+  if (body === null) return { state: 'failed', error: 'the task is gone' };
   const span = beginPushSpan(config.taskId, config.url);
-  const failure = await attempts(config, body);
-  span.end(failure ?? undefined);
+  const outcome = await post(config, body, deliveryKey(d), attempts);
+  span.end(outcome.state === 'delivered' ? undefined : outcome.error);
+  return outcome;
 }
 
-/** Null when delivered, else why not. */
-async function attempts(config: PushConfigRecord, body: unknown): Promise<string | null> {
-  let failure = 'not delivered';
+/**
+ * The body for the change at `seq`: v1.0 the status update of that event; v0.3 the Task as it is
+ * now, with the status of that event (so a late delivery still says which change it reports).
+ */
+async function pushBody(config: PushConfigRecord, seq: number): Promise<unknown> {
+  const record = await findTask(config.taskId);
+  if (!record) return null;
+  const event = (await listEvents(config.taskId, seq - 1, ['status', 'detached'])).find((e) => e.seq === seq);
+  const update = event ? toStreamEvent(event, record.contextId) : null;
+  if (config.version === '1.0' && update) return streamEventToV10(update);
+  const task = await buildTask(record, { historyLength: 0 });
+  if (config.version === '1.0') return { task: taskToV10(task) };
+  return update?.kind === 'status-update' ? { ...task, status: update.status } : task;
+}
+
+async function post(config: PushConfigRecord, body: unknown, id: string, attempts: number): Promise<PushOutcome> {
   const headers: Record<string, string> = {
     'Content-Type': config.version === '1.0' ? 'application/a2a+json' : 'application/json',
+    // The same on every attempt, also one sent again after a takeover, so a receiver can drop a duplicate.
+    'Idempotency-Key': id,
+    'X-Switchboard-Delivery': id,
   };
   if (config.token) headers['X-A2A-Notification-Token'] = config.token;
   if (config.authentication?.credentials) headers.Authorization = `${config.authentication.scheme} ${config.authentication.credentials}`;
-  for (let attempt = 0; attempt <= RETRIES; attempt++) {
-    try {
-      const status = await postWebhook({ url: config.url, headers, body: JSON.stringify(body), timeoutMs: TIMEOUT_MS, allowlist: pushAllowlist() });
-      if (status >= 200 && status < 300) return null;
-      failure = `webhook answered HTTP ${status}`;
-      log.warn('push notification refused by webhook', { taskId: config.taskId, url: config.url, status, attempt });
-    } catch (err) {
-      if (err instanceof WebhookRefusedError) {
-        // A policy refusal does not change on retry: nothing was sent, and nothing will be.
-        log.warn('push notification not sent: webhook address refused', { taskId: config.taskId, url: config.url, error: err.message });
-        return err.message;
-      }
-      failure = errorMessage(err);
-      log.warn('push notification failed', { taskId: config.taskId, url: config.url, error: failure, attempt });
+  const retry = (error: string): PushOutcome => ({ state: 'pending', error, retryAt: new Date(Date.now() + backoffMs(attempts)) });
+  try {
+    const status = await postWebhook({ url: config.url, headers, body: JSON.stringify(body), timeoutMs: TIMEOUT_MS, allowlist: pushAllowlist() });
+    if (status >= 200 && status < 300) return { state: 'delivered' };
+    log.warn('push notification refused by webhook', { taskId: config.taskId, url: config.url, status, attempts });
+    return retry(`webhook answered HTTP ${status}`);
+  } catch (err) {
+    if (err instanceof WebhookRefusedError) {
+      // A policy refusal does not change on retry: nothing was sent, and nothing will be.
+      log.warn('push notification not sent: webhook address refused', { taskId: config.taskId, url: config.url, error: err.message });
+      return { state: 'failed', error: err.message };
     }
-    await new Promise((r) => setTimeout(r, 500 * (attempt + 1)));
+    log.warn('push notification failed', { taskId: config.taskId, url: config.url, error: errorMessage(err), attempts });
+    return retry(errorMessage(err));
   }
-  return failure;
 }

@@ -2,8 +2,9 @@
  * Issue 15: several real `next start` instances on one PostgreSQL database. Any instance answers
  * anything (streams on B see A's task live, in seq order, with Last-Event-ID replay), cancel on B
  * stops the turn on A, the terminal claim holds across instances, and after `kill -9` of A the
- * survivor ends A's turns FAILED `interrupted: instance lost` once the lease expired, while an
- * input-required task stays answerable.
+ * survivor takes over A's work once the lease expired: A's turns end FAILED `interrupted:
+ * instance lost` (an input-required task stays answerable), A's outbound follow resumes, and A's
+ * pending push deliveries are sent (the one in flight again, same id).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -46,6 +47,37 @@ async function streamSeqs(app: AppServer, id: string, lastEventId?: number): Pro
 
 const health = async (app: AppServer) => (await fetch(`${app.url}/api/health`)).json();
 
+interface Receipt {
+  key: string;
+  seq: number;
+  state: string;
+  at: number;
+}
+
+/** A webhook that never answers the first POST it gets (it stays in flight), and 200 to the others. */
+async function holdingWebhook() {
+  const receipts: Receipt[] = [];
+  const server = http.createServer((req, res) => {
+    let data = '';
+    req.on('data', (c) => (data += c));
+    req.on('end', () => {
+      const key = String(req.headers['idempotency-key']);
+      receipts.push({ key, seq: Number(key.split(':').at(-1)), state: (JSON.parse(data) as { status: { state: string } }).status.state, at: Date.now() });
+      if (receipts.length > 1) res.writeHead(200).end();
+    });
+    req.on('error', () => undefined);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    receipts,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
 /** Opens a dashboard feed (GET /api/feed); `states` resolves once `done` holds for the task states seen so far. */
 async function watchFeed(app: AppServer, done: (states: Map<string, string[]>) => boolean, signal: AbortSignal): Promise<{ states: Promise<Map<string, string[]>> }> {
   const res = await fetch(`${app.url}/api/feed`, { signal });
@@ -80,7 +112,7 @@ describe('two instances on one PostgreSQL', () => {
     const [a, b] = await twoInstances();
     for (const [app, name] of [[a, 'a'], [b, 'b']] as const) {
       const h = await health(app);
-      expect(h).toMatchObject({ ok: true, store: 'postgresql', instance: name, listener: { state: 'listening' }, leases: { leaseMs: 15_000 } });
+      expect(h).toMatchObject({ ok: true, store: 'postgresql', instance: name, listener: { state: 'listening' }, leases: { leaseMs: 15_000, pushDeliveries: { pending: 0, inFlight: 0, takenOver: 0 } } });
     }
   });
 
@@ -127,22 +159,24 @@ describe('two instances on one PostgreSQL', () => {
     expect((await getTask(a, 'slow', id)).status.state).toBe('canceled');
   });
 
-  it('the terminal claim holds across instances: completions on A racing cancels on B end each task once', async () => {
+  it('the terminal claim holds across instances: 1,000 completions racing cancels from the other instance end each task once', async () => {
     const [a, b, url] = await twoInstances();
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     const ids: string[] = [];
     const wins = { canceled: 0, completed: 0 };
     try {
-      // Rounds of 100 races until both sides have won some (at most 1,000): how long a turn takes
-      // on a loaded machine is unknown, so the cancel's delay grows while cancels win them all.
-      for (let round = 0, delayMs = 2; round < 10 && (ids.length < 200 || !wins.canceled || !wins.completed); round++) {
+      // Ten rounds of 100 races, alternately run on A and canceled from B, and the other way round.
+      // How long a turn takes on a loaded machine is unknown, so the cancel's delay grows while
+      // cancels win a whole round.
+      for (let round = 0, delayMs = 2; round < 10; round++) {
+        const [runs, cancels] = round % 2 === 0 ? [a, b] : [b, a];
         const roundIds = await Promise.all(
           Array.from({ length: 100 }, async (_, i) => {
-            const sent = await rpc(`${a.url}/a2a/slow`, 'message/send', send(i % 4 === 0 ? 'work 300ms chunks 1' : `work ${(i % 7) * 3}ms chunks 1`));
+            const sent = await rpc(`${runs.url}/a2a/slow`, 'message/send', send(i % 4 === 0 ? 'work 300ms chunks 1' : `work ${(i % 7) * 3}ms chunks 1`));
             const id = sent.body.result.id as string;
             await new Promise((r) => setTimeout(r, delayMs + ((i * 7) % 13)));
-            await rpc(`${b.url}/a2a/slow`, 'tasks/cancel', { id });
+            await rpc(`${cancels.url}/a2a/slow`, 'tasks/cancel', { id });
             return id;
           }),
         );
@@ -157,6 +191,7 @@ describe('two instances on one PostgreSQL', () => {
          WHERE e."taskId" = ANY($1) AND e."type" = 'status' AND e."state" IN ('completed','failed','canceled','rejected') GROUP BY e."taskId"`,
         [ids],
       );
+      expect(ids).toHaveLength(1_000);
       expect(rows).toHaveLength(ids.length);
       expect(rows.filter((r) => r.n !== 1 || r.state !== r.eventState)).toEqual([]);
       expect(wins.canceled).toBeGreaterThan(0); // the race was real: both sides won some
@@ -166,38 +201,82 @@ describe('two instances on one PostgreSQL', () => {
     }
   });
 
-  it('after kill -9 of A, B ends its running turn FAILED "interrupted: instance lost"; input-required stays answerable', async () => {
-    const [a, b] = await twoInstances({ SWITCHBOARD_LEASE: '1' });
-    const slow = (await rpc(`${a.url}/a2a/slow`, 'message/send', send('work 60s chunks 60'))).body.result.id;
-    const ask = await rpc(`${a.url}/a2a/ask`, 'message/send', { ...send('hello'), configuration: { blocking: true } });
-    expect(ask.body.result.status.state).toBe('input-required');
-    await waitFor(async () => (await health(a)).leases.held === 1);
-    await a.kill();
-    const ended = await waitFor(async () => {
-      const t = await getTask(b, 'slow', slow);
-      return t.status.state !== 'working' ? t : null;
-    });
-    expect(ended.status.state).toBe('failed');
-    expect(ended.metadata.switchboard.endReason).toBe('interrupted: instance lost');
-    expect((await health(b)).leases.takenOver).toBe(1);
-    const reply = await rpc(`${b.url}/a2a/ask`, 'message/send', { message: { messageId: 'r', role: 'user', taskId: ask.body.result.id, parts: [{ kind: 'text', text: 'Grace' }] } });
-    expect(reply.body.result.status.state).toBe('completed');
+  it('after kill -9 of A, B takes over its work: the slow turn ends "interrupted: instance lost", the outbound follow resumes, the pending pushes are sent', async () => {
+    const hook = await holdingWebhook();
+    try {
+      const [a, b] = await twoInstances({ SWITCHBOARD_LEASE: '1', SWITCHBOARD_PUSH_ALLOWLIST: '127.0.0.1' });
+      // A slow turn on A, and an input-required task (no turn: it must stay answerable).
+      const slow = (await rpc(`${a.url}/a2a/slow`, 'message/send', send('work 60s chunks 60'))).body.result.id;
+      const ask = await rpc(`${a.url}/a2a/ask`, 'message/send', { ...send('hello'), configuration: { blocking: true } });
+      expect(ask.body.result.status.state).toBe('input-required');
+      // An outbound follow on A; the peer is B's own `slow` agent, so its task lives on when A dies.
+      const follow = await dispatch(a.url, { url: `${b.url}/a2a/slow`, text: 'work 4s chunks 8', mode: 'streaming', protocolVersion: '1.0' });
+      // Pushes owned by A: the webhook holds the first POST, so the others stay pending behind it.
+      const pushed = (await rpc(`${a.url}/a2a/slow`, 'message/send', { ...send('work 0.3s chunks 2'), configuration: { blocking: false, pushNotificationConfig: { url: hook.url } } })).body.result.id;
+      await waitFor(async () => (await getTask(a, 'slow', pushed)).status.state === 'completed');
+      await waitFor(async () => {
+        const view = await readTask(a.url, follow);
+        return view.task.remoteTaskId && view.events.some((e) => e.type === 'artifact');
+      });
+      const onA = await waitFor(async () => {
+        const h = await health(a);
+        return h.leases.held === 2 && h.leases.pushDeliveries.inFlight === 1 && h.leases.pushDeliveries.pending > 1 ? h : null;
+      });
+      expect(hook.receipts).toHaveLength(1);
+      const [inFlight] = hook.receipts;
+      const killedAt = Date.now();
+      await a.kill();
+
+      const ended = await waitFor(async () => {
+        const t = await getTask(b, 'slow', slow);
+        return t.status.state !== 'working' ? t : null;
+      });
+      expect(ended.status.state).toBe('failed');
+      expect(ended.metadata.switchboard.endReason).toBe('interrupted: instance lost');
+
+      const done = await waitForTask(b.url, follow);
+      expect(done.task.state).toBe('completed');
+      expect(artifactText(done)).toBe(artifactText(await readTask(b.url, done.task.remoteTaskId!)));
+      expect(done.events.filter((e) => e.type === 'status' && e.state === 'completed')).toHaveLength(1);
+
+      await waitFor(async () => hook.receipts.some((r) => r.state === 'completed'));
+      const resent = hook.receipts.slice(1);
+      if (process.env.SWITCHBOARD_TEST_REPORT_TIMINGS) console.log(`push takeover: first POST from B ${resent[0].at - killedAt} ms after kill -9 of A (lease 1 s)`);
+      expect(resent[0].key).toBe(inFlight.key); // its outcome was unknown: sent again, same id
+      expect(resent.map((r) => r.seq)).toEqual([...new Set(resent.map((r) => r.seq))].sort((x, y) => x - y)); // the pending ones: once each, in order
+      expect(resent.length).toBe(onA.leases.pushDeliveries.pending);
+      const onB = await health(b);
+      expect(onB.leases.takenOver).toBe(2); // the turn and the follow
+      expect(onB.leases.pushDeliveries).toMatchObject({ takenOver: onA.leases.pushDeliveries.pending, pending: 0, inFlight: 0 });
+
+      const reply = await rpc(`${b.url}/a2a/ask`, 'message/send', { message: { messageId: 'r', role: 'user', taskId: ask.body.result.id, parts: [{ kind: 'text', text: 'Grace' }] } });
+      expect(reply.body.result.status.state).toBe('completed');
+    } finally {
+      await hook.close();
+    }
   });
 
-  it('after kill -9 of A, B resumes the outbound follow A was running and records the whole result', async () => {
-    const [a, b] = await twoInstances({ SWITCHBOARD_LEASE: '1' });
-    // The peer is B's own `slow` agent: its task lives on (inbound on B) when A dies.
-    const taskId = await dispatch(a.url, { url: `${b.url}/a2a/slow`, text: 'work 4s chunks 8', mode: 'streaming', protocolVersion: '1.0' });
-    await waitFor(async () => {
-      const view = await readTask(a.url, taskId);
-      return view.task.remoteTaskId && view.events.some((e) => e.type === 'artifact');
-    });
-    await a.kill();
-    const done = await waitForTask(b.url, taskId);
-    expect(done.task.state).toBe('completed');
-    expect(artifactText(done)).toBe(artifactText(await readTask(b.url, done.task.remoteTaskId!)));
-    expect(done.events.filter((e) => e.type === 'status' && e.state === 'completed')).toHaveLength(1);
-    expect((await health(b)).leases.takenOver).toBeGreaterThanOrEqual(1);
+  it('a graceful stop of A hands its pending pushes to B at once, not after the lease', async () => {
+    const hook = await holdingWebhook();
+    try {
+      // A lease of 10 minutes: only A's announcement can make B take over within the test.
+      const [a, b] = await twoInstances({ SWITCHBOARD_LEASE: '600', SWITCHBOARD_PUSH_ALLOWLIST: '127.0.0.1' });
+      const id = (await rpc(`${a.url}/a2a/slow`, 'message/send', { ...send('work 0.3s chunks 2'), configuration: { blocking: false, pushNotificationConfig: { url: hook.url } } })).body.result.id;
+      await waitFor(async () => (await getTask(a, 'slow', id)).status.state === 'completed');
+      const pending = (await waitFor(async () => {
+        const h = await health(a);
+        return h.leases.pushDeliveries.inFlight === 1 && h.leases.pushDeliveries.pending > 1 ? h : null;
+      })).leases.pushDeliveries.pending as number;
+      await a.stop(); // the attempt in flight times out (the webhook never answers it), then A leaves
+      await waitFor(async () => hook.receipts.some((r) => r.state === 'completed'), 30_000);
+      const fromB = hook.receipts.slice(1);
+      expect(fromB.map((r) => r.seq)).toEqual([...new Set(fromB.map((r) => r.seq))].sort((x, y) => x - y));
+      expect(fromB).toHaveLength(pending);
+      expect(fromB[0].key).toBe(hook.receipts[0].key); // timed out on A: sent again by B, same id
+      expect((await health(b)).leases.pushDeliveries.takenOver).toBe(pending);
+    } finally {
+      await hook.close();
+    }
   });
 
   it('a push config registered on B for a task running on A: A delivers the completion, once', async () => {

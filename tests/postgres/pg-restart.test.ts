@@ -11,15 +11,19 @@ import { startApp, type AppServer } from '../support/app-server';
 import { rpc, waitFor } from '../support/a2a-clients';
 import { startEmbeddedPostgres, type EmbeddedServer } from '../support/embedded-postgres';
 import { freshPgDatabase } from '../support/postgres';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 
 let server: EmbeddedServer;
+let hooks: WebhookReceiver;
 const apps: AppServer[] = [];
 beforeAll(async () => {
   server = await startEmbeddedPostgres();
+  hooks = await startWebhookReceiver();
 });
 afterAll(async () => {
   await Promise.all(apps.map((a) => a.kill()));
   await server?.stop();
+  await hooks?.close();
 });
 
 const health = async (app: AppServer) => (await fetch(`${app.url}/api/health`)).json();
@@ -47,14 +51,14 @@ async function followStream(app: AppServer, id: string): Promise<{ seqs: number[
 }
 
 describe('a restart of PostgreSQL while tasks run', () => {
-  it('loses and duplicates nothing: the task completes whole, and a stream on the other instance sees every event once', async () => {
+  it('loses and duplicates nothing: the task completes whole, a stream on the other instance sees every event once, every push goes out once', async () => {
     const DATABASE_URL = await freshPgDatabase(server.url);
-    const a = await startApp({ DATABASE_URL, SWITCHBOARD_INSTANCE_ID: 'a' });
-    const b = await startApp({ DATABASE_URL, SWITCHBOARD_INSTANCE_ID: 'b' });
+    const a = await startApp({ DATABASE_URL, SWITCHBOARD_INSTANCE_ID: 'a', SWITCHBOARD_PUSH_ALLOWLIST: '127.0.0.1' });
+    const b = await startApp({ DATABASE_URL, SWITCHBOARD_INSTANCE_ID: 'b', SWITCHBOARD_PUSH_ALLOWLIST: '127.0.0.1' });
     apps.push(a, b);
     const sent = await rpc(`${a.url}/a2a/slow`, 'message/send', {
       message: { messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'work 6s chunks 24' }] },
-      configuration: { blocking: false },
+      configuration: { blocking: false, pushNotificationConfig: { url: `${hooks.url}/push` } },
     });
     const id = sent.body.result.id as string;
     const stream = followStream(b, id);
@@ -75,6 +79,15 @@ describe('a restart of PostgreSQL while tasks run', () => {
       expect(rows.filter((r) => r.type === 'artifact')).toHaveLength(24);
       expect(rows.filter((r) => r.state === 'completed')).toHaveLength(1);
       expect(seqs[seqs.length - 1]).toBe(rows.length);
+      // Every push queued was delivered, and the webhook got each exactly once.
+      const completedSeq = rows.find((r) => r.state === 'completed')!.seq;
+      await waitFor(async () => hooks.received.some((r) => r.headers['idempotency-key'] === `${id}:${id}:${completedSeq}`));
+      const queued = await waitFor(async () => {
+        const q = await client.query<{ seq: number; state: string }>(`SELECT "seq", "state" FROM "PushDelivery" WHERE "taskId" = $1 ORDER BY "seq"`, [id]);
+        return q.rows.every((r) => r.state === 'delivered') ? q.rows : null;
+      });
+      const pushed = hooks.received.filter((r) => String(r.headers['idempotency-key']).startsWith(`${id}:`)).map((r) => Number(String(r.headers['idempotency-key']).split(':').at(-1)));
+      expect(pushed).toEqual(queued.map((r) => r.seq));
     } finally {
       await client.end();
     }

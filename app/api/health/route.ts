@@ -6,4 +6,4 @@ import { storeHealth } from '@/lib/engine/cluster';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = apiRoute({ role: 'public' }, () => Response.json({ ok: true, ...storeHealth() }));
+export const GET = apiRoute({ role: 'public' }, async () => Response.json({ ok: true, ...(await storeHealth()) }));

@@ -1,0 +1,103 @@
+/**
+ * Sends what an outbox holds (push deliveries here, operator notifications in lib/notify): runs
+ * the due items, then sets one timer for the next due time. It never polls: a committed change
+ * (or a takeover) kicks it, and the timer covers retries. One pass at a time per process.
+ */
+import { errorMessage, log } from '../log';
+
+type MaybeAsync<T> = T | Promise<T>;
+
+export interface OutboxSource<T> {
+  /** What is due now (on PostgreSQL: what this instance may send). */
+  due(): MaybeAsync<T[]>;
+  /** When the next item is due, or null when none is waiting. */
+  nextDue(): MaybeAsync<Date | null>;
+  key(item: T): string;
+  /** One attempt; records its outcome itself. */
+  attempt(item: T): Promise<void>;
+}
+
+/** The longest a timer is set for; a later due time is simply looked at again then. */
+const MAX_TIMER_MS = 60_000;
+/** After a pass failed (the database is unreachable): look again after this, not at once. */
+const FAILED_PASS_RETRY_MS = 1_000;
+
+export class OutboxWorker<T> {
+  private running = false;
+  private again = false;
+  private stopped = false;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private readonly inflight = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly name: string,
+    private readonly source: OutboxSource<T>,
+  ) {}
+
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = true;
+    let failed = false;
+    void this.pass()
+      .catch((err) => {
+        failed = true;
+        log.error(`${this.name} pass failed`, { error: errorMessage(err) });
+      })
+      .finally(() => {
+        this.running = false;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        } else if (failed) this.setTimer(FAILED_PASS_RETRY_MS);
+        else void this.schedule().catch((err) => log.error(`${this.name} not scheduled`, { error: errorMessage(err) }));
+      });
+  }
+
+  /** Attempts in flight now. */
+  get inFlight(): number {
+    return this.inflight.size;
+  }
+
+  /** Starts no more attempts; resolves once those in flight have ended. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await Promise.allSettled([...this.inflight.values()]);
+  }
+
+  private async pass(): Promise<void> {
+    while (!this.stopped) {
+      const due = (await this.source.due()).filter((item) => !this.inflight.has(this.source.key(item)));
+      if (!due.length) return;
+      await Promise.all(due.map((item) => this.run(item)));
+    }
+  }
+
+  private run(item: T): Promise<void> {
+    const key = this.source.key(item);
+    const running = this.source.attempt(item).finally(() => this.inflight.delete(key));
+    this.inflight.set(key, running);
+    return running;
+  }
+
+  private async schedule(): Promise<void> {
+    const next = await this.source.nextDue();
+    if (this.running) return; // kicked while reading: that pass schedules again
+    if (next) this.setTimer(next.getTime() - Date.now());
+    else if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+  }
+
+  private setTimer(ms: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.kick(), Math.min(MAX_TIMER_MS, Math.max(0, ms)));
+    this.timer.unref?.();
+  }
+}
