@@ -40,6 +40,13 @@ const BOTH_PROVIDERS = [
   'tests/client/peer-auth.test.ts',
 ];
 
+/**
+ * Unit tests: module tests next to their code (lib/) and the few pure tests under tests/. They
+ * need no build, no app server and no shared database, so `npm run test:unit` runs them in
+ * seconds; `npm test` runs them once, in this project, and everything else in the others.
+ */
+const UNIT = ['lib/**/*.test.ts', 'tests/layering/**/*.test.ts', 'tests/client/resolution-rules.test.ts', 'tests/client/remote-event-titles.test.ts'];
+
 export default defineConfig({
   resolve: { alias: { '@': path.resolve(import.meta.dirname) } },
   test: {
@@ -52,10 +59,14 @@ export default defineConfig({
     projects: [
       {
         extends: true,
+        test: { name: 'unit', include: UNIT },
+      },
+      {
+        extends: true,
         test: {
           name: 'sqlite',
-          include: ['lib/**/*.test.ts', 'tests/**/*.test.ts'],
-          exclude: ['tests/postgres/**'],
+          include: ['tests/**/*.test.ts'],
+          exclude: ['tests/postgres/**', ...UNIT],
           globalSetup: ['tests/support/global-setup.ts'],
         },
       },

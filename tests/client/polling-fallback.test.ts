@@ -25,29 +25,29 @@ const expectedResult = Array.from({ length: CHUNKS }, (_, i) => sdkChunkText(i))
 const METHODS = { '0.3': { get: 'tasks/get', subscribe: 'tasks/resubscribe' }, '1.0': { get: 'GetTask', subscribe: 'SubscribeToTask' } } as const;
 const remoteEvents = (view: TaskView) => view.events.filter((e) => e.type === 'remote').map((e) => (e.payload as { event?: string }).event);
 
-/** Requests to `peer` made after `from`, by method. */
-const callsSince = (peer: SdkPeer, from: number, method: string) => peer.requests.slice(from).filter((r) => r.method === method).length;
+/** Dispatches in the background to `peer` and waits for the end; counts the peer's calls meanwhile. */
+async function followToEnd(peer: SdkPeer, version: '0.3' | '1.0') {
+  const from = peer.requests.length;
+  const taskId = await dispatch(a.url, { url: peer.url, text: `chunks ${CHUNKS} every 150ms`, mode: 'background', protocolVersion: version });
+  const view = await waitForTask(a.url, taskId);
+  const calls = (method: string) => peer.requests.slice(from).filter((r) => r.method === method).length;
+  expect(view.task.state).toBe('completed');
+  expect(artifactText(view)).toBe(expectedResult);
+  return { view, gets: calls(METHODS[version].get), subscribes: calls(METHODS[version].subscribe) };
+}
 
 describe.each(['0.3', '1.0'] as const)('following over v%s a peer that cannot be subscribed to', (version) => {
   it('its card offers no streaming: polling reaches COMPLETED with every chunk, never subscribing', async () => {
-    const from = noStreaming.requests.length;
-    const taskId = await dispatch(a.url, { url: noStreaming.url, text: `chunks ${CHUNKS} every 150ms`, mode: 'background', protocolVersion: version });
-    const view = await waitForTask(a.url, taskId);
-    expect(view.task.state).toBe('completed');
-    expect(artifactText(view)).toBe(expectedResult);
-    expect(callsSince(noStreaming, from, METHODS[version].get)).toBeGreaterThan(0);
-    expect(callsSince(noStreaming, from, METHODS[version].subscribe)).toBe(0);
+    const { gets, subscribes } = await followToEnd(noStreaming, version);
+    expect(gets).toBeGreaterThan(0);
+    expect(subscribes).toBe(0);
   });
 
   it('it refuses to subscribe: one refusal, a polling note, then polling reaches COMPLETED', async () => {
-    const from = refusesSubscribe.requests.length;
-    const taskId = await dispatch(a.url, { url: refusesSubscribe.url, text: `chunks ${CHUNKS} every 150ms`, mode: 'background', protocolVersion: version });
-    const view = await waitForTask(a.url, taskId);
-    expect(view.task.state).toBe('completed');
-    expect(artifactText(view)).toBe(expectedResult);
+    const { view, gets, subscribes } = await followToEnd(refusesSubscribe, version);
     expect(remoteEvents(view)).toContain('polling');
-    expect(callsSince(refusesSubscribe, from, METHODS[version].subscribe)).toBe(1);
-    expect(callsSince(refusesSubscribe, from, METHODS[version].get)).toBeGreaterThan(0);
+    expect(subscribes).toBe(1);
+    expect(gets).toBeGreaterThan(0);
     expect(view.events.filter((e) => e.type === 'follow-error')).toEqual([]);
   });
 });
