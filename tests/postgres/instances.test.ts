@@ -14,6 +14,7 @@ import { startApp, type AppServer } from '../support/app-server';
 import { rpc, waitFor } from '../support/a2a-clients';
 import { freshPgDatabase } from '../support/postgres';
 import { artifactText, dispatch, readTask, waitForTask } from '../support/dispatch-api';
+import { pushReceipts, startWebhookReceiver } from '../support/webhook-receiver';
 
 let apps: AppServer[] = [];
 afterEach(async () => {
@@ -47,34 +48,16 @@ async function streamSeqs(app: AppServer, id: string, lastEventId?: number): Pro
 
 const health = async (app: AppServer) => (await fetch(`${app.url}/api/health`)).json();
 
-interface Receipt {
-  key: string;
-  seq: number;
-  state: string;
-  at: number;
-}
-
-/** A webhook that never answers the first POST it gets (it stays in flight), and 200 to the others. */
+/** A push receiver that never answers the first POST it gets (it stays in flight), and 200 to the others. */
 async function holdingWebhook() {
-  const receipts: Receipt[] = [];
-  const server = http.createServer((req, res) => {
-    let data = '';
-    req.on('data', (c) => (data += c));
-    req.on('end', () => {
-      const key = String(req.headers['idempotency-key']);
-      receipts.push({ key, seq: Number(key.split(':').at(-1)), state: (JSON.parse(data) as { status: { state: string } }).status.state, at: Date.now() });
-      if (receipts.length > 1) res.writeHead(200).end();
-    });
-    req.on('error', () => undefined);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const receiver = await startWebhookReceiver();
+  receiver.respond = ({ nth }) => (nth === 1 ? 'hold' : 200);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    receipts,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise<void>((r) => server.close(() => r()));
+    url: `${receiver.url}/hook`,
+    get receipts() {
+      return pushReceipts(receiver);
     },
+    close: () => receiver.close(),
   };
 }
 
