@@ -50,6 +50,8 @@ interface ClusterState {
   takenOver: number;
   /** Push deliveries taken over from instances that are gone. */
   pushesTakenOver: number;
+  /** Instances were found gone and their push deliveries not yet taken over (it failed): try at the next renewal. */
+  pushTakeoverDue: boolean;
   /** Since when every renewal succeeded (null after a failure). */
   healthySince: number | null;
 }
@@ -76,7 +78,7 @@ export async function startCluster(): Promise<void> {
   const leases = new PgLeases(store.pool, instanceId(), settings.leaseMs);
   await leases.createTables();
   const relay = new PgEventRelay(settings.databaseUrl, instanceId(), eventHub());
-  const state: ClusterState = { leases, relay, lastRenewal: null, lastError: null, takenOver: 0, pushesTakenOver: 0, healthySince: null };
+  const state: ClusterState = { leases, relay, lastRenewal: null, lastError: null, takenOver: 0, pushesTakenOver: 0, pushTakeoverDue: false, healthySince: null };
   holder().state = state;
   await recoverOrphans(state, true); // before any turn starts here: our own leases are from a previous life
   await leases.renew();
@@ -104,7 +106,7 @@ async function renewAndSweep(state: ClusterState): Promise<void> {
     const dead = await state.leases.removeExpiredInstances();
     if (dead.length) log.warn('instances lost (lease expired)', { instances: dead });
     await recoverOrphans(state, false);
-    if (dead.length) await takeOverPushes(state);
+    if (dead.length || state.pushTakeoverDue) await takeOverPushes(state);
     state.lastError = null;
   } catch (err) {
     state.lastError = errorMessage(err);
@@ -140,12 +142,14 @@ async function takeOverPushes(state: ClusterState): Promise<void> {
   if (!work) return; // registering it takes over
   try {
     const taken = await state.leases.takeOverPushDeliveries();
+    state.pushTakeoverDue = false;
     if (!taken) return;
     state.pushesTakenOver += taken;
     log.warn('took over push deliveries whose instance is gone', { deliveries: taken });
     work.kick();
   } catch (err) {
-    log.warn('taking over push deliveries failed', { error: errorMessage(err) });
+    state.pushTakeoverDue = true;
+    log.warn('taking over push deliveries failed; again at the next renewal', { error: errorMessage(err) });
   }
 }
 

@@ -62,11 +62,14 @@ export class OutboxWorker<T> {
     return this.inflight.size;
   }
 
-  /** Starts no more attempts; resolves once those in flight have ended. */
-  async stop(): Promise<void> {
+  /** Starts no more attempts; resolves once those in flight have ended, or after `maxWaitMs`. */
+  async stop(maxWaitMs = 15_000): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    await Promise.allSettled([...this.inflight.values()]);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, maxWaitMs)));
+    await Promise.race([Promise.allSettled([...this.inflight.values()]), late]);
+    clearTimeout(timer);
   }
 
   private async pass(): Promise<void> {

@@ -6,7 +6,10 @@
  * instance lost` (an input-required task stays answerable), A's outbound follow resumes, and A's
  * pending push deliveries are sent (the one in flight again, same id).
  */
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -14,6 +17,8 @@ import { startApp, type AppServer } from '../support/app-server';
 import { rpc, waitFor } from '../support/a2a-clients';
 import { freshPgDatabase } from '../support/postgres';
 import { artifactText, dispatch, readTask, waitForTask } from '../support/dispatch-api';
+import { pushReceipts, startWebhookReceiver } from '../support/webhook-receiver';
+import { groupAlive } from '../support/processes';
 
 let apps: AppServer[] = [];
 afterEach(async () => {
@@ -47,34 +52,16 @@ async function streamSeqs(app: AppServer, id: string, lastEventId?: number): Pro
 
 const health = async (app: AppServer) => (await fetch(`${app.url}/api/health`)).json();
 
-interface Receipt {
-  key: string;
-  seq: number;
-  state: string;
-  at: number;
-}
-
-/** A webhook that never answers the first POST it gets (it stays in flight), and 200 to the others. */
+/** A push receiver that never answers the first POST it gets (it stays in flight), and 200 to the others. */
 async function holdingWebhook() {
-  const receipts: Receipt[] = [];
-  const server = http.createServer((req, res) => {
-    let data = '';
-    req.on('data', (c) => (data += c));
-    req.on('end', () => {
-      const key = String(req.headers['idempotency-key']);
-      receipts.push({ key, seq: Number(key.split(':').at(-1)), state: (JSON.parse(data) as { status: { state: string } }).status.state, at: Date.now() });
-      if (receipts.length > 1) res.writeHead(200).end();
-    });
-    req.on('error', () => undefined);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const receiver = await startWebhookReceiver();
+  receiver.respond = ({ nth }) => (nth === 1 ? 'hold' : 200);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    receipts,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise<void>((r) => server.close(() => r()));
+    url: `${receiver.url}/hook`,
+    get receipts() {
+      return pushReceipts(receiver);
     },
+    close: () => receiver.close(),
   };
 }
 
@@ -116,11 +103,14 @@ describe('two instances on one PostgreSQL', () => {
     }
   });
 
-  it('a stream on B follows a task running on A live, in seq order, and replays after Last-Event-ID', async () => {
+  it('streams on A and B follow a task running on A live, in seq order, and B replays after Last-Event-ID', async () => {
     const [a, b] = await twoInstances();
     const sent = await rpc(`${a.url}/a2a/slow`, 'message/send', send('work 2s chunks 40'));
     const id = sent.body.result.id;
-    const live = await streamSeqs(b, id);
+    const [live, onTheOther] = await Promise.all([streamSeqs(b, id), streamSeqs(a, id)]);
+    // Both gapless, in order, to the same last event (where each began depends on when it connected).
+    expect(onTheOther.seqs).toEqual(onTheOther.seqs.map((_, i) => onTheOther.seqs[0] + i));
+    expect(onTheOther.seqs.at(-1)).toBe(live.seqs.at(-1));
     expect(live.text).toContain('event: end');
     expect(live.seqs.length).toBeGreaterThan(40);
     expect(live.seqs).toEqual(live.seqs.map((_, i) => live.seqs[0] + i)); // gapless, in order
@@ -148,14 +138,22 @@ describe('two instances on one PostgreSQL', () => {
     }
   });
 
-  it('cancel on B stops the turn running on A', async () => {
-    const [a, b] = await twoInstances();
-    const sent = await rpc(`${a.url}/a2a/slow`, 'message/send', send('work 60s chunks 60'));
-    const id = sent.body.result.id;
-    await waitFor(async () => (await health(a)).leases.held === 1);
-    const canceled = await rpc(`${b.url}/a2a/slow`, 'tasks/cancel', { id });
-    expect(canceled.body.result.status.state).toBe('canceled');
+  it('cancel on B stops the turn running on A and kills its launcher\'s process tree there', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-cancel-'));
+    const stubborn = { slug: 'stubborn', name: 'Stubborn', launcher: { type: 'process', command: [path.resolve('tests/fixtures/agents/stubborn-tree.mjs'), path.join(dir, 'pids.json'), 'hang'], killGraceMs: 200 } };
+    fs.writeFileSync(path.join(dir, 'switchboard.json'), JSON.stringify({ agents: [stubborn] }));
+    const [a, b] = await twoInstances({ SWITCHBOARD_CONFIG: path.join(dir, 'switchboard.json') });
+    const id = (await rpc(`${a.url}/a2a/slow`, 'message/send', send('work 60s chunks 60'))).body.result.id;
+    const launched = (await rpc(`${a.url}/a2a/stubborn`, 'message/send', send('x'))).body.result.id;
+    const pids = await waitFor(async () => fs.existsSync(path.join(dir, 'pids.json')) && JSON.parse(fs.readFileSync(path.join(dir, 'pids.json'), 'utf8')));
+    expect(groupAlive(pids.leader)).toBe(true);
+    await waitFor(async () => (await health(a)).leases.held === 2);
+    for (const [slug, task] of [['slow', id], ['stubborn', launched]]) {
+      const canceled = await rpc(`${b.url}/a2a/${slug}`, 'tasks/cancel', { id: task });
+      expect(canceled.body.result.status.state).toBe('canceled');
+    }
     await waitFor(async () => (await health(a)).leases.held === 0, 10_000);
+    await waitFor(async () => !groupAlive(pids.leader), 10_000);
     expect((await getTask(a, 'slow', id)).status.state).toBe('canceled');
   });
 

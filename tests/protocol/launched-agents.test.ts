@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startApp, type AppServer } from '../support/app-server';
 import { rpc, sseResults, waitFor } from '../support/a2a-clients';
+import { groupAlive } from '../support/processes';
 
 let app: AppServer;
 let dir: string;
@@ -48,20 +49,6 @@ const send = (text: string, blocking = true) => ({
   message: { messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text }] },
   configuration: { blocking },
 });
-
-function groupAlive(pgid: number): boolean {
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[2]) === pgid && fields[0] !== 'Z') return true;
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return false;
-}
 
 describe('served launched agents', () => {
   it('an invalid agent is left out with an error naming the key; the others are served with their own card', async () => {

@@ -5,44 +5,24 @@
  * config still pending behind it, the restarted server sends the one in flight again (its outcome
  * is unknown; same delivery id: at least once) and each pending one once, in order.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type AppServer } from '../support/app-server';
 import { rpc, waitFor } from '../support/a2a-clients';
-
-interface Receipt {
-  key: string;
-  seq: number;
-  state: string;
-}
+import { pushReceipts, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 
 let app: AppServer;
-let webhook: http.Server;
+let hooks: WebhookReceiver;
 let hookUrl: string;
-const receipts: Receipt[] = [];
-/** While set, the webhook never answers (a slow receiver): the POST stays in flight. */
-let hold = true;
 
 beforeAll(async () => {
-  webhook = http.createServer((req, res) => {
-    let data = '';
-    req.on('data', (c) => (data += c));
-    req.on('end', () => {
-      const key = String(req.headers['idempotency-key']);
-      receipts.push({ key, seq: Number(key.split(':').at(-1)), state: (JSON.parse(data) as { status: { state: string } }).status.state });
-      if (!hold) res.writeHead(200).end();
-    });
-    req.on('error', () => undefined);
-  });
-  await new Promise<void>((r) => webhook.listen(0, '127.0.0.1', r));
-  hookUrl = `http://127.0.0.1:${(webhook.address() as AddressInfo).port}/hook`;
+  hooks = await startWebhookReceiver();
+  hooks.respond = ({ nth }) => (nth === 1 ? 'hold' : 200); // the first POST stays in flight
+  hookUrl = `${hooks.url}/hook`;
   app = await startApp({ SWITCHBOARD_PUSH_ALLOWLIST: '127.0.0.1' });
 });
 afterAll(async () => {
   await app?.kill();
-  webhook?.closeAllConnections();
-  webhook?.close();
+  await hooks?.close();
 });
 
 describe('push deliveries across a kill -9', () => {
@@ -53,19 +33,19 @@ describe('push deliveries across a kill -9', () => {
     });
     const id = sent.body.result.id as string;
     await waitFor(async () => (await rpc(`${app.url}/a2a/slow`, 'tasks/get', { id })).body.result.status.state === 'completed');
-    expect(receipts).toHaveLength(1); // the first is held; the others wait behind it
-    const [inFlight] = receipts;
+    const receipts = () => pushReceipts(hooks);
+    expect(receipts()).toHaveLength(1); // the first is held; the others wait behind it
+    const [inFlight] = receipts();
     await app.kill();
-    hold = false;
     await app.restart();
-    await waitFor(async () => receipts.some((r) => r.state === 'completed'));
-    const after = receipts.slice(1);
+    await waitFor(async () => receipts().some((r) => r.state === 'completed'));
+    const after = receipts().slice(1);
     expect(after[0].key).toBe(inFlight.key); // sent again: its outcome was unknown
     expect(after.map((r) => r.seq)).toEqual([...new Set(after.map((r) => r.seq))].sort((x, y) => x - y)); // once each, in order
     expect(after.length).toBeGreaterThan(1);
     // Nothing more comes for this task: a later task's push arrives after any duplicate would have.
     const later = (await rpc(`${app.url}/a2a/echo`, 'message/send', { message: { messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'x' }] }, configuration: { blocking: false, pushNotificationConfig: { url: hookUrl } } })).body.result.id as string;
-    await waitFor(async () => receipts.some((r) => r.key.startsWith(`${later}:`)));
-    expect(receipts.filter((r) => r.key.startsWith(`${id}:`) && r.state === 'completed')).toHaveLength(1);
+    await waitFor(async () => receipts().some((r) => r.key.startsWith(`${later}:`)));
+    expect(receipts().filter((r) => r.key.startsWith(`${id}:`) && r.state === 'completed')).toHaveLength(1);
   });
 });
