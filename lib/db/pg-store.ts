@@ -53,8 +53,9 @@ export function createPgStore(databaseUrl: string): PgStore {
   return {
     pool,
     ready,
-    // Other instances learn of each group commit from its NOTIFY (pg-notify.ts).
-    writer: new PgTaskWriter(pool, ready, { beforeCommit: (client, values) => notifyWritten(client, instanceId(), values) }),
+    // Its own pipelined connection: one batch at a time, its statements sent together
+    // (pg-write-queue.ts). Other instances learn of each group commit from its NOTIFY (pg-notify.ts).
+    writer: new PgTaskWriter(createPgPool(databaseUrl, 1, { pipeline: true }), ready, { beforeCommit: (client, values) => notifyWritten(client, instanceId(), values) }),
     reader: new PgTaskReader(pool, ready),
     prisma: new PgPrismaClient({ adapter: queryLogEnabled() ? countingAdapterFactory(adapter) : adapter }),
   };
