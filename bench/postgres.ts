@@ -18,8 +18,8 @@
  *    under load: 100 echo tasks/s sent to A at a steady pace (paced-load.ts) and dashboard feeds
  *    on both instances (in a child process, feed-swarm.ts, so that they do not delay the clock
  *    of the measured streams). Missed: a per-task stream with a seq gap or no end, or a feed
- *    that did not see every completed task (checked on the parsing feeds; the others must have
- *    received the same bytes as the parsing ones on their instance).
+ *    that did not see every completed task (checked on the parsing feeds) or lacks a frame its
+ *    instance sent after the last feed opened (all feeds, see feed-swarm.ts).
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -237,6 +237,7 @@ async function crossInstance(db: EmbeddedServer, tree: Tree): Promise<void> {
     }
     const streams = followTasks(b, watched, agent, stop.signal, () => sink);
     await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
+    // Every feed is open before the load starts, so a parsing feed must see every task complete.
     const feeds = await feedSwarm([a, b].map((s) => ({ url: `${s.url}/api/feed`, count: FEEDS_PER_INSTANCE, parsing: PARSING_FEEDS })));
     sink = loaded;
     const loopDelay = monitorEventLoopDelay({ resolution: 10 });
@@ -258,11 +259,7 @@ async function crossInstance(db: EmbeddedServer, tree: Tree): Promise<void> {
     await client.connect();
     const completed = (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Task" WHERE "state" = 'completed'`)).rows[0].n;
     await client.end();
-    let feedMissing = 0;
-    for (const group of [0, 1]) {
-      const mine = reports.filter((f) => f.group === group);
-      feedMissing += mine.filter((f) => (f.parsing && f.completed < completed) || f.bytes !== mine[0].bytes).length;
-    }
+    const feedMissing = reports.filter((f) => (f.parsing && f.completed < completed) || !f.whole).length;
     console.log(
       `two instances (${tree.label}, load average ${load1()}): ${streams.count} per-task streams on B following ${WATCHED} slow tasks on A; cross-instance latency (commit on A → frame on B), ` +
         `idle: ${dist(idle)}; loaded with ${load.good} echo tasks on A at ${Math.round(load.rps)}/s (asked ${TASKS_PER_SECOND}/s, due → answer p50 ${load.latency.percentile(50)} ms, p99 ${load.latency.percentile(99)} ms, ${load.bad} bad, ${load.skipped} not sent) ` +

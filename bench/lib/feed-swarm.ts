@@ -5,8 +5,12 @@
  *
  * Protocol (IPC): the parent sends `{ feeds: { url, count, parsing }[] }`; this process answers
  * `{ open: true }` once every feed has its headers, then on `{ finish: true }` answers with
- * each feed's `{ group, parsing, completed, bytes }` (the ids of the tasks it saw `completed` are
- * counted only on parsing feeds; every feed counts the bytes of its data frames) and exits.
+ * each feed's `{ group, parsing, completed, whole }` and exits. `completed`: how many tasks a
+ * parsing feed saw `completed`. `whole`: the feed received every frame its instance sent after
+ * the group's last feed opened. The feed sends each frame to the subscribers it has at that
+ * moment, all the same bytes, so the feed that opened last received a suffix of everyone's
+ * frames, and every feed's frames must end with exactly that sequence (compared by length and
+ * head and tail of each frame's data; only parsing feeds parse).
  */
 import http from 'node:http';
 import { setMaxListeners } from 'node:events';
@@ -23,15 +27,23 @@ export interface FeedReport {
   group: number;
   parsing: boolean;
   completed: number;
-  bytes: number;
+  whole: boolean;
 }
 
 interface Feed {
   group: number;
   parsing: boolean;
   completed: Set<string>;
-  bytes: number;
+  /** A short fingerprint of each data frame, in order. */
+  frames: string[];
   opened: Promise<void>;
+}
+
+const fingerprint = (data: string) => `${data.length}:${data.slice(0, 40)}…${data.slice(-40)}`;
+
+function endsWith(frames: string[], suffix: string[]): boolean {
+  const offset = frames.length - suffix.length;
+  return offset >= 0 && suffix.every((f, i) => frames[offset + i] === f);
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
@@ -41,7 +53,7 @@ let feeds: Feed[] = [];
 
 function follow(url: string, group: number, parsing: boolean): Feed {
   let opened!: () => void;
-  const feed: Feed = { group, parsing, completed: new Set(), bytes: 0, opened: new Promise<void>((r) => (opened = r)) };
+  const feed: Feed = { group, parsing, completed: new Set(), frames: [], opened: new Promise<void>((r) => (opened = r)) };
   void readSse({
     url,
     agent,
@@ -49,7 +61,7 @@ function follow(url: string, group: number, parsing: boolean): Feed {
     onOpen: () => opened(),
     onFrame: (frame) => {
       if (frame.event !== 'tasks') return;
-      feed.bytes += frame.data.length;
+      feed.frames.push(fingerprint(frame.data));
       if (parsing) for (const t of (JSON.parse(frame.data) as { tasks: { id: string; state: string }[] }).tasks) if (t.state === 'completed') feed.completed.add(t.id);
     },
   });
@@ -62,7 +74,9 @@ process.on('message', (message: { feeds?: FeedGroup[]; finish?: boolean }) => {
     void Promise.all(feeds.map((f) => f.opened)).then(() => process.send!({ open: true }));
   }
   if (message.finish) {
-    const report: FeedReport[] = feeds.map((f) => ({ group: f.group, parsing: f.parsing, completed: f.completed.size, bytes: f.bytes }));
+    const shortest = new Map<number, string[]>();
+    for (const f of feeds) if (!shortest.has(f.group) || f.frames.length < shortest.get(f.group)!.length) shortest.set(f.group, f.frames);
+    const report: FeedReport[] = feeds.map((f) => ({ group: f.group, parsing: f.parsing, completed: f.completed.size, whole: endsWith(f.frames, shortest.get(f.group)!) }));
     stop.abort();
     agent.destroy();
     process.send!({ report }, () => process.exit(0));
