@@ -1,32 +1,43 @@
 /**
  * PostgreSQL bench (issue 15), on its own:
- * `npx tsx bench/postgres.ts [--dist .next] [--seconds 8] [--rounds 2] [--only echo,stream,takeover,cross]`.
- * Needs a build (`npx next build`; --dist names its directory). Starts an embedded PostgreSQL.
+ * `npx tsx bench/postgres.ts [--dist .next] [--seconds 8] [--rounds 2] [--only echo,stream,takeover,cross] [--baseline DIR] [--cpu-prof]`.
+ * Needs a build (`npx next build`; --dist names its directory). Starts an embedded PostgreSQL
+ * (its settings: bench/README.md). `--baseline DIR`: a built checkout of another commit whose
+ * servers run interleaved with this tree's in echo and cross (before/after in one run).
  *
  * 1. echo: blocking SendMessage to `echo`, 50 connections, SQLite and PostgreSQL servers
- *    interleaved (S, P, S, P…), after a warm-up each; sends/s and server CPU ms per send, and the
- *    PostgreSQL / SQLite ratio per round.
+ *    interleaved (S, P, S, P…), after a warm-up each; sends/s, server CPU ms per send and
+ *    PostgreSQL's own CPU per send, and the PostgreSQL / SQLite ratio per round.
  * 2. stream: SendStreamingMessage to `slow` with `work 0s chunks N size 500`, N = 200 and 2,000,
  *    on PostgreSQL: ms per chunk for each N (linear in chunks = about the same per chunk).
  * 3. takeover: A and B with a 1 s lease; `kill -9` of A while it runs a slow turn; time until B
  *    has ended it FAILED `interrupted: instance lost`.
- * 4. two instances A and B on one database: 100 echo tasks/s sent to A; per-task streams on B
- *    follow long `slow` tasks running on A (one event a second each), and dashboard feeds on
- *    both instances. Cross-instance latency = receive time on B − the event's commit time (`at`,
- *    same clock). Missed: a per-task stream with a seq gap or no end, or a feed that did not see
- *    every completed task (checked on the parsing feeds; the others must have received the same
- *    bytes as the parsing ones on their instance).
+ * 4. two instances A and B on one database: per-task streams on B follow long `slow` tasks
+ *    running on A (one event a second each). Cross-instance latency = receive time on B − the
+ *    event's commit time (`at`, same clock), first with both instances idle otherwise, then
+ *    under load: 100 echo tasks/s sent to A at a steady pace (paced-load.ts) and dashboard feeds
+ *    on both instances (in a child process, feed-swarm.ts, so that they do not delay the clock
+ *    of the measured streams). Missed: a per-task stream with a seq gap or no end, or a feed
+ *    that did not see every completed task (checked on the parsing feeds) or lacks a frame its
+ *    instance sent after the last feed opened (all feeds, see feed-swarm.ts).
  */
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fork } from 'node:child_process';
 import { setMaxListeners } from 'node:events';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { A2A_HEADERS, postJson, sendBody, streamBody } from './lib/a2a';
 import { runLoad } from './lib/load';
-import { killAllServers, startServer, type RunningServer } from './lib/servers';
+import { pacedLoad } from './lib/paced-load';
+import type { FeedGroup, FeedReport } from './lib/feed-swarm';
+import { cpuSecondsOf, killAllServers, startServer, type RunningServer } from './lib/servers';
 import { readSse } from './lib/sse-client';
 import { Histogram } from './lib/stats';
-import { startEmbeddedPostgres } from '../tests/support/embedded-postgres';
+import { startEmbeddedPostgres, type EmbeddedServer } from '../tests/support/embedded-postgres';
 import { freshPgDatabase } from '../tests/support/postgres';
 
 const arg = (name: string, fallback: string) => {
@@ -36,32 +47,54 @@ const arg = (name: string, fallback: string) => {
 const distDir = arg('dist', '.next');
 const seconds = Number(arg('seconds', '8'));
 const rounds = Number(arg('rounds', '2'));
+const baselineDir = arg('baseline', '');
 const EXPECT = 'TASK_STATE_COMPLETED';
+/** `--cpu-prof`: every Switchboard server writes a V8 profile on exit (summarise with bench/profile-summary.ts). */
+const cpuProfDir = process.argv.includes('--cpu-prof') ? path.resolve('bench/results/profiles') : undefined;
+if (cpuProfDir) fs.mkdirSync(cpuProfDir, { recursive: true });
 
-async function echoRun(server: RunningServer): Promise<{ rps: number; cpuMsPerSend: number }> {
+/** The trees measured: this one, and the baseline checkout if given. */
+interface Tree {
+  label: string;
+  cwd?: string;
+}
+const trees: Tree[] = [{ label: 'this tree' }, ...(baselineDir ? [{ label: 'baseline', cwd: path.resolve(baselineDir) }] : [])];
+const start = (env: Record<string, string> = {}, tree: Tree = trees[0]) => startServer('switchboard', { distDir, cpuProfDir, env, cwd: tree.cwd });
+const load1 = () => os.loadavg()[0].toFixed(2);
+
+const msPer = (cpuSeconds: number, n: number) => Math.round((cpuSeconds * 1000 * 100) / n) / 100;
+
+/** PostgreSQL's CPU (the postmaster and its backends) is counted apart from the server's. */
+async function echoRun(server: RunningServer, db?: EmbeddedServer): Promise<{ rps: number; cpuMsPerSend: number; pgCpuMsPerSend?: number }> {
   const body = sendBody('bench');
   await runLoad({ url: `${server.url}/a2a/echo`, body, headers: A2A_HEADERS, expect: EXPECT, connections: 50, duration: 2 });
   const cpu0 = server.cpuSeconds();
+  const pg0 = db ? cpuSecondsOf(db.pid()) : 0;
   const load = await runLoad({ url: `${server.url}/a2a/echo`, body, headers: A2A_HEADERS, expect: EXPECT, connections: 50, duration: seconds });
   if (load.bad || load.errors) throw new Error(`echo: ${load.bad} bad, ${load.errors} errors`);
-  return { rps: Math.round(load.rps), cpuMsPerSend: Math.round(((server.cpuSeconds() - cpu0) * 1000 * 100) / load.good) / 100 };
+  const pgCpu = db ? { pgCpuMsPerSend: msPer(cpuSecondsOf(db.pid()) - pg0, load.good) } : {};
+  return { rps: Math.round(load.rps), cpuMsPerSend: msPer(server.cpuSeconds() - cpu0, load.good), ...pgCpu };
 }
 
-async function echoComparison(adminUrl: string): Promise<void> {
-  const ratios: number[] = [];
+async function echoComparison(db: EmbeddedServer): Promise<void> {
+  const ratios = new Map<string, number[]>(trees.map((t) => [t.label, []]));
   for (let round = 1; round <= rounds; round++) {
-    const sqlite = await startServer('switchboard', { distDir });
+    const sqlite = await start();
     const s = await echoRun(sqlite).finally(() => sqlite.stop());
-    const postgres = await startServer('switchboard', { distDir, env: { DATABASE_URL: await freshPgDatabase(adminUrl) } });
-    const p = await echoRun(postgres).finally(() => postgres.stop());
-    ratios.push(p.rps / s.rps);
-    console.log(`echo round ${round}: SQLite ${s.rps} sends/s (${s.cpuMsPerSend} ms CPU/send), PostgreSQL ${p.rps} sends/s (${p.cpuMsPerSend} ms CPU/send), ratio ${(p.rps / s.rps).toFixed(2)}`);
+    const line = [`echo round ${round} (load ${load1()}): SQLite ${s.rps} sends/s (${s.cpuMsPerSend} ms CPU/send)`];
+    for (const tree of round % 2 ? trees : [...trees].reverse()) {
+      const postgres = await start({ DATABASE_URL: await freshPgDatabase(db.url) }, tree);
+      const p = await echoRun(postgres, db).finally(() => postgres.stop());
+      ratios.get(tree.label)!.push(p.rps / s.rps);
+      line.push(`PostgreSQL (${tree.label}) ${p.rps} sends/s (${p.cpuMsPerSend} ms CPU/send + ${p.pgCpuMsPerSend} ms in PostgreSQL), ratio ${(p.rps / s.rps).toFixed(2)}`);
+    }
+    console.log(`${line.join('; ')} (load ${load1()})`);
   }
-  console.log(`echo: PostgreSQL / SQLite per round ${ratios.map((r) => r.toFixed(2)).join(', ')}`);
+  for (const [label, rs] of ratios) console.log(`echo: PostgreSQL (${label}) / SQLite per round ${rs.map((r) => r.toFixed(2)).join(', ')}`);
 }
 
 async function streamLinearity(adminUrl: string): Promise<void> {
-  const server = await startServer('switchboard', { distDir, env: { DATABASE_URL: await freshPgDatabase(adminUrl) } });
+  const server = await start({ DATABASE_URL: await freshPgDatabase(adminUrl) });
   try {
     const perChunk: Record<number, number[]> = { 200: [], 2000: [] };
     for (let run = 0; run < 3; run++) {
@@ -91,8 +124,8 @@ async function streamLinearity(adminUrl: string): Promise<void> {
 async function takeover(adminUrl: string): Promise<void> {
   const DATABASE_URL = await freshPgDatabase(adminUrl);
   const env = { DATABASE_URL, SWITCHBOARD_LEASE: '1' };
-  const a = await startServer('switchboard', { distDir, env: { ...env, SWITCHBOARD_INSTANCE_ID: 'a' } });
-  const b = await startServer('switchboard', { distDir, env: { ...env, SWITCHBOARD_INSTANCE_ID: 'b' } });
+  const a = await start({ ...env, SWITCHBOARD_INSTANCE_ID: 'a' });
+  const b = await start({ ...env, SWITCHBOARD_INSTANCE_ID: 'b' });
   try {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'work 60s chunks 60' }] }, configuration: { returnImmediately: true } } });
     const id = ((await postJson(`${a.url}/a2a/slow`, body, A2A_HEADERS)).result as { task: { id: string } }).task.id;
@@ -119,87 +152,118 @@ async function takeover(adminUrl: string): Promise<void> {
   }
 }
 
-async function crossInstance(adminUrl: string): Promise<void> {
-  const DATABASE_URL = await freshPgDatabase(adminUrl);
-  const a = await startServer('switchboard', { distDir, env: { DATABASE_URL, SWITCHBOARD_INSTANCE_ID: 'a' } });
-  const b = await startServer('switchboard', { distDir, env: { DATABASE_URL, SWITCHBOARD_INSTANCE_ID: 'b' } });
+const WATCHED = 50;
+const FEEDS_PER_INSTANCE = 450;
+const PARSING_FEEDS = 25;
+const IDLE_SECONDS = 4;
+const TASKS_PER_SECOND = 100;
+
+/** Feed subscribers in a child process: resolves once all are open; `finish` returns their reports. */
+async function feedSwarm(groups: FeedGroup[]): Promise<{ finish: () => Promise<FeedReport[]>; cpuSeconds: () => number }> {
+  const child = fork(path.resolve('bench/lib/feed-swarm.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const reply = <T>(key: string) => new Promise<T>((resolve, reject) => {
+    const onMessage = (m: Record<string, unknown>) => {
+      if (!(key in m)) return;
+      child.off('message', onMessage);
+      resolve(m[key] as T);
+    };
+    child.on('message', onMessage);
+    child.once('exit', (code) => reject(new Error(`feed swarm exited (${code})`)));
+  });
+  const opened = reply<boolean>('open');
+  child.send({ feeds: groups });
+  await opened;
+  return {
+    cpuSeconds: () => cpuSecondsOf(child.pid!),
+    finish: async () => {
+      const report = reply<FeedReport[]>('report');
+      child.send({ finish: true });
+      return report;
+    },
+  };
+}
+
+/** Per-task streams on `server` over `ids`, two each: latency into whichever histogram `sink()` names at the time. */
+function followTasks(server: RunningServer, ids: string[], agent: http.Agent, signal: AbortSignal, sink: () => Histogram) {
+  let problems = 0;
+  const done = ids.flatMap((id) =>
+    [0, 1].map(() => {
+      let last = -1;
+      let ended = false;
+      return readSse({
+        url: `${server.url}/api/tasks/${id}/events`,
+        agent,
+        signal,
+        onFrame: (frame) => {
+          if (frame.event === 'snapshot') last = (JSON.parse(frame.data) as { task: { lastSeq: number } }).task.lastSeq;
+          else if (frame.event === 'task-event') {
+            const e = JSON.parse(frame.data) as { seq: number; at: string };
+            if (e.seq !== last + 1) problems++;
+            last = e.seq;
+            sink().add(frame.receivedAt - Date.parse(e.at));
+          } else if (frame.event === 'end') {
+            ended = true;
+            return false;
+          }
+        },
+      }).then(() => {
+        if (!ended) problems++;
+      });
+    }),
+  );
+  return { done: Promise.all(done), count: done.length, problems: () => problems };
+}
+
+const dist = (h: Histogram) => `p50 ${h.percentile(50)} ms, p99 ${h.percentile(99)} ms, max ${h.max} ms over ${h.count} events`;
+
+async function crossInstance(db: EmbeddedServer, tree: Tree): Promise<void> {
+  const DATABASE_URL = await freshPgDatabase(db.url);
+  const a = await start({ DATABASE_URL, SWITCHBOARD_INSTANCE_ID: 'a' }, tree);
+  const b = await start({ DATABASE_URL, SWITCHBOARD_INSTANCE_ID: 'b' }, tree);
   const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
   const stop = new AbortController();
   setMaxListeners(0, stop.signal);
-  const latency = new Histogram();
-  const FEEDS_PER_INSTANCE = 450;
-  const PARSING = 25;
-  const WATCHED = 50;
+  const idle = new Histogram();
+  const loaded = new Histogram();
+  let sink = idle;
   try {
-    const feeds = [a, b].flatMap((server) =>
-      Array.from({ length: FEEDS_PER_INSTANCE }, (_, i) => {
-        const sub = { server, parsing: i < PARSING, completed: new Set<string>(), bytes: 0, open: null as unknown as Promise<void> };
-        let opened!: () => void;
-        sub.open = new Promise<void>((r) => (opened = r));
-        void readSse({
-          url: `${server.url}/api/feed`,
-          agent,
-          signal: stop.signal,
-          onOpen: () => opened(),
-          onFrame: (frame) => {
-            if (frame.event !== 'tasks') return;
-            sub.bytes += frame.data.length;
-            if (sub.parsing) for (const t of (JSON.parse(frame.data) as { tasks: { id: string; state: string }[] }).tasks) if (t.state === 'completed') sub.completed.add(t.id);
-          },
-        });
-        return sub;
-      }),
-    );
-    await Promise.all(feeds.map((f) => f.open));
-    const watchText = `work ${seconds + 4}s chunks ${seconds + 4} size 200`;
+    // Long enough for the idle window, opening the feeds and the load, with a margin.
+    const work = IDLE_SECONDS + seconds + 10;
+    const watchText = `work ${work}s chunks ${work} size 200`;
     const watched: string[] = [];
     for (let i = 0; i < WATCHED; i++) {
       const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: watchText }] }, configuration: { returnImmediately: true } } });
       watched.push(((await postJson(`${a.url}/a2a/slow`, body, A2A_HEADERS)).result as { task: { id: string } }).task.id);
     }
-    let streamProblems = 0;
-    const streams = watched.flatMap((id) =>
-      [0, 1].map(() => {
-        let last = -1;
-        let ended = false;
-        return readSse({
-          url: `${b.url}/api/tasks/${id}/events`,
-          agent,
-          signal: stop.signal,
-          onFrame: (frame) => {
-            if (frame.event === 'snapshot') last = (JSON.parse(frame.data) as { task: { lastSeq: number } }).task.lastSeq;
-            else if (frame.event === 'task-event') {
-              const e = JSON.parse(frame.data) as { seq: number; at: string };
-              if (e.seq !== last + 1) streamProblems++;
-              last = e.seq;
-              latency.add(frame.receivedAt - Date.parse(e.at));
-            } else if (frame.event === 'end') {
-              ended = true;
-              return false;
-            }
-          },
-        }).then(() => {
-          if (!ended) streamProblems++;
-        });
-      }),
-    );
-    const load = await runLoad({ url: `${a.url}/a2a/echo`, body: sendBody('fan-out'), headers: A2A_HEADERS, expect: EXPECT, connections: 10, overallRate: 100, duration: seconds });
-    await Promise.race([Promise.all(streams), new Promise((r) => setTimeout(r, 60_000))]);
+    const streams = followTasks(b, watched, agent, stop.signal, () => sink);
+    await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
+    // Every feed is open before the load starts, so a parsing feed must see every task complete.
+    const feeds = await feedSwarm([a, b].map((s) => ({ url: `${s.url}/api/feed`, count: FEEDS_PER_INSTANCE, parsing: PARSING_FEEDS })));
+    sink = loaded;
+    const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+    loopDelay.enable();
+    const cpu0 = { bench: process.cpuUsage(), feeds: feeds.cpuSeconds(), a: a.cpuSeconds(), b: b.cpuSeconds(), pg: cpuSecondsOf(db.pid()), at: Date.now() };
+    const load = await pacedLoad({ url: `${a.url}/a2a/echo`, body: sendBody('fan-out'), headers: A2A_HEADERS, expect: EXPECT, rate: TASKS_PER_SECOND, seconds });
+    loopDelay.disable();
+    const wall = (Date.now() - cpu0.at) / 1000;
+    const benchCpu = process.cpuUsage(cpu0.bench);
+    const cores = (cpu: number) => (cpu / wall).toFixed(2);
+    const usage =
+      `cores used by A ${cores(a.cpuSeconds() - cpu0.a)}, B ${cores(b.cpuSeconds() - cpu0.b)}, PostgreSQL ${cores(cpuSecondsOf(db.pid()) - cpu0.pg)}, ` +
+      `the feed process ${cores(feeds.cpuSeconds() - cpu0.feeds)}, the driver and streams ${cores((benchCpu.user + benchCpu.system) / 1e6)} ` +
+      `(its event-loop delay p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms)`;
+    await Promise.race([streams.done, new Promise((r) => setTimeout(r, 60_000))]);
     await new Promise((r) => setTimeout(r, 1_000)); // the feeds' last coalesced frame
+    const reports = await feeds.finish();
     const client = new pg.Client({ connectionString: DATABASE_URL });
     await client.connect();
     const completed = (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Task" WHERE "state" = 'completed'`)).rows[0].n;
     await client.end();
-    let feedMissing = 0;
-    for (const server of [a, b]) {
-      const mine = feeds.filter((f) => f.server === server);
-      const reference = mine[0].bytes;
-      feedMissing += mine.filter((f) => (f.parsing && f.completed.size < completed) || f.bytes !== reference).length;
-    }
+    const feedMissing = reports.filter((f) => (f.parsing && f.completed < completed) || !f.whole).length;
     console.log(
-      `two instances: ${load.good} echo tasks at ${Math.round(load.rps)}/s on A (+${WATCHED} slow tasks), ${streams.length} per-task streams on B, ${feeds.length} feeds on A and B; ` +
-        `cross-instance latency (commit on A → frame on B) p50 ${latency.percentile(50)} ms, p99 ${latency.percentile(99)} ms, max ${latency.max} ms over ${latency.count} events; ` +
-        `missed: ${streamProblems} stream problems, ${feedMissing} feeds short of ${completed} completed tasks`,
+      `two instances (${tree.label}, load average ${load1()}): ${streams.count} per-task streams on B following ${WATCHED} slow tasks on A; cross-instance latency (commit on A → frame on B), ` +
+        `idle: ${dist(idle)}; loaded with ${load.good} echo tasks on A at ${Math.round(load.rps)}/s (asked ${TASKS_PER_SECOND}/s, due → answer p50 ${load.latency.percentile(50)} ms, p99 ${load.latency.percentile(99)} ms, ${load.bad} bad, ${load.skipped} not sent) ` +
+        `and ${reports.length} feeds on A and B: ${dist(loaded)}; ${usage}; missed: ${streams.problems()} stream problems, ${feedMissing} feeds short of ${completed} completed tasks`,
     );
   } finally {
     stop.abort();
@@ -212,10 +276,10 @@ async function main(): Promise<void> {
   const server = await startEmbeddedPostgres();
   try {
     const only = arg('only', 'echo,stream,takeover,cross').split(',');
-    if (only.includes('echo')) await echoComparison(server.url);
+    if (only.includes('echo')) await echoComparison(server);
     if (only.includes('stream')) await streamLinearity(server.url);
     if (only.includes('takeover')) await takeover(server.url);
-    if (only.includes('cross')) await crossInstance(server.url);
+    if (only.includes('cross')) for (let round = 1; round <= rounds; round++) for (const tree of round % 2 ? trees : [...trees].reverse()) await crossInstance(server, tree);
   } finally {
     killAllServers();
     await server.stop();

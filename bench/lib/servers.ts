@@ -38,6 +38,8 @@ export interface StartOptions {
   dbFile?: string;
   /** Write a V8 CPU profile on exit into this directory. */
   cpuProfDir?: string;
+  /** Switchboard: run the build of another checkout (its own `distDir` and node_modules), e.g. a baseline commit. */
+  cwd?: string;
 }
 
 const NEXT_BIN = 'node_modules/next/dist/bin/next';
@@ -157,6 +159,7 @@ export async function startServer(kind: ServerKind, opts: StartOptions): Promise
     env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', HOST: '127.0.0.1', PORT: String(port), ...cmd.env, ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
+    cwd: opts.cwd,
   });
   live.add(child);
   child.once('exit', () => live.delete(child));

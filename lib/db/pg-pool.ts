@@ -21,8 +21,9 @@ const types: pg.CustomTypesConfig = {
     oid === TIMESTAMP_OID ? writerTimeFromPg : pg.types.getTypeParser(oid, format as 'text')) as pg.CustomTypesConfig['getTypeParser'],
 };
 
-export function createPgPool(connectionString: string, max: number): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max, types, idleTimeoutMillis: 30_000 });
+/** `pipeline`: queries are sent without waiting for the previous one's answer (pg's pipeline mode). */
+export function createPgPool(connectionString: string, max: number, opts: { pipeline?: boolean } = {}): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max, types, idleTimeoutMillis: 30_000, pipeline: opts.pipeline });
   // An idle connection dropped by the server (a restart, a failover) must not crash the
   // process; the pool opens a new one on the next query.
   pool.on('error', (err) => log.warn('postgres connection lost', { error: errorMessage(err) }));
@@ -43,4 +44,22 @@ export function named(text: string, values: unknown[]): pg.QueryConfig {
   let name = statementNames.get(text);
   if (!name && statementNames.size < MAX_NAMED) statementNames.set(text, (name = `sb_${statementNames.size}`));
   return name ? { name, text, values } : { text, values };
+}
+
+interface WithSocket {
+  connection?: { stream?: { cork?: () => void; uncork?: () => void } };
+}
+
+/**
+ * Runs `send` (which issues queries on a pipelined client) with the client's socket corked, so
+ * what it sends leaves in one write (pg itself corks each query's messages, not several queries).
+ */
+export function corked<T>(client: pg.PoolClient, send: () => T): T {
+  const stream = (client as unknown as WithSocket).connection?.stream;
+  stream?.cork?.();
+  try {
+    return send();
+  } finally {
+    stream?.uncork?.();
+  }
 }

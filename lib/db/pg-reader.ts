@@ -4,7 +4,7 @@
  * task-repo.ts maps for both providers. The first read waits for the migrations.
  */
 import type pg from 'pg';
-import type { RawArtifactRow, RawEventRow, RawMessageRow, RawTaskParts, RawTaskRow, TaskReader } from './task-store';
+import type { RawArtifactRow, RawEventRow, RawMessageRow, RawTaskParts, RawTaskRow, TaskCursor, TaskReader } from './task-store';
 import { countQueries } from './query-counter';
 import { named } from './pg-pool';
 
@@ -24,6 +24,12 @@ const SQL = {
     (SELECT coalesce(json_agg(json_build_object('artifactId', a."artifactId", 'name', a."name", 'description', a."description", 'parts', a."parts", 'metadata', a."metadata") ORDER BY a."position"), '[]')
        FROM "Artifact" a WHERE a."taskId" = t."id") AS "_artifacts"
     FROM "Task" t WHERE t."id" = $1`,
+  // The relay's coalesced reads (pg-relay.ts): one statement for all tasks a notification names.
+  tasks: 'SELECT * FROM "Task" WHERE "id" = ANY($1::text[])',
+  eventsAfter: `SELECT e."taskId",e."seq",e."type",e."state",e."payload",e."at"
+    FROM unnest($1::text[], $2::integer[]) AS c("taskId", "afterSeq")
+    JOIN "TaskEvent" e ON e."taskId" = c."taskId" AND e."seq" > c."afterSeq"
+    ORDER BY e."taskId", e."seq"`,
 };
 
 export class PgTaskReader implements TaskReader {
@@ -64,5 +70,13 @@ export class PgTaskReader implements TaskReader {
     if (!row) return undefined;
     const { _messages: messages, _artifacts: artifacts, ...task } = row;
     return { task, messages, artifacts };
+  }
+
+  tasks(taskIds: readonly string[]): Promise<RawTaskRow[]> {
+    return this.rows(SQL.tasks, [taskIds]);
+  }
+
+  eventsAfter(cursors: readonly TaskCursor[]): Promise<RawEventRow[]> {
+    return this.rows(SQL.eventsAfter, [cursors.map((c) => c.taskId), cursors.map((c) => c.afterSeq)]);
   }
 }

@@ -54,9 +54,10 @@ export function createPgStore(databaseUrl: string): PgStore {
   return {
     pool,
     ready,
-    // The batch's outbox rows (change-outbox.ts) commit with it; other instances learn of each
-    // group commit from its NOTIFY (pg-notify.ts).
-    writer: new PgTaskWriter(pool, ready, {
+    // Its own pipelined connection: one batch at a time, its statements sent together
+    // (pg-write-queue.ts). The batch's outbox rows (change-outbox.ts) commit with it; other
+    // instances learn of each group commit from its NOTIFY (pg-notify.ts).
+    writer: new PgTaskWriter(createPgPool(databaseUrl, 1, { pipeline: true }), ready, {
       beforeCommit: async (client, values) => {
         await writeOutboxPg(client, values);
         await notifyWritten(client, instanceId(), values);

@@ -1,20 +1,29 @@
 /**
  * Group commit for the PostgreSQL task writer: the writes queued while the previous batch was in
- * flight go together in ONE transaction on one pooled connection, so many concurrent changes
- * share a commit (and its fsync). A promise resolves only after the transaction holding its
- * write has committed ("published ⇒ durable", as write-queue.ts does for SQLite).
+ * flight go together in ONE transaction on the writer's own connection, so many concurrent
+ * changes share a commit (and its fsync). A promise resolves only after the transaction holding
+ * its write has committed ("published ⇒ durable", as write-queue.ts does for SQLite).
+ *
+ * Pipelined (the connection is opened with pg's `pipeline` mode): BEGIN and every write's
+ * statement go out in one socket write, without waiting for each answer, so a batch costs three
+ * round trips (BEGIN + writes, the hook's NOTIFY, COMMIT) however many writes it holds, instead
+ * of one per write. Each write's first statement is sent at once; a write whose keys (its task,
+ * its context) are those of an earlier write of the batch is sent only once that one settled,
+ * so a task's writes still run in queue order and see each other's results (seq, cache).
  *
  * No savepoints: each write is one or two statements, and a SAVEPOINT/RELEASE pair per write
- * would add two round trips to each. A write whose statement fails instead rolls the batch
- * back, and the batch's writes are then run again one transaction each, so only the failing
- * write rejects (failures are rare: a duplicate task id). A connection lost before COMMIT (the
- * server restarting, a failover) rolled the batch back, so the batch is run again after a short
- * backoff, for up to RETRY_FOR_MS, with later writes waiting behind it: a restart of PostgreSQL
- * delays writes instead of failing them. A failed COMMIT rejects the whole batch: whether it
- * committed is unknown, so running it again could write twice.
+ * would add two statements to each. A write whose statement fails instead rolls the batch back
+ * (the statements behind it fail as "transaction aborted"), and the batch's writes are then run
+ * again one transaction each, so only the failing write rejects (failures are rare: a duplicate
+ * task id). A connection lost before COMMIT (the server restarting, a failover) rolled the batch
+ * back, so the batch is run again after a short backoff, for up to RETRY_FOR_MS, with later
+ * writes waiting behind it: a restart of PostgreSQL delays writes instead of failing them. A
+ * failed COMMIT rejects the whole batch: whether it committed is unknown, so running it again
+ * could write twice.
  */
 import type pg from 'pg';
 import { countQueries } from './query-counter';
+import { corked } from './pg-pool';
 
 const MAX_BATCH = 1_000;
 const RETRY_FOR_MS = 30_000;
@@ -24,6 +33,8 @@ export type PgWrite<T> = (client: pg.PoolClient) => Promise<T>;
 
 interface QueuedWrite {
   run: PgWrite<unknown>;
+  /** Writes of one batch that share a key run one after the other, in queue order. */
+  keys: readonly string[];
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -61,9 +72,10 @@ export class PgWriteQueue {
     private readonly hooks: PgWriteQueueHooks = {},
   ) {}
 
-  enqueue<T>(run: PgWrite<T>): Promise<T> {
+  /** `keys`: what the write touches that an earlier write of its batch may have changed (its task id, its context). */
+  enqueue<T>(run: PgWrite<T>, keys: readonly string[]): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ run, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ run, keys, resolve: resolve as (value: unknown) => void, reject });
       if (!this.flushing) {
         this.flushing = true;
         setImmediate(() => void this.flush());
@@ -87,7 +99,7 @@ export class PgWriteQueue {
     for (let backoff = 100; ; backoff = Math.min(backoff * 2, MAX_BACKOFF_MS)) {
       try {
         countQueries('commits');
-        const values = await this.transaction(batch.map((w) => w.run));
+        const values = await this.transaction(batch);
         batch.forEach((w, i) => w.resolve(values[i]));
         return;
       } catch (error) {
@@ -106,7 +118,7 @@ export class PgWriteQueue {
     for (const w of batch) {
       try {
         countQueries('commits');
-        w.resolve((await this.transaction([w.run]))[0]);
+        w.resolve((await this.transaction([w]))[0]);
       } catch (error) {
         this.hooks.onRollback?.();
         w.reject(causeOf(error));
@@ -114,31 +126,43 @@ export class PgWriteQueue {
     }
   }
 
-  private async transaction(runs: PgWrite<unknown>[]): Promise<unknown[]> {
+  private async transaction(writes: QueuedWrite[]): Promise<unknown[]> {
     const client = await this.pool.connect().catch((e: unknown) => {
       throw new ConnectionLost(e);
     });
     let broken: Error | undefined;
     try {
-      await client.query('BEGIN').catch((e: Error) => {
-        broken = e;
-        throw new ConnectionLost(e);
-      });
-      const values: unknown[] = [];
+      const [begin, ...pending] = corked(client, () => [client.query('BEGIN'), ...startWrites(client, writes)]);
+      const settled = await Promise.allSettled([begin, ...pending]);
+      const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+      const values = settled.slice(1).map((s) => (s.status === 'fulfilled' ? s.value : undefined));
       try {
-        for (const run of runs) values.push(await run(client));
+        if (failed) throw failed.reason;
         await this.hooks.beforeCommit?.(client, values);
       } catch (error) {
         await client.query('ROLLBACK').catch((e: Error) => (broken = e));
         throw broken ? new ConnectionLost(error) : new WriteFailed(error);
       }
-      await client.query('COMMIT').catch((e: Error) => {
+      const commit = await client.query('COMMIT').catch((e: Error) => {
         broken = e;
         throw e;
       });
+      // An aborted transaction "commits" as a rollback: nothing of the batch is stored.
+      if (commit.command === 'ROLLBACK') throw new WriteFailed(new Error('the transaction was aborted'));
       return values;
     } finally {
       client.release(broken);
     }
   }
+}
+
+/** Sends each write's first statement now, except behind an earlier write of the batch with a shared key. */
+function startWrites(client: pg.PoolClient, writes: QueuedWrite[]): Promise<unknown>[] {
+  const lastByKey = new Map<string, Promise<unknown>>();
+  return writes.map((write) => {
+    const before = write.keys.flatMap((key) => lastByKey.get(key) ?? []);
+    const started = before.length ? Promise.allSettled(before).then(() => write.run(client)) : write.run(client);
+    for (const key of write.keys) lastByKey.set(key, started);
+    return started;
+  });
 }

@@ -148,12 +148,12 @@ export class PgTaskWriter implements TaskWriter {
   queueInsertTask(task: NewTask, events: NewEvent[], messages: Message[]): Promise<WriteResult> {
     this.runs.close(task.id);
     const serialized = serializeEvents(events);
-    return this.queue.enqueue((client) => this.insertRows(client, task, serialized, messages));
+    return this.queue.enqueue((client) => this.insertRows(client, task, serialized, messages), [task.id, `context:${task.contextId}`]);
   }
 
   queueAppend(taskId: string, events: NewEvent[], patch: TaskPatch, guard: WriteGuard, messages: Message[], materialize: boolean): Promise<WriteResult | null> {
     return this.runs.queue(taskId, events, patch, guard, messages, materialize, (begin) =>
-      this.queue.enqueue((client) => this.appendRows(client, taskId, begin(), patch, guard, messages, materialize)),
+      this.queue.enqueue((client) => this.appendRows(client, taskId, begin(), patch, guard, messages, materialize), [taskId]),
     );
   }
 

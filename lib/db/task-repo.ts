@@ -9,7 +9,7 @@
  *   lib/engine is built on this.
  */
 import { currentStore, db, taskReader, taskWriter } from './client';
-import type { RawArtifactRow, RawMessageRow, RawTaskRow, WriteResult } from './task-store';
+import type { RawArtifactRow, RawEventRow, RawMessageRow, RawTaskRow, TaskCursor, WriteResult } from './task-store';
 import { fromJson } from './json';
 import type { Artifact, Message, TaskState } from '../protocol/types';
 import { TERMINAL_STATES } from '../protocol/types';
@@ -167,8 +167,20 @@ export async function findTaskInScope(taskId: string, scope: TaskScope): Promise
   return record && inScope(record, scope) ? record : null;
 }
 
+const rawToStoredEvent = (r: RawEventRow): StoredEvent => toStoredEvent(r.taskId, { ...r, at: isoFromSqlite(r.at)! }, JSON.parse(r.payload));
+
 export async function listEvents(taskId: string, afterSeq = 0, types?: EventType[]): Promise<StoredEvent[]> {
-  return (await taskReader().events(taskId, afterSeq, types)).map((r) => toStoredEvent(r.taskId, { ...r, at: isoFromSqlite(r.at)! }, JSON.parse(r.payload)));
+  return (await taskReader().events(taskId, afterSeq, types)).map(rawToStoredEvent);
+}
+
+/** Several tasks at once (those that exist). */
+export async function findTasks(taskIds: readonly string[]): Promise<TaskRecord[]> {
+  return taskIds.length ? (await taskReader().tasks(taskIds)).map(rawToTaskRecord) : [];
+}
+
+/** The events of several tasks, each after its own seq, in one read: by task, then seq. */
+export async function listEventsAfter(cursors: readonly TaskCursor[]): Promise<StoredEvent[]> {
+  return cursors.length ? (await taskReader().eventsAfter(cursors)).map(rawToStoredEvent) : [];
 }
 
 const toMessage = (taskId: string) => (r: RawMessageRow): Message => ({

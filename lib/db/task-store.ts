@@ -78,6 +78,15 @@ export interface TaskReader {
   artifactBytes(taskId: string): MaybeAsync<number>;
   /** The task with its `messageLimit` most recent messages (null: all) and stored artifacts, at once. */
   taskParts(taskId: string, messageLimit: number | null): MaybeAsync<RawTaskParts | undefined>;
+  /** Several tasks at once (those that exist, in no particular order). */
+  tasks(taskIds: readonly string[]): MaybeAsync<RawTaskRow[]>;
+  /** The events of several tasks, each after its own seq: by task, then seq. */
+  eventsAfter(cursors: readonly TaskCursor[]): MaybeAsync<RawEventRow[]>;
+}
+
+export interface TaskCursor {
+  taskId: string;
+  afterSeq: number;
 }
 
 /** The writer's UTC text time (Prisma's SQLite DateTime format), so both providers sort and compare alike. */

@@ -6,13 +6,20 @@
  * and waiters see them in seq order without gaps), or only the task row (for the dashboard feed).
  * Nothing is read for tasks nobody here looks at.
  *
+ * Reads are coalesced: the tasks named by every notification that arrived while the previous
+ * read was in flight are read together, with two statements (their events after each cursor,
+ * then their rows), not two per task: at 100 task changes a second the relay makes a few reads
+ * a second instead of hundreds, and a burst of notifications costs one read more, not one per
+ * change. One read at a time, so each task's changes are published in seq order.
+ *
  * A missed notification delays, never loses: while the connection is down nothing is lost in
  * the tables, and after reconnecting the relay catches up (followed tasks from their cursor,
  * the feed from the tasks changed since the connection dropped). Followers dedupe by seq
  * (observe.ts), so an event read twice is shown once.
  */
 import pg from 'pg';
-import { findTask, findTasksUpdatedSince, listEvents } from '../db/task-repo';
+import { findTasks, findTasksUpdatedSince, listEventsAfter } from '../db/task-repo';
+import type { StoredEvent } from '../db/task-records';
 import { EVENTS_CHANNEL, parseNotifyPayload, type TaskSeqRange } from '../db/pg-notify';
 import type { EventHub } from './hub';
 import { errorMessage, log } from '../log';
@@ -41,8 +48,9 @@ export class PgEventRelay {
   private readonly channels = new Map<string, ChannelListener>();
   /** The last seq published here per followed task (entries go when nobody follows it). */
   private readonly cursors = new Map<string, number>();
-  /** Per-task chain, so a task's relayed changes are read and published in order. */
-  private readonly chains = new Map<string, Promise<void>>();
+  /** Tasks named since the last read, with the lowest seq named for each. */
+  private pending = new Map<string, number>();
+  private reading = false;
   private disconnectedAt: Date | null = null;
   private backoffMs = 250;
   private stopped = false;
@@ -119,32 +127,61 @@ export class PgEventRelay {
     this.status.notifications++;
     const { instance, ranges } = parseNotifyPayload(payload);
     if (instance === this.instance) return; // published here when it committed
-    for (const range of ranges) this.enqueue(range.taskId, () => this.relay(range));
+    for (const range of ranges) this.enqueue(range);
   }
 
-  private enqueue(taskId: string, step: () => Promise<void>): void {
-    const next = (this.chains.get(taskId) ?? Promise.resolve()).then(step).catch((err) => log.warn('relaying a change failed', { taskId, error: errorMessage(err) }));
-    this.chains.set(taskId, next);
-    void next.finally(() => {
-      if (this.chains.get(taskId) === next) this.chains.delete(taskId);
-    });
+  private enqueue(range: Pick<TaskSeqRange, 'taskId' | 'fromSeq'>): void {
+    const known = this.pending.get(range.taskId);
+    this.pending.set(range.taskId, known === undefined ? range.fromSeq : Math.min(known, range.fromSeq));
+    if (this.reading) return;
+    this.reading = true;
+    void this.drain();
   }
 
-  private async relay(range: Pick<TaskSeqRange, 'taskId' | 'fromSeq'>): Promise<void> {
-    const interest = this.hub.remoteInterest(range.taskId);
-    if (interest !== 'events') this.cursors.delete(range.taskId);
-    if (!interest) return;
-    if (interest === 'row') {
-      const task = await findTask(range.taskId);
-      if (task) this.publish({ task, events: [], remote: true });
-      return;
+  /** Reads and publishes what is pending, again and again until nothing is. */
+  private async drain(): Promise<void> {
+    while (this.pending.size) {
+      const named = this.pending;
+      this.pending = new Map();
+      try {
+        await this.relay(named);
+      } catch (err) {
+        log.warn('relaying changes failed', { tasks: named.size, error: errorMessage(err) });
+      }
     }
-    const after = this.cursors.get(range.taskId) ?? range.fromSeq - 1;
-    const events = await listEvents(range.taskId, after);
-    const task = await findTask(range.taskId);
-    if (!task || !events.length) return;
-    this.cursors.set(range.taskId, events[events.length - 1].seq);
-    this.publish({ task, events, remote: true });
+    this.reading = false;
+  }
+
+  private async relay(named: Map<string, number>): Promise<void> {
+    const followed: { taskId: string; afterSeq: number }[] = [];
+    const rowsOnly: string[] = [];
+    for (const [taskId, fromSeq] of named) {
+      const interest = this.hub.remoteInterest(taskId);
+      if (interest !== 'events') this.cursors.delete(taskId);
+      if (interest === 'events') followed.push({ taskId, afterSeq: this.cursors.get(taskId) ?? fromSeq - 1 });
+      else if (interest === 'row') rowsOnly.push(taskId);
+    }
+    if (!followed.length && !rowsOnly.length) return;
+    // Events first, then the rows: a row is then at least as new as the events read for it.
+    const events = await listEventsAfter(followed);
+    const byTask = new Map<string, StoredEvent[]>();
+    for (const event of events) {
+      const list = byTask.get(event.taskId);
+      if (list) list.push(event);
+      else byTask.set(event.taskId, [event]);
+    }
+    const tasks = new Map((await findTasks([...byTask.keys(), ...rowsOnly])).map((t) => [t.id, t]));
+    for (const { taskId } of followed) {
+      const task = tasks.get(taskId);
+      const mine = byTask.get(taskId);
+      if (!task || !mine) continue;
+      this.cursors.set(taskId, mine[mine.length - 1].seq);
+      this.publish({ task, events: mine, remote: true });
+    }
+    for (const taskId of rowsOnly) {
+      const task = tasks.get(taskId);
+      if (task) this.publish({ task, events: [], remote: true });
+    }
   }
 
   private publish(change: Parameters<EventHub['publish']>[0]): void {
@@ -154,7 +191,7 @@ export class PgEventRelay {
 
   /** After a gap in listening: everything the hub here needs that changed meanwhile. */
   private async catchUp(since: Date): Promise<void> {
-    for (const taskId of this.hub.followedTasks()) this.enqueue(taskId, () => this.relay({ taskId, fromSeq: 1 }));
+    for (const taskId of this.hub.followedTasks()) this.enqueue({ taskId, fromSeq: 1 });
     if (this.hub.remoteInterest('') !== 'row') return;
     try {
       const changed = await findTasksUpdatedSince(new Date(since.getTime() - 1_000), CATCH_UP_LIMIT);

@@ -56,7 +56,7 @@ describe('the terminal claim', () => {
     const outcomes = { canceledWins: 0, completedWins: 0, cancelRefused: 0 };
     await Promise.all(
       Array.from({ length: 300 }, async (_, i) => {
-        const task = onlyTask(await engine.sendMessage({ agent: slow, scope: scopeOf(slow.slug), message: message(i % 3 === 0 ? 'work 400ms chunks 1' : `work ${(i % 7) * 2}ms chunks 1`), peer: 'race' }, 'non-blocking'));
+        const task = onlyTask(await engine.sendMessage({ agent: slow, scope: scopeOf(slow.slug), message: message(i % 3 === 0 ? 'work 5s chunks 1' : `work ${(i % 7) * 2}ms chunks 1`), peer: 'race' }, 'non-blocking'));
         ids.push(task.id);
         await new Promise((r) => setTimeout(r, (i * 7) % 13));
         try {
@@ -78,7 +78,8 @@ describe('the terminal claim', () => {
       expect(record!.state).toBe(ends[0].state);
       expect(record!.endedAt).not.toBeNull();
     }
-    // Both orders happened (the long tasks guarantee cancel wins some), so the race was real.
+    // Both orders happened (the long tasks guarantee cancel wins some, however long 300 sends
+    // take to answer on a busy machine), so the race was real.
     expect(outcomes.canceledWins).toBeGreaterThan(0);
     expect(outcomes.completedWins + outcomes.cancelRefused).toBeGreaterThan(0);
   });

@@ -13,6 +13,8 @@ import { freePort } from './app-server';
 export interface EmbeddedServer {
   /** Admin URL (user postgres, database postgres). */
   url: string;
+  /** The postmaster's process id (its backends are its children): for CPU accounting in the bench. */
+  pid(): number;
   /** Stops the server (fast shutdown: open connections are terminated) and starts it again, data kept. */
   restart(): Promise<void>;
   stop(): Promise<void>;
@@ -38,6 +40,7 @@ export async function startEmbeddedPostgres(flags: string[] = []): Promise<Embed
   await server.start();
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    pid: () => Number(fs.readFileSync(path.join(databaseDir, 'postmaster.pid'), 'utf8').split('\n')[0]),
     async restart() {
       await server.stop();
       await server.start();
