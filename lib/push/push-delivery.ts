@@ -16,6 +16,7 @@ import { errorMessage, log } from '../log';
 import { postWebhook, WebhookRefusedError } from './guarded-post';
 import { pushAllowlist } from './push-allowlist';
 import { beginPushSpan } from '../tracing/spans';
+import type { TraceContext } from '../protocol/trace-context';
 
 const TIMEOUT_MS = 10_000;
 const RETRIES = 2;
@@ -69,21 +70,22 @@ async function deliver(change: TaskChange): Promise<void> {
   const update = statusEvent ? toStreamEvent(statusEvent, change.task.contextId) : null;
   for (const config of configs) {
     const body = config.version === '0.3' ? task : update ? streamEventToV10(update) : { task: taskToV10(task) };
-    void post(config, body);
+    void post(config, body, change.task.traceContext);
   }
 }
 
 /** One delivery (a span when tracing is on): its attempts, then the outcome. */
-async function post(config: PushConfigRecord, body: unknown): Promise<void> {
-  const span = beginPushSpan(config.taskId, config.url);
-  const failure = await attempts(config, body);
+async function post(config: PushConfigRecord, body: unknown, trace: TraceContext | null): Promise<void> {
+  const span = beginPushSpan(config.taskId, config.url, trace);
+  const failure = await attempts(config, body, span.headers);
   span.end(failure ?? undefined);
 }
 
 /** Null when delivered, else why not. */
-async function attempts(config: PushConfigRecord, body: unknown): Promise<string | null> {
+async function attempts(config: PushConfigRecord, body: unknown, traceHeaders: Record<string, string>): Promise<string | null> {
   let failure = 'not delivered';
   const headers: Record<string, string> = {
+    ...traceHeaders, // the task's trace (W3C traceparent/tracestate), so a receiver can join it
     'Content-Type': config.version === '1.0' ? 'application/a2a+json' : 'application/json',
   };
   if (config.token) headers['X-A2A-Notification-Token'] = config.token;
