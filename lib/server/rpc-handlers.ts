@@ -19,8 +19,7 @@ import { assertRequiredExtensions } from './requested-extensions';
 import type { Operation, ProtocolVersion } from './rpc-methods';
 import { isAcceptingWork } from '../engine/lifecycle';
 import type { z } from 'zod';
-import { wantsChildren, withChildrenMetadata, type TraceContext } from '../protocol/trace-context';
-import { listChildTasks } from '../db/task-graph';
+import type { TraceContext } from '../protocol/trace-context';
 
 export interface RpcContext {
   agent: ServedAgent;
@@ -99,9 +98,7 @@ export async function runOperation(op: Operation, params: unknown, ctx: RpcConte
     }
     case 'get': {
       const p = parse(TaskQuerySchema, params);
-      const task = await getTask(p.id, ctx.scope, p.historyLength);
-      if (wantsChildren(p.metadata)) task.metadata = withChildrenMetadata(task.metadata, await listChildTasks(task.id));
-      return { kind: 'result', result: renderTask(task, v) };
+      return { kind: 'result', result: renderTask(await getTask(p.id, ctx.scope, p.historyLength, p.metadata), v) };
     }
     case 'list': {
       const p = parse(ListTasksSchema, params);

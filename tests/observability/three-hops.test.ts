@@ -106,4 +106,12 @@ describe('a three-hop chain A → B → C', () => {
     const all = receiver.spans.filter((s) => ids.has(String(s.attributes['a2a.task.id'])));
     expect(new Set(all.map((s) => s.traceId))).toEqual(new Set([aServer.traceId]));
   });
+
+  it('a hop whose peer does not answer shows why, and an unknown task is a 404', async () => {
+    expect((await fetch(`${chain.a.url}/api/tasks/no-such-task/hops`)).status).toBe(404);
+    await chain.b.stop();
+    const [hop] = await hopsOf(chain.a.url, aTask);
+    expect(hop).toMatchObject({ taskId: aChild.id, remoteTaskId: bTask, state: null, children: [] });
+    expect(hop.error).toMatch(/^the peer did not answer tasks\/get: /);
+  });
 });
