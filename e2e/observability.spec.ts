@@ -1,6 +1,6 @@
 /**
- * Issue 16 §4: the timeline picture (phases as bars, chunk ticks, W and G marks, a child's bar
- * nested under the parent), the delegation tree, progress, dark mode and the list's keyboard
+ * Issue 16 §4: the timeline picture (phases as bars, chunk ticks, W and G marks, a child's own
+ * phases nested under the parent), the delegation tree, progress, dark mode and the list's keyboard
  * shortcuts, in Chromium. Screenshots (light and dark) go to e2e/screenshots/.
  */
 import { randomUUID } from 'node:crypto';
@@ -34,7 +34,14 @@ test('the task page draws phases, chunk ticks, the W mark, the child and progres
   expect(kinds).toEqual(['submitted', 'working', 'detached', 'ended']);
   await expect(picture.getByTestId('chunk-tick')).toHaveCount(4);
   await expect(picture.getByTestId('window-mark')).toHaveCount(1);
+  // The grace ends long after this early end: still marked, pinned to the edge with its time.
+  await expect(picture.getByTestId('grace-mark')).toHaveAttribute('data-in-view', 'false');
+  await expect(picture.getByTestId('grace-mark')).toContainText(/G at \d/);
   await expect(picture.getByTestId('child-bar')).toHaveCount(1);
+  // The child's own phases, nested under the parent on the same axis.
+  await expect(picture.getByTestId('child-bar').getByTestId('child-phase').last()).toHaveAttribute('data-kind', 'ended', { timeout: 30_000 });
+  const childKinds = await picture.getByTestId('child-phase').evaluateAll((bars) => bars.map((b) => b.getAttribute('data-kind')));
+  expect(childKinds).toEqual(['submitted', 'working', 'detached', 'ended']);
   await expect(page.getByTestId('child-task')).toHaveAttribute('data-state', 'completed', { timeout: 30_000 });
   // The remote hop links to the peer's task page (the peer is a Switchboard: this one).
   await expect(page.getByTestId('remote-hop')).toHaveAttribute('href', /\/tasks\//);

@@ -9,7 +9,7 @@ import { Alert } from '@/components/ui/alert';
 import { Spinner } from '@/components/ui/spinner';
 import { isTerminal } from '@/lib/dashboard/wire';
 import { ApiRequestError } from '@/lib/query/api-client';
-import { useTask, useTaskChildren } from '@/lib/query/use-task';
+import { useChildEvents, useTask, useTaskChildren } from '@/lib/query/use-task';
 import { DelegationTree, treeRunning } from './delegation-tree';
 import { TaskPicture } from './task-picture';
 import { useTaskEvents } from '@/lib/query/use-task-events';
@@ -26,7 +26,8 @@ export function TaskView({ id }: { id: string }) {
   const [follow, setFollow] = useState<boolean | null>(null);
   if (follow === null && query.data) setFollow(!isTerminal(query.data.task.state));
   const stream = useTaskEvents(id, follow === true);
-  const children = useTaskChildren(id, query.data ? treeRunning(query.data) : false);
+  const children = useTaskChildren(id, query.data ? treeRunning(query.data) : true);
+  const childEvents = useChildEvents(children.data ?? query.data?.children ?? []);
 
   if (query.isPending) {
     return (
@@ -52,7 +53,7 @@ export function TaskView({ id }: { id: string }) {
         </Link>
       </nav>
       <TaskHeader detail={detail} stream={stream} />
-      <TaskPicture events={detail.events} childTasks={detail.children} />
+      <TaskPicture events={detail.events} childTasks={detail.children} childEvents={childEvents} />
       <DelegationTree detail={detail} />
       <div className="grid gap-4 lg:grid-cols-2">
         <div className="min-w-0 space-y-4">

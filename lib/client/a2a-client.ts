@@ -59,8 +59,9 @@ export async function* subscribeTask(target: RpcTarget, taskId: string, opts: Ca
   for await (const result of rpcStream(target, METHODS[target.version].subscribe, { id: taskId }, opts)) yield toEvent(target, result);
 }
 
-export async function getTask(target: RpcTarget, taskId: string, opts: CallOptions): Promise<Task> {
-  return toTask(target, await rpcCall(target, METHODS[target.version].get, { id: taskId }, opts));
+/** tasks/get | GetTask; `metadata` goes with the request (e.g. asking a Switchboard for the children). */
+export async function getTask(target: RpcTarget, taskId: string, opts: CallOptions, metadata?: Record<string, unknown>): Promise<Task> {
+  return toTask(target, await rpcCall(target, METHODS[target.version].get, metadata ? { id: taskId, metadata } : { id: taskId }, opts));
 }
 
 export async function cancelTask(target: RpcTarget, taskId: string, opts: CallOptions): Promise<Task> {

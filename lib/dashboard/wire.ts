@@ -134,6 +134,22 @@ export const ChildTaskSchema = z.object({
 });
 export type ChildTask = z.infer<typeof ChildTaskSchema>;
 
+/**
+ * A remote hop of the tree (GET /api/tasks/:id/hops): for one outbound child, the task it
+ * reached at the peer, its state there and the peer's own children of it (a Switchboard peer
+ * reports them), or why the peer could not be read.
+ */
+export const RemoteHopSchema = z.object({
+  taskId: z.string(),
+  remoteTaskId: z.string(),
+  state: z.string().nullable(),
+  children: z.array(ChildTaskSchema),
+  error: z.string().nullable(),
+});
+export type RemoteHop = z.infer<typeof RemoteHopSchema>;
+export const TaskHopsSchema = z.object({ hops: z.array(RemoteHopSchema) });
+export type TaskHops = z.infer<typeof TaskHopsSchema>;
+
 export const TaskDetailSchema = z.object({
   task: TaskSummarySchema.extend({
     requestText: z.string(),

@@ -25,7 +25,8 @@ import { requireTaskInScope } from './scoped-task';
 import type { Message, StreamEvent, Task } from '../protocol/types';
 import { isTerminalState, isTurnEndState, textOf } from '../protocol/types';
 import { getSettings } from '../config/settings';
-import { parentFromMetadata, traceFromMetadata, type TraceContext } from '../protocol/trace-context';
+import { parentFromMetadata, traceFromMetadata, wantsChildren, withChildrenMetadata, type TraceContext } from '../protocol/trace-context';
+import { listChildTasks } from '../db/task-graph';
 import { beginTaskSpan } from '../tracing/spans';
 import type { ProtocolVersion } from '../protocol/types';
 
@@ -267,8 +268,11 @@ async function* answerWindowEnd(record: TaskRecord, afterSeq: number, end: Obser
   if (out.length) yield out;
 }
 
-export async function getTask(taskId: string, scope: CallerScope, historyLength?: number): Promise<Task> {
-  return buildTask(await requireTaskInScope(taskId, scope), { historyLength });
+/** tasks/get | GetTask; asked for them (`metadata.switchboard.children`), with the task's delegation children. */
+export async function getTask(taskId: string, scope: CallerScope, historyLength?: number, metadata?: Record<string, unknown>): Promise<Task> {
+  const task = await buildTask(await requireTaskInScope(taskId, scope), { historyLength });
+  if (wantsChildren(metadata)) task.metadata = withChildrenMetadata(task.metadata, await listChildTasks(task.id));
+  return task;
 }
 
 async function finalSnapshot(record: TaskRecord): Promise<StreamBatch> {

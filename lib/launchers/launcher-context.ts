@@ -13,7 +13,10 @@ export interface LauncherContext {
   ledger: GroupLedger;
   /** Agent session ids for `resume` (process launchers). */
   sessions: SessionStore;
-  /** Extra environment for one turn's child (the hub's delegation variables); given by the caller. */
+  /**
+   * The hub's delegation variables for one turn, given by the caller: a process launcher's child
+   * gets them in its environment, an rpc worker in that turn's prompt frame (`delegation`).
+   */
   turnEnv: (taskId: string) => Record<string, string>;
 }
 

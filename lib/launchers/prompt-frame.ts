@@ -13,7 +13,8 @@ export interface HistoryBounds {
   historyMaxBytes: number;
 }
 
-export async function buildPromptFrame(turn: AgentTurn, agent: string, bounds: HistoryBounds): Promise<PromptFrame> {
+/** `delegation`: the turn's dispatch variables (rpc workers get them here, not in their environment). */
+export async function buildPromptFrame(turn: AgentTurn, agent: string, bounds: HistoryBounds, delegation?: Record<string, string>): Promise<PromptFrame> {
   const message = turn.message;
   const conversation = await turn.conversation({ maxItems: bounds.historyMaxItems, maxBytes: bounds.historyMaxBytes });
   return {
@@ -31,6 +32,7 @@ export async function buildPromptFrame(turn: AgentTurn, agent: string, bounds: H
     history: conversation.messages,
     artifacts: conversation.artifacts,
     historyTruncated: conversation.truncated,
+    ...(delegation && Object.keys(delegation).length ? { delegation } : {}),
   };
 }
 

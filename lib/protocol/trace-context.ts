@@ -76,3 +76,23 @@ export function withTraceMetadata(metadata: Record<string, unknown> | undefined,
   const own = switchboardMeta(metadata) ?? {};
   return { ...metadata, switchboard: { ...own, ...(trace ? { trace } : {}), ...(parent ? { parentTask: parent } : {}) } };
 }
+
+/**
+ * tasks/get | GetTask asked with `metadata.switchboard.children: true`: the answer's task then
+ * carries its delegation children under `metadata.switchboard.children` (a calling hub draws
+ * the remote hops of its tree from it). Opt-in, so a plain get costs nothing more.
+ */
+export const wantsChildren = (metadata: Record<string, unknown> | undefined): boolean => switchboardMeta(metadata)?.children === true;
+
+export const CHILDREN_QUERY = { switchboard: { children: true } } as const;
+
+/** The children a peer hub reported on a task (`metadata.switchboard.children`), as given. */
+export function childrenFromMetadata(metadata: Record<string, unknown> | undefined): unknown[] | undefined {
+  const children = switchboardMeta(metadata)?.children;
+  return Array.isArray(children) ? children : undefined;
+}
+
+/** Task metadata with `switchboard.children` set (others kept). */
+export function withChildrenMetadata(metadata: Record<string, unknown> | undefined, children: unknown[]): Record<string, unknown> {
+  return { ...metadata, switchboard: { ...switchboardMeta(metadata), children } };
+}

@@ -19,6 +19,7 @@ import { planOutbox, type OutboxRows } from '../db/change-outbox';
 import { duePushDeliveries, nextPushDeliveryDue, recordPushOutcome, startPushAttempt, type PushDeliveryRecord, type PushOutcome } from '../db/push-delivery-repo';
 import type { WriteResult } from '../db/task-store';
 import { findTask, listEvents } from '../db/task-repo';
+import type { TaskRecord } from '../db/task-records';
 import { instanceId } from '../db/instance';
 import { buildTask } from '../engine/snapshot';
 import { toStreamEvent } from '../engine/stream-events';
@@ -136,10 +137,11 @@ async function recordOutcome(d: PushDeliveryRecord, owner: string, outcome: Push
 async function send(d: PushDeliveryRecord, attempts: number): Promise<PushOutcome> {
   const config = await findPushConfig(d.taskId, d.configId);
   if (!config) return { state: 'failed', error: 'the push notification config was deleted' };
-  const body = await pushBody(config, d.seq);
-  if (body === null) return { state: 'failed', error: 'the task is gone' };
-  const span = beginPushSpan(config.taskId, config.url);
-  const outcome = await post(config, body, deliveryKey(d), attempts);
+  const record = await findTask(config.taskId);
+  if (!record) return { state: 'failed', error: 'the task is gone' };
+  const body = await pushBody(config, record, d.seq);
+  const span = beginPushSpan(config.taskId, config.url, record.traceContext);
+  const outcome = await post(config, body, { id: deliveryKey(d), attempts, traceHeaders: span.headers });
   span.end(outcome.state === 'delivered' ? undefined : outcome.error);
   return outcome;
 }
@@ -148,9 +150,7 @@ async function send(d: PushDeliveryRecord, attempts: number): Promise<PushOutcom
  * The body for the change at `seq`: v1.0 the status update of that event; v0.3 the Task as it is
  * now, with the status of that event (so a late delivery still says which change it reports).
  */
-async function pushBody(config: PushConfigRecord, seq: number): Promise<unknown> {
-  const record = await findTask(config.taskId);
-  if (!record) return null;
+async function pushBody(config: PushConfigRecord, record: TaskRecord, seq: number): Promise<unknown> {
   const event = (await listEvents(config.taskId, seq - 1, ['status', 'detached'])).find((e) => e.seq === seq);
   const update = event ? toStreamEvent(event, record.contextId) : null;
   if (config.version === '1.0' && update) return streamEventToV10(update);
@@ -159,8 +159,17 @@ async function pushBody(config: PushConfigRecord, seq: number): Promise<unknown>
   return update?.kind === 'status-update' ? { ...task, status: update.status } : task;
 }
 
-async function post(config: PushConfigRecord, body: unknown, id: string, attempts: number): Promise<PushOutcome> {
+interface PostOptions {
+  /** The delivery's id (Idempotency-Key). */
+  id: string;
+  attempts: number;
+  /** The task's trace (W3C traceparent/tracestate), so a receiver can join it. */
+  traceHeaders: Record<string, string>;
+}
+
+async function post(config: PushConfigRecord, body: unknown, { id, attempts, traceHeaders }: PostOptions): Promise<PushOutcome> {
   const headers: Record<string, string> = {
+    ...traceHeaders,
     'Content-Type': config.version === '1.0' ? 'application/a2a+json' : 'application/json',
     // The same on every attempt, also one sent again after a takeover, so a receiver can drop a duplicate.
     'Idempotency-Key': id,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TimelineEvent } from '@/lib/dashboard/wire';
-import { progressOf, taskPicture } from './task-phases';
+import { axisEnd, markOnAxis, progressOf, taskPicture } from './task-phases';
 
 const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
 // Fixtures built loosely (payloads abridged), read back through the union the page uses.
@@ -48,5 +48,21 @@ describe('progressOf', () => {
     expect(progressOf({ message: { metadata: { progress: 42 }, parts: [{ kind: 'text', text: '10% done' }] } })).toBe(42);
     expect(progressOf({ message: { parts: [{ kind: 'text', text: 'chunk 1 of 4 (25% done)' }] } })).toBe(25);
     expect(progressOf({ message: { parts: [{ kind: 'text', text: 'working' }] } })).toBeNull();
+  });
+});
+
+describe('markOnAxis', () => {
+  it('keeps a mark in view at its time, and pins one outside to the edge with its offset', () => {
+    const start = Date.parse(at(0));
+    const end = Date.parse(at(5));
+    expect(markOnAxis(Date.parse(at(2)), start, end)).toEqual({ atMs: Date.parse(at(2)), inView: true, offsetMs: 2000 });
+    expect(markOnAxis(Date.parse(at(12)), start, end)).toEqual({ atMs: end, inView: false, offsetMs: 12_000 });
+    expect(markOnAxis(null, start, end)).toBeNull();
+  });
+
+  it('the axis reaches a child that ends after the parent', () => {
+    const picture = taskPicture([ev(1, 0, 'submitted', 'submitted'), ev(2, 1, 'status', 'completed')], Date.parse(at(9)))!;
+    expect(axisEnd(picture, [{ endMs: Date.parse(at(4)) }])).toBe(Date.parse(at(4)));
+    expect(axisEnd(picture, [])).toBe(Date.parse(at(1)));
   });
 });

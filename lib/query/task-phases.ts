@@ -100,3 +100,21 @@ export function taskPicture(events: TimelineEvent[], nowMs: number): TaskPicture
 
 /** Progress from a status line alone (the list row has only the text): "N% done", or null. */
 export const progressFromText = (text: string | null | undefined): number | null => (text ? progressOf({ message: { parts: [{ kind: 'text', text }] } }) : null);
+
+/** Where a mark (W, G) goes on an axis: at its time when in view, else pinned to the nearer edge. */
+export interface AxisMark {
+  atMs: number;
+  inView: boolean;
+  /** Time from the axis start (what the label shows when the mark is pinned). */
+  offsetMs: number;
+}
+
+export function markOnAxis(ms: number | null, startMs: number, endMs: number): AxisMark | null {
+  if (ms === null) return null;
+  return { atMs: Math.min(Math.max(ms, startMs), endMs), inView: ms >= startMs && ms <= endMs, offsetMs: ms - startMs };
+}
+
+/** The picture's axis end: the task's end (or now), or a later child's end. */
+export function axisEnd(picture: TaskPicture, children: { endMs: number }[]): number {
+  return children.reduce((end, c) => Math.max(end, c.endMs), picture.endMs);
+}

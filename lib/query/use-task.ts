@@ -1,7 +1,7 @@
 /** One task: its detail (summary, A2A snapshot, timeline) and the cancel action. */
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { TaskDetailSchema, TaskSummarySchema } from '@/lib/dashboard/wire';
+import { isTerminal, TaskDetailSchema, TaskHopsSchema, TaskSummarySchema, type ChildTask, type RemoteHop, type TimelineEvent } from '@/lib/dashboard/wire';
 import { apiGet, apiSend } from './api-client';
 import { taskKeys } from './keys';
 
@@ -29,13 +29,44 @@ export function useCancelTask(id: string) {
   });
 }
 
-/** A task's children, refetched every 2 s while `live` (the tree on the task page). */
-export function useTaskChildren(id: string, live: boolean) {
+/**
+ * A task's children, refetched every 2 s while the task or one of the children (as last read,
+ * not as the page first loaded them) still runs: the tree on the task page.
+ */
+export function useTaskChildren(id: string, taskRunning: boolean) {
   return useQuery({
     queryKey: [...taskKeys.detail(id), 'children'],
     queryFn: ({ signal }) => apiGet(`/api/tasks/${encodeURIComponent(id)}`, TaskDetailSchema, signal).then((d) => d.children),
-    refetchInterval: live ? 2_000 : false,
+    refetchInterval: (query) => (taskRunning || (query.state.data ?? []).some((c) => !isTerminal(c.state)) ? 2_000 : false),
   });
+}
+
+const hopsRunning = (hops: RemoteHop[] | undefined) => (hops ?? []).some((h) => (h.state !== null && !isTerminal(h.state)) || h.children.some((c) => !isTerminal(c.state)));
+
+/** The remote hops under a task (read at the peers), refetched every 2 s while the tree or a hop runs. */
+export function useTaskHops(id: string, treeLive: boolean, enabled: boolean) {
+  return useQuery({
+    enabled,
+    queryKey: [...taskKeys.detail(id), 'hops'],
+    queryFn: ({ signal }) => apiGet(`/api/tasks/${encodeURIComponent(id)}/hops`, TaskHopsSchema, signal).then((d) => d.hops),
+    refetchInterval: (query) => (treeLive || hopsRunning(query.state.data) ? 2_000 : false),
+  });
+}
+
+/** The picture draws at most this many children's phases (the rest as one bar each). */
+export const MAX_CHILD_PICTURES = 20;
+
+/** Each child's events by id (for its phase bars), refetched every 2 s while that child runs. */
+export function useChildEvents(children: ChildTask[]): Map<string, TimelineEvent[]> {
+  const shown = children.slice(0, MAX_CHILD_PICTURES);
+  const results = useQueries({
+    queries: shown.map((c) => ({
+      queryKey: [...taskKeys.detail(c.id), 'phases', c.state],
+      queryFn: ({ signal }: { signal: AbortSignal }) => apiGet(`/api/tasks/${encodeURIComponent(c.id)}`, TaskDetailSchema, signal).then((d) => d.events),
+      refetchInterval: isTerminal(c.state) ? (false as const) : 2_000,
+    })),
+  });
+  return new Map(shown.flatMap((c, i) => (results[i].data ? [[c.id, results[i].data]] : [])));
 }
 
 /** Cancels the given tasks (a parent's running children, when the operator chose to). */

@@ -99,7 +99,7 @@ const HANDLERS: Record<Operation, Handler> = {
   },
   get: async (params, ctx, v) => {
     const p = parse(TaskQuerySchema, params);
-    return { kind: 'result', result: renderTask(await getTask(p.id, ctx.scope, p.historyLength), v) };
+    return { kind: 'result', result: renderTask(await getTask(p.id, ctx.scope, p.historyLength, p.metadata), v) };
   },
   list: async (params, ctx, v) => {
     const p = parse(ListTasksSchema, params);

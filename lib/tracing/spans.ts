@@ -146,9 +146,13 @@ export function beginCallSpan(trace: CallTrace | undefined, method: string, endp
   return { headers: traceHeaders(contextOfSpan(span)), end: open.end };
 }
 
-/** A push delivery (one webhook POST, with retries as its duration). */
-export function beginPushSpan(taskId: string, url: string): OpenSpan {
+/**
+ * A push delivery (one webhook POST, with retries as its duration); its headers carry the
+ * delivery span's context, or with tracing off the task's stored one, like an outbound call.
+ */
+export function beginPushSpan(taskId: string, url: string, stored: TraceContext | null | undefined): CallSpan {
   const t = on();
-  if (!t) return NOOP_SPAN;
-  return childSpan(t, taskId, 'a2a.push', t.api.SpanKind.CLIENT, { 'a2a.task.id': taskId, 'url.full': url }).open;
+  if (!t) return stored ? { headers: traceHeaders(stored), end: NOOP_SPAN.end } : NO_CALL;
+  const { span, open } = childSpan(t, taskId, 'a2a.push', t.api.SpanKind.CLIENT, { 'a2a.task.id': taskId, 'url.full': url }, stored);
+  return { headers: traceHeaders(contextOfSpan(span)), end: open.end };
 }

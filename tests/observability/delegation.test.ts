@@ -22,6 +22,7 @@ beforeAll(async () => {
       { slug: 'delegator', name: 'Delegator', launcher: { type: 'process', command: [fixture, '-'] } },
       { slug: 'forger', name: 'Forger', launcher: { type: 'process', command: [fixture, '-', 'forge'] } },
       { slug: 'env', name: 'Env', launcher: { type: 'process', command: [path.resolve('tests/fixtures/agents/print-env.mjs')] } },
+      { slug: 'rpc-delegator', name: 'RPC delegator', launcher: { type: 'rpc', command: [process.execPath, path.resolve('tests/fixtures/agents/rpc-delegate.mjs')], killGraceMs: 200 } },
     ],
   };
   fs.writeFileSync(path.join(dir, 'switchboard.json'), JSON.stringify(config));
@@ -69,6 +70,24 @@ describe('delegation graph', () => {
     const hop = await view(child.task.remoteTaskId!);
     expect(hop.task.parentTaskId).toBe(childId);
     expect(child.children.map((c) => c.id)).toContain(child.task.remoteTaskId);
+  });
+
+  it('an rpc worker gets the delegation variables per turn in its prompt frame, not in its environment', async () => {
+    const first = await rpc(`${app.url}/a2a/rpc-delegator`, 'message/send', send('one'));
+    const contextId = first.body.result.contextId as string;
+    const again = { message: { ...send('two').message, contextId } };
+    const second = await rpc(`${app.url}/a2a/rpc-delegator`, 'message/send', again);
+    const turns = [first, second].map((r) => {
+      const [, childId, state, pid, envToken, forTask] = /^child (\S+) (\S+) pid (\d+) env-token (\S+) for (\S+)$/.exec(replyText(r.body.result))!;
+      return { taskId: r.body.result.id as string, childId, state, pid, envToken, forTask };
+    });
+    // One long-lived worker served both turns, each with its own task's token.
+    expect(turns[0].pid).toBe(turns[1].pid);
+    expect(turns[0].taskId).not.toBe(turns[1].taskId);
+    for (const t of turns) {
+      expect(t).toMatchObject({ state: 'completed', envToken: 'no', forTask: t.taskId });
+      expect((await view(t.childId)).task.parentTaskId).toBe(t.taskId);
+    }
   });
 
   it('a tampered token is refused with 401', async () => {

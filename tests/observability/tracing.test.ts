@@ -8,18 +8,30 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type AppServer } from '../support/app-server';
 import { rpc, waitFor } from '../support/a2a-clients';
 import { dispatch, readTask, waitForTask } from '../support/dispatch-api';
+import { parseTraceparent } from '../../lib/protocol/trace-context';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlp-receiver';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 
 let receiver: OtlpReceiver;
 let app: AppServer;
+let webhook: WebhookReceiver;
 
 beforeAll(async () => {
   receiver = await startOtlpReceiver();
-  app = await startApp({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '100', OTEL_SERVICE_NAME: 'switchboard-test' });
+  webhook = await startWebhookReceiver();
+  app = await startApp({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '100', OTEL_SERVICE_NAME: 'switchboard-test', SWITCHBOARD_PUSH_ALLOWLIST: '127.0.0.1' });
 });
 afterAll(async () => {
   await app?.stop();
   await receiver?.close();
+  await webhook?.close();
+});
+
+const pushedFor = (hooks: WebhookReceiver, taskId: string, state: string) =>
+  waitFor(async () => hooks.received.find((h) => (h.body as { id?: string; status?: { state?: string } }).id === taskId && (h.body as { status?: { state?: string } }).status?.state === state), 30_000, 100);
+const pushSend = (url: string, text: string) => ({
+  message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text }] },
+  configuration: { blocking: false, pushNotificationConfig: { url } },
 });
 
 const spanWhere = (pred: (s: ReceivedSpan) => boolean) => waitFor(async () => receiver.spans.find(pred), 30_000, 100);
@@ -75,12 +87,43 @@ describe('traces over OTLP/HTTP', () => {
   });
 });
 
+describe('push deliveries carry the trace', () => {
+  it('each webhook POST sends traceparent/tracestate: the a2a.push span, in the task trace', async () => {
+    const traceId = '5bf92f3577b34da6a3ce929d0e0e4737';
+    const res = await rpc(`${app.url}/a2a/slow`, 'message/send', pushSend(`${webhook.url}/traced`, 'work 0.2s chunks 1'), {
+      traceparent: `00-${traceId}-00f067aa0ba902b8-01`,
+      tracestate: 'vendor=push',
+    });
+    const taskId = res.body.result.id as string;
+    const hook = await pushedFor(webhook, taskId, 'completed');
+    const sent = parseTraceparent(String(hook.headers.traceparent));
+    expect(sent?.traceId).toBe(traceId);
+    expect(hook.headers.tracestate).toBe('vendor=push');
+    const push = await spanWhere((s) => s.name === 'a2a.push' && s.spanId === sent?.spanId);
+    expect(push.traceId).toBe(traceId);
+    expect(push.attributes['a2a.task.id']).toBe(taskId);
+  });
+});
+
 describe('trace context with tracing off', () => {
   let plain: AppServer;
+  let hooks: WebhookReceiver;
   beforeAll(async () => {
-    plain = await startApp({});
+    hooks = await startWebhookReceiver();
+    plain = await startApp({ SWITCHBOARD_PUSH_ALLOWLIST: '127.0.0.1' });
   });
-  afterAll(async () => plain?.stop());
+  afterAll(async () => {
+    await plain?.stop();
+    await hooks?.close();
+  });
+
+  it("push deliveries forward the caller's traceparent unchanged", async () => {
+    const traceparent = '00-6bf92f3577b34da6a3ce929d0e0e4738-00f067aa0ba902b9-01';
+    const res = await rpc(`${plain.url}/a2a/slow`, 'message/send', pushSend(`${hooks.url}/plain`, 'work 0.2s chunks 1'), { traceparent });
+    const hook = await pushedFor(hooks, res.body.result.id as string, 'completed');
+    expect(hook.headers.traceparent).toBe(traceparent);
+    expect(hook.headers.tracestate).toBeUndefined();
+  });
 
   it('is kept on the task and forwarded unchanged on a child dispatch, so the trace is not cut', async () => {
     const traceId = '0af7651916cd43dd8448eb211c80319c';

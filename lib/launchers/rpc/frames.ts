@@ -76,6 +76,11 @@ export interface PromptFrame {
   artifacts: ContextArtifact[];
   /** True when older history was left out to stay within the bounds. */
   historyTruncated: boolean;
+  /**
+   * This turn's delegation variables (SWITCHBOARD_DISPATCH_URL, _TOKEN, _TASK_ID), the same
+   * names a process launcher puts in the environment: a long-lived worker gets them per turn.
+   */
+  delegation?: Record<string, string>;
 }
 export interface AbortFrame {
   type: 'abort';

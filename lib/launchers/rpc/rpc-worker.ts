@@ -78,7 +78,8 @@ export class RpcWorker {
   async runTurn(turn: AgentTurn, signal: AbortSignal): Promise<TurnOutcome> {
     if (this.phase !== 'idle') return { state: 'failed', reason: `worker is not ready (${this.phase})` };
     clearTimeout(this.timer); // not idle while the conversation is read: the idle close must wait
-    const prompt = await buildPromptFrame(turn, this.ctx.slug, this.spec);
+    // A long-lived worker's environment is fixed at spawn: this turn's token goes in its frame.
+    const prompt = await buildPromptFrame(turn, this.ctx.slug, this.spec, this.ctx.turnEnv(turn.taskId));
     await this.group.recorded; // false: the group is being killed, and the phase says so below
     // The worker may have exited meanwhile.
     if (this.phase !== 'idle') return { state: 'failed', reason: `worker is not ready (${this.phase})` };
