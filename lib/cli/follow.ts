@@ -38,7 +38,7 @@ const BACKOFF_MS = [250, 500, 1_000, 2_000, 4_000];
 const WAITING_STATES = ['input-required', 'auth-required'];
 const EndSchema = z.object({ state: z.string(), lastSeq: z.number() });
 
-class Follower {
+export class Follower {
   lastSeq: number | null = null;
   artifacts: Artifact[] = [];
   /** Why following stopped: an end frame, or a question the task asks. */
@@ -49,6 +49,9 @@ class Follower {
   handle(event: string, data: string): void {
     if (event === TASK_STREAM_EVENTS.snapshot) {
       const detail = TaskDetailSchema.parse(JSON.parse(data));
+      // What happened before we connected is shown too: a fast peer's first status (its
+      // progress message) is often in the snapshot already, not in the live events after it.
+      for (const e of detail.events) if (e.type !== 'artifact' && (this.lastSeq === null || e.seq > this.lastSeq)) this.view.onEvent(e);
       this.lastSeq = detail.task.lastSeq;
       this.artifacts = (detail.snapshot.artifacts ?? []).map((a) => ({ ...a, parts: [...a.parts] }));
       this.view.onTask(detail);
