@@ -10,13 +10,15 @@ import { PrismaClient as PgPrismaClient } from './generated-pg/client';
 import { createPgPool } from './pg-pool';
 import { applyPgMigrations } from './pg-migrate';
 import { PgTaskWriter } from './pg-writer';
-import { PgTaskReader } from './pg-reader';
+import { PgReadPipe, PgTaskReader } from './pg-reader';
 import { countingAdapterFactory, queryLogEnabled } from './query-counter';
 import { notifyWritten } from './pg-notify';
 import { instanceId } from './instance';
 import { errorMessage, log } from '../log';
 
 const POOL_SIZE = 10;
+/** The hot-path reads' pipelined connections (pg-reader.ts): each carries a whole turn's reads. */
+const READ_CONNECTIONS = 3;
 
 export interface PgStore {
   pool: pg.Pool;
@@ -56,7 +58,7 @@ export function createPgStore(databaseUrl: string): PgStore {
     // Its own pipelined connection: one batch at a time, its statements sent together
     // (pg-write-queue.ts). Other instances learn of each group commit from its NOTIFY (pg-notify.ts).
     writer: new PgTaskWriter(createPgPool(databaseUrl, 1, { pipeline: true }), ready, { beforeCommit: (client, values) => notifyWritten(client, instanceId(), values) }),
-    reader: new PgTaskReader(pool, ready),
+    reader: new PgTaskReader(new PgReadPipe(createPgPool(databaseUrl, READ_CONNECTIONS, { pipeline: true })), ready),
     prisma: new PgPrismaClient({ adapter: queryLogEnabled() ? countingAdapterFactory(adapter) : adapter }),
   };
 }
