@@ -1,9 +1,9 @@
 /**
- * PostgreSQL bench (issue 15), on its own:
- * `npx tsx bench/postgres.ts [--dist .next] [--seconds 8] [--rounds 2] [--only echo,stream,takeover,cross] [--baseline DIR] [--cpu-prof]`.
- * Needs a build (`npx next build`; --dist names its directory). Starts an embedded PostgreSQL
- * (its settings: bench/README.md). `--baseline DIR`: a built checkout of another commit whose
- * servers run interleaved with this tree's in echo and cross (before/after in one run).
+ * PostgreSQL bench (issue 15), on its own: `npm run bench:pg -- [--dist .next-bench] [--build]
+ * [--seconds 8] [--rounds 3] [--only echo,stream,takeover,cross] [--baseline DIR] [--cpu-prof]`.
+ * Builds into --dist if it holds no build (--build: always). Starts an embedded PostgreSQL (its
+ * settings: bench/README.md). `--baseline DIR`: a checkout of another commit, built into the same
+ * --dist, whose servers run interleaved with this tree's in echo and cross (before/after in one run).
  *
  * 1. echo: blocking SendMessage to `echo`, 50 connections, SQLite and PostgreSQL servers
  *    interleaved (S, P, S, P…), after a warm-up each; sends/s, server CPU ms per send and
@@ -31,6 +31,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { A2A_HEADERS, postJson, sendBody, streamBody } from './lib/a2a';
+import { buildSwitchboard, hasBuild } from './lib/build';
 import { runLoad } from './lib/load';
 import { pacedLoad } from './lib/paced-load';
 import type { FeedGroup, FeedReport } from './lib/feed-swarm';
@@ -44,9 +45,9 @@ const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : fallback;
 };
-const distDir = arg('dist', '.next');
+const distDir = arg('dist', '.next-bench');
 const seconds = Number(arg('seconds', '8'));
-const rounds = Number(arg('rounds', '2'));
+const rounds = Number(arg('rounds', '3'));
 const baselineDir = arg('baseline', '');
 const EXPECT = 'TASK_STATE_COMPLETED';
 /** `--cpu-prof`: every Switchboard server writes a V8 profile on exit (summarise with bench/profile-summary.ts). */
@@ -273,7 +274,9 @@ async function crossInstance(db: EmbeddedServer, tree: Tree): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  if (process.argv.includes('--build') || !hasBuild(distDir)) buildSwitchboard(distDir);
   const server = await startEmbeddedPostgres();
+  console.log(`PostgreSQL ${(await adminQuery(server.url, 'SHOW server_version'))[0].server_version}: ${(await adminQuery(server.url, PG_SETTINGS_SQL)).map((r) => `${r.name}=${r.setting}${r.unit ?? ''}`).join(', ')}`);
   try {
     const only = arg('only', 'echo,stream,takeover,cross').split(',');
     if (only.includes('echo')) await echoComparison(server);
@@ -283,6 +286,19 @@ async function main(): Promise<void> {
   } finally {
     killAllServers();
     await server.stop();
+  }
+}
+
+/** The settings that decide what a durable commit costs (printed with every run; fsync and synchronous_commit stay on). */
+const PG_SETTINGS_SQL = `SELECT name, setting, unit FROM pg_settings WHERE name IN ('fsync','synchronous_commit','wal_sync_method','full_page_writes','shared_buffers','wal_buffers','commit_delay','max_connections') ORDER BY name`;
+
+async function adminQuery(url: string, sql: string): Promise<Record<string, string | null>[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<Record<string, string | null>>(sql)).rows;
+  } finally {
+    await client.end();
   }
 }
 

@@ -59,14 +59,14 @@ export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
           res.on('data', (chunk: string) => (text += chunk));
           res.on('end', () => {
             if (res.statusCode === 200 && text.includes(opts.expect)) result.good++;
-            else result.bad++;
+            else if (result.bad++ === 0) process.stderr.write(`  ! bad response from ${opts.url}: ${res.statusCode} ${text.slice(0, 400)}\n`);
             latency.add(Date.now() - dueAt);
             resolve();
           });
         },
       );
-      req.on('error', () => {
-        result.bad++;
+      req.on('error', (error) => {
+        if (result.bad++ === 0) process.stderr.write(`  ! request to ${opts.url} failed: ${error.message}\n`);
         resolve();
       });
       req.end(body);

@@ -1,12 +1,52 @@
 /**
  * The engine's hot-path reads on PostgreSQL (the same four as sqlite-reader.ts), as named
- * statements on the shared pool: planned once per connection, rows returned raw in the shapes
- * task-repo.ts maps for both providers. The first read waits for the migrations.
+ * statements: planned once per connection, rows returned raw in the shapes task-repo.ts maps
+ * for both providers. The first read waits for the migrations.
+ *
+ * Reads are coalesced per event-loop turn: those issued in one turn (the continuations of one
+ * group commit issue theirs together) go out pipelined on one connection of the reader's own
+ * pool, in one socket write, instead of one write and one round trip each on a connection of
+ * their own. Outside a transaction a failing query fails alone; a lost connection fails the
+ * reads in flight on it, as it would have one by one.
  */
 import type pg from 'pg';
 import type { RawArtifactRow, RawEventRow, RawMessageRow, RawTaskParts, RawTaskRow, TaskCursor, TaskReader } from './task-store';
 import { countQueries } from './query-counter';
-import { named } from './pg-pool';
+import { corked, named } from './pg-pool';
+
+interface QueuedRead {
+  query: pg.QueryConfig;
+  resolve: (result: pg.QueryResult) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Sends the reads of one event-loop turn together on a pipelined connection of `pool`. */
+export class PgReadPipe {
+  private queue: QueuedRead[] = [];
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  query<T extends pg.QueryResultRow>(query: pg.QueryConfig): Promise<pg.QueryResult<T>> {
+    return new Promise((resolve, reject) => {
+      if (this.queue.push({ query, resolve: resolve as QueuedRead['resolve'], reject }) === 1) setImmediate(() => void this.flush());
+    });
+  }
+
+  private async flush(): Promise<void> {
+    const reads = this.queue;
+    this.queue = [];
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      for (const read of reads) read.reject(error);
+      return;
+    }
+    const sent = corked(client, () => reads.map((read) => client.query(read.query).then(read.resolve, read.reject)));
+    await Promise.all(sent);
+    client.release();
+  }
+}
 
 const EVENT_COLUMNS = '"taskId","seq","type","state","payload","at"';
 const SQL = {
@@ -34,14 +74,14 @@ const SQL = {
 
 export class PgTaskReader implements TaskReader {
   constructor(
-    private readonly pool: pg.Pool,
+    private readonly pipe: PgReadPipe,
     private readonly ready: Promise<unknown>,
   ) {}
 
   private async rows<T extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<T[]> {
     countQueries('reads');
     await this.ready;
-    return (await this.pool.query<T>(named(text, values))).rows;
+    return (await this.pipe.query<T>(named(text, values))).rows;
   }
 
   async task(taskId: string): Promise<RawTaskRow | undefined> {

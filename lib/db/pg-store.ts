@@ -10,7 +10,7 @@ import { PrismaClient as PgPrismaClient } from './generated-pg/client';
 import { createPgPool } from './pg-pool';
 import { applyPgMigrations } from './pg-migrate';
 import { PgTaskWriter } from './pg-writer';
-import { PgTaskReader } from './pg-reader';
+import { PgReadPipe, PgTaskReader } from './pg-reader';
 import { countingAdapterFactory, queryLogEnabled } from './query-counter';
 import { notifyWritten } from './pg-notify';
 import { writeOutboxPg } from './change-outbox';
@@ -18,6 +18,8 @@ import { instanceId } from './instance';
 import { errorMessage, log } from '../log';
 
 const POOL_SIZE = 10;
+/** The hot-path reads' pipelined connections (pg-reader.ts): each carries a whole turn's reads. */
+const READ_CONNECTIONS = 3;
 
 export interface PgStore {
   pool: pg.Pool;
@@ -63,7 +65,7 @@ export function createPgStore(databaseUrl: string): PgStore {
         await notifyWritten(client, instanceId(), values);
       },
     }),
-    reader: new PgTaskReader(pool, ready),
+    reader: new PgTaskReader(new PgReadPipe(createPgPool(databaseUrl, READ_CONNECTIONS, { pipeline: true })), ready),
     prisma: new PgPrismaClient({ adapter: queryLogEnabled() ? countingAdapterFactory(adapter) : adapter }),
   };
 }
