@@ -1,6 +1,6 @@
 /**
  * PostgreSQL bench (issue 15), on its own: `npm run bench:pg -- [--dist .next-bench] [--build]
- * [--seconds 8] [--rounds 3] [--only echo,stream,takeover,cross] [--baseline DIR] [--cpu-prof]`.
+ * [--seconds 8] [--rounds 3] [--rate 100] [--only echo,stream,takeover,cross] [--baseline DIR] [--cpu-prof]`.
  * Builds into --dist if it holds no build (--build: always). Starts an embedded PostgreSQL (its
  * settings: bench/README.md). `--baseline DIR`: a checkout of another commit, built into the same
  * --dist, whose servers run interleaved with this tree's in echo and cross (before/after in one run).
@@ -157,7 +157,8 @@ const WATCHED = 50;
 const FEEDS_PER_INSTANCE = 450;
 const PARSING_FEEDS = 25;
 const IDLE_SECONDS = 4;
-const TASKS_PER_SECOND = 100;
+/** `--rate N`: echo tasks a second sent to A during the load (each is several task changes). */
+const TASKS_PER_SECOND = Number(arg('rate', '100'));
 
 /** Feed subscribers in a child process: resolves once all are open; `finish` returns their reports. */
 async function feedSwarm(groups: FeedGroup[]): Promise<{ finish: () => Promise<FeedReport[]>; cpuSeconds: () => number }> {
@@ -259,11 +260,20 @@ async function crossInstance(db: EmbeddedServer, tree: Tree): Promise<void> {
     const client = new pg.Client({ connectionString: DATABASE_URL });
     await client.connect();
     const completed = (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Task" WHERE "state" = 'completed'`)).rows[0].n;
+    // What the load committed, to set against "N task changes/s": one change is one write of a
+    // task, and its events share their `at`; the watched tasks' chunks count too.
+    const committed = (
+      await client.query<{ changes: number; events: number }>(
+        `SELECT count(DISTINCT ("taskId", "at"))::int AS changes, count(*)::int AS events FROM "TaskEvent" WHERE "at" >= $1 AND "at" < $2`,
+        [new Date(cpu0.at), new Date(cpu0.at + wall * 1000)],
+      )
+    ).rows[0];
+    const rates = `${Math.round(committed.changes / wall)} task changes/s committed (${Math.round(committed.events / wall)} events/s)`;
     await client.end();
     const feedMissing = reports.filter((f) => (f.parsing && f.completed < completed) || !f.whole).length;
     console.log(
       `two instances (${tree.label}, load average ${load1()}): ${streams.count} per-task streams on B following ${WATCHED} slow tasks on A; cross-instance latency (commit on A → frame on B), ` +
-        `idle: ${dist(idle)}; loaded with ${load.good} echo tasks on A at ${Math.round(load.rps)}/s (asked ${TASKS_PER_SECOND}/s, due → answer p50 ${load.latency.percentile(50)} ms, p99 ${load.latency.percentile(99)} ms, ${load.bad} bad, ${load.skipped} not sent) ` +
+        `idle: ${dist(idle)}; loaded with ${load.good} echo tasks on A at ${Math.round(load.rps)}/s (asked ${TASKS_PER_SECOND}/s, ${rates}, due → answer p50 ${load.latency.percentile(50)} ms, p99 ${load.latency.percentile(99)} ms, ${load.bad} bad, ${load.skipped} not sent) ` +
         `and ${reports.length} feeds on A and B: ${dist(loaded)}; ${usage}; missed: ${streams.problems()} stream problems, ${feedMissing} feeds short of ${completed} completed tasks`,
     );
   } finally {
