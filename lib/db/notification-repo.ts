@@ -20,15 +20,7 @@ export interface DeliveryAttempt {
   error?: string;
 }
 
-export interface DeliveryRecord {
-  id: string;
-  taskId: string;
-  rule: string;
-  event: string;
-  seq: number;
-  url: string;
-  format: string;
-  payload: string;
+export interface DeliveryRecord extends NewDelivery {
   state: DeliveryState;
   attempts: number;
   attemptLog: DeliveryAttempt[];

@@ -24,6 +24,7 @@
 import type pg from 'pg';
 import { countQueries } from './query-counter';
 import { corked } from './pg-pool';
+import { sleep } from '../util/abortable';
 
 const MAX_BATCH = 1_000;
 const RETRY_FOR_MS = 30_000;
@@ -105,7 +106,7 @@ export class PgWriteQueue {
       } catch (error) {
         this.hooks.onRollback?.();
         if (error instanceof ConnectionLost && Date.now() < giveUpAt) {
-          await new Promise((r) => setTimeout(r, backoff));
+          await sleep(backoff);
           continue;
         }
         if (!(error instanceof WriteFailed) || batch.length === 1) {

@@ -27,6 +27,7 @@ import { agentText } from './messages';
 import { executions } from './executions';
 import { INTERRUPTED_RESTART } from './lifecycle';
 import { errorMessage, log } from '../log';
+import { settledWithin } from '../util/abortable';
 
 export const INSTANCE_LOST = 'interrupted: instance lost';
 
@@ -229,10 +230,9 @@ export async function leaveCluster(): Promise<void> {
 const HEALTH_QUERY_MS = 1_000;
 
 /** A probe must answer even while the database does not: then `fallback`. */
-function withinHealthTimeout<T, F>(query: Promise<T>, fallback: F): Promise<T | F> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<F>((resolve) => (timer = setTimeout(() => resolve(fallback), HEALTH_QUERY_MS)));
-  return Promise.race([query.catch(() => fallback), late]).finally(() => clearTimeout(timer));
+async function withinHealthTimeout<T, F>(query: Promise<T>, fallback: F): Promise<T | F> {
+  const answer = query.catch(() => fallback);
+  return (await settledWithin(answer, HEALTH_QUERY_MS)) ? answer : fallback;
 }
 
 export interface PushLeaseHealth {

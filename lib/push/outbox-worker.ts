@@ -4,6 +4,7 @@
  * (or a takeover) kicks it, and the timer covers retries. One pass at a time per process.
  */
 import { errorMessage, log } from '../log';
+import { settledWithin } from '../util/abortable';
 
 type MaybeAsync<T> = T | Promise<T>;
 
@@ -66,10 +67,7 @@ export class OutboxWorker<T> {
   async stop(maxWaitMs = 15_000): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, maxWaitMs)));
-    await Promise.race([Promise.allSettled([...this.inflight.values()]), late]);
-    clearTimeout(timer);
+    await settledWithin(Promise.allSettled([...this.inflight.values()]), maxWaitMs);
   }
 
   private async pass(): Promise<void> {

@@ -31,6 +31,7 @@ import { postWebhook, WebhookRefusedError } from './guarded-post';
 import { pushAllowlist } from './push-allowlist';
 import { OutboxWorker } from './outbox-worker';
 import { beginPushSpan } from '../tracing/spans';
+import { sleep } from '../util/abortable';
 
 const TIMEOUT_MS = 10_000;
 /** Attempts after the first. */
@@ -129,7 +130,7 @@ async function recordOutcome(d: PushDeliveryRecord, owner: string, outcome: Push
       return;
     } catch (err) {
       if (Date.now() > giveUpAt) throw err; // left in flight: sent again later (at least once)
-      await new Promise((r) => setTimeout(r, backoff));
+      await sleep(backoff);
     }
   }
 }
