@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { TaskChange } from '../events/hub';
 import type { TaskRecord } from '../db/task-records';
-import { FeedBroadcaster } from './feed';
+import { FeedBroadcaster, WRITE_SLICE } from './feed';
 
 function record(id: string, state: TaskRecord['state'], lastSeq: number): TaskRecord {
   const at = '2026-01-01T00:00:00.000Z';
@@ -10,6 +10,12 @@ function record(id: string, state: TaskRecord['state'], lastSeq: number): TaskRe
     statusMessage: null, requestText: 'hello', resultText: '', detached: false, detachedAt: null, endReason: null, lastSeq,
     metadata: null, follow: null, traceContext: null, parentTaskId: null, createdAt: at, updatedAt: at, endedAt: null,
   };
+}
+
+/** Lets real event-loop turns pass until `done` (fake timers stay put, unlike vi.waitFor's). */
+async function turnsUntil(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 1_000 && !done(); i++) await new Promise((r) => setImmediate(r));
+  expect(done()).toBe(true);
 }
 
 describe('FeedBroadcaster (1,000 subscribers stay cheap)', () => {
@@ -43,5 +49,49 @@ describe('FeedBroadcaster (1,000 subscribers stay cheap)', () => {
     const data = JSON.parse(a[0].split('\n').find((l) => l.startsWith('data: '))!.slice(6));
     expect(data.tasks.map((t: { id: string; lastSeq: number }) => [t.id, t.lastSeq])).toEqual([['t1', 3], ['t2', 4]]);
     vi.useRealTimers();
+  });
+
+  it('writes a frame one slice of subscribers per event-loop turn, so others get the loop in between', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      let listener: (c: TaskChange) => void = () => undefined;
+      const feed = new FeedBroadcaster((l) => ((listener = l), () => undefined));
+      const got = Array.from({ length: WRITE_SLICE * 3 + 5 }, () => [] as string[]);
+      let seenBetween = -1;
+      got.forEach((frames, i) =>
+        feed.add((s) => {
+          frames.push(s);
+          // Queued before the feed's next slice: runs while the rest still wait for theirs.
+          if (i === WRITE_SLICE - 1 && frames.length === 1) setImmediate(() => (seenBetween = got.filter((f) => f.length).length));
+        }),
+      );
+      listener({ task: record('t1', 'working', 2), events: [] });
+      vi.advanceTimersByTime(50);
+      await turnsUntil(() => got.every((f) => f.length === 1));
+      expect(seenBetween).toBe(WRITE_SLICE);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('starts the next frame only after every subscriber has the previous one', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      let listener: (c: TaskChange) => void = () => undefined;
+      const feed = new FeedBroadcaster((l) => ((listener = l), () => undefined));
+      const got = Array.from({ length: WRITE_SLICE * 4 }, () => [] as number[]);
+      const seqOf = (s: string) => JSON.parse(s.split('\n').find((l) => l.startsWith('data: '))!.slice(6)).tasks[0].lastSeq as number;
+      got.forEach((frames) => feed.add((s) => frames.push(seqOf(s))));
+      listener({ task: record('t1', 'working', 2), events: [] });
+      vi.advanceTimersByTime(50); // the first frame starts; only its first slice is out
+      listener({ task: record('t1', 'working', 3), events: [] });
+      vi.advanceTimersByTime(50); // the second flush comes due while the first is still written
+      await turnsUntil(() => got.every((f) => f.length === 1));
+      vi.advanceTimersByTime(50); // deferred until the first frame was out everywhere
+      await turnsUntil(() => got.every((f) => f.length === 2));
+      expect(got.every((f) => f[0] === 2 && f[1] === 3)).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
