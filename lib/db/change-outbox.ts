@@ -3,7 +3,7 @@
  * delivery) is written in the change's own transaction, so a crash cannot keep the change and
  * lose its work. Planners, registered by lib/notify and lib/push (above lib/db), say in memory
  * what a write causes; the writers insert it before their commit: sqlite-writer.ts in each
- * write's savepoint, pg-store.ts once per group commit (beside the NOTIFY). A planner runs for
+ * write's savepoint, pg-store.ts once per group commit (sent with its NOTIFY and COMMIT). A planner runs for
  * every write inside the transaction, so it must be cheap and synchronous.
  */
 import type Database from 'better-sqlite3';
@@ -82,8 +82,8 @@ export function writeOutboxSqlite(conn: Database.Database, written: WriteResult)
   for (const p of rows.pushes) stmts.push.run(p.seq, p.owner, at, at, p.taskId);
 }
 
-/** PostgreSQL: the outbox rows of a group commit's writes, on its connection before COMMIT. */
-export async function writeOutboxPg(client: pg.PoolClient, values: unknown[]): Promise<void> {
+/** PostgreSQL: the statements inserting a group commit's outbox rows (sent with its COMMIT). */
+export function outboxStatementsPg(values: unknown[]): pg.QueryConfig[] {
   const notifications: NewDelivery[] = [];
   const pushes: NewPush[] = [];
   for (const value of values) {
@@ -93,6 +93,7 @@ export async function writeOutboxPg(client: pg.PoolClient, values: unknown[]): P
     pushes.push(...rows.pushes);
   }
   const at = sqliteTime(new Date());
-  for (const d of notifications) await client.query(named(NOTIFICATION_INSERT_PG, notificationValues(d, at)));
-  if (pushes.length) await client.query(named(PUSH_INSERT_PG, [pushes.map((p) => p.taskId), pushes.map((p) => p.seq), pushes.map((p) => p.owner), at]));
+  const statements = notifications.map((d) => named(NOTIFICATION_INSERT_PG, notificationValues(d, at)));
+  if (pushes.length) statements.push(named(PUSH_INSERT_PG, [pushes.map((p) => p.taskId), pushes.map((p) => p.seq), pushes.map((p) => p.owner), at]));
+  return statements;
 }

@@ -53,8 +53,7 @@ export function writtenRanges(values: unknown[]): TaskSeqRange[] {
   return ranges;
 }
 
-export async function notifyWritten(client: pg.PoolClient, instance: string, values: unknown[]): Promise<void> {
-  for (const payload of notifyPayloads(instance, writtenRanges(values))) {
-    await client.query({ name: 'sb_notify', text: 'SELECT pg_notify($1, $2)', values: [EVENTS_CHANNEL, payload] });
-  }
+/** The NOTIFY statements for a batch of writes, sent in its transaction (with its COMMIT). */
+export function notifyStatements(instance: string, values: unknown[]): pg.QueryConfig[] {
+  return notifyPayloads(instance, writtenRanges(values)).map((payload) => ({ name: 'sb_notify', text: 'SELECT pg_notify($1, $2)', values: [EVENTS_CHANNEL, payload] }));
 }

@@ -12,8 +12,8 @@ import { applyPgMigrations } from './pg-migrate';
 import { PgTaskWriter } from './pg-writer';
 import { PgReadPipe, PgTaskReader } from './pg-reader';
 import { countingAdapterFactory, queryLogEnabled } from './query-counter';
-import { notifyWritten } from './pg-notify';
-import { writeOutboxPg } from './change-outbox';
+import { notifyStatements } from './pg-notify';
+import { outboxStatementsPg } from './change-outbox';
 import { instanceId } from './instance';
 import { errorMessage, log } from '../log';
 
@@ -60,10 +60,7 @@ export function createPgStore(databaseUrl: string): PgStore {
     // (pg-write-queue.ts). The batch's outbox rows (change-outbox.ts) commit with it; other
     // instances learn of each group commit from its NOTIFY (pg-notify.ts).
     writer: new PgTaskWriter(createPgPool(databaseUrl, 1, { pipeline: true }), ready, {
-      beforeCommit: async (client, values) => {
-        await writeOutboxPg(client, values);
-        await notifyWritten(client, instanceId(), values);
-      },
+      withCommit: (values) => [...outboxStatementsPg(values), ...notifyStatements(instanceId(), values)],
     }),
     reader: new PgTaskReader(new PgReadPipe(createPgPool(databaseUrl, READ_CONNECTIONS, { pipeline: true })), ready),
     prisma: new PgPrismaClient({ adapter: queryLogEnabled() ? countingAdapterFactory(adapter) : adapter }),

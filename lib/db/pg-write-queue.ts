@@ -5,9 +5,11 @@
  * its write has committed ("published ⇒ durable", as write-queue.ts does for SQLite).
  *
  * Pipelined (the connection is opened with pg's `pipeline` mode): BEGIN and every write's
- * statement go out in one socket write, without waiting for each answer, so a batch costs three
- * round trips (BEGIN + writes, the hook's NOTIFY, COMMIT) however many writes it holds, instead
- * of one per write. Each write's first statement is sent at once; a write whose keys (its task,
+ * statement go out in one socket write, without waiting for each answer, and the statements the
+ * batch causes (its outbox rows, its NOTIFY) go out with COMMIT in a second one, so a batch costs
+ * two round trips however many writes it holds, instead of one per write. Each round trip is a
+ * wake-up of this process and of PostgreSQL's backend: on a busy machine each costs milliseconds,
+ * and every change waits for all of them before anyone (here or on another instance) sees it. Each write's first statement is sent at once; a write whose keys (its task,
  * its context) are those of an earlier write of the batch is sent only once that one settled,
  * so a task's writes still run in queue order and see each other's results (seq, cache).
  *
@@ -57,8 +59,12 @@ class ConnectionLost extends Error {
 const causeOf = (error: unknown) => (error instanceof WriteFailed || error instanceof ConnectionLost ? error.cause : error);
 
 export interface PgWriteQueueHooks {
-  /** Before COMMIT, on the batch's connection (e.g. one NOTIFY for the batch). */
-  beforeCommit?: (client: pg.PoolClient, values: unknown[]) => Promise<void>;
+  /**
+   * Statements the batch's results cause (outbox rows, one NOTIFY for the batch), sent with
+   * COMMIT in the same socket write: if one fails, the transaction is aborted and COMMIT rolls
+   * the whole batch back.
+   */
+  withCommit?: (values: unknown[]) => pg.QueryConfig[];
   /** After a rollback: in-process caches may hold rows the database does not. */
   onRollback?: () => void;
 }
@@ -137,19 +143,25 @@ export class PgWriteQueue {
       const settled = await Promise.allSettled([begin, ...pending]);
       const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
       const values = settled.slice(1).map((s) => (s.status === 'fulfilled' ? s.value : undefined));
+      let caused: pg.QueryConfig[];
       try {
         if (failed) throw failed.reason;
-        await this.hooks.beforeCommit?.(client, values);
+        caused = this.hooks.withCommit?.(values) ?? [];
       } catch (error) {
         await client.query('ROLLBACK').catch((e: Error) => (broken = e));
         throw broken ? new ConnectionLost(error) : new WriteFailed(error);
       }
-      const commit = await client.query('COMMIT').catch((e: Error) => {
-        broken = e;
-        throw e;
-      });
+      const ends = await Promise.allSettled(corked(client, () => [...caused.map((q) => client.query(q)), client.query('COMMIT')]));
+      const commit = ends[ends.length - 1];
+      if (commit.status === 'rejected') {
+        broken = commit.reason as Error;
+        throw commit.reason;
+      }
       // An aborted transaction "commits" as a rollback: nothing of the batch is stored.
-      if (commit.command === 'ROLLBACK') throw new WriteFailed(new Error('the transaction was aborted'));
+      if (commit.value.command === 'ROLLBACK') {
+        const cause = ends.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+        throw new WriteFailed(cause?.reason ?? new Error('the transaction was aborted'));
+      }
       return values;
     } finally {
       client.release(broken);

@@ -141,7 +141,7 @@ export class PgTaskWriter implements TaskWriter {
   /** Artifacts of running tasks, so the terminal claim need not re-read the chunks. */
   readonly running = new RunningArtifacts();
 
-  constructor(pool: pg.Pool, ready: Promise<unknown>, hooks: Pick<PgWriteQueueHooks, 'beforeCommit'> = {}) {
+  constructor(pool: pg.Pool, ready: Promise<unknown>, hooks: Pick<PgWriteQueueHooks, 'withCommit'> = {}) {
     this.queue = new PgWriteQueue(pool, ready, { ...hooks, onRollback: () => this.running.clear() });
   }
 
