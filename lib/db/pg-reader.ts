@@ -10,7 +10,7 @@
  * reads in flight on it, as it would have one by one.
  */
 import type pg from 'pg';
-import type { RawArtifactRow, RawEventRow, RawMessageRow, RawTaskParts, RawTaskRow, TaskCursor, TaskReader } from './task-store';
+import type { RawArtifactRow, RawChanges, RawEventRow, RawMessageRow, RawTaskParts, RawTaskRow, TaskCursor, TaskReader } from './task-store';
 import { countQueries } from './query-counter';
 import { corked, named } from './pg-pool';
 
@@ -30,6 +30,15 @@ export class PgReadPipe {
     return new Promise((resolve, reject) => {
       if (this.queue.push({ query, resolve: resolve as QueuedRead['resolve'], reject }) === 1) setImmediate(() => void this.flush());
     });
+  }
+
+  /**
+   * Several reads sent together, in this order, on one connection: PostgreSQL runs them one
+   * after the other, so each sees at least what the one before it saw (one round trip).
+   */
+  inOrder<T extends pg.QueryResultRow>(queries: pg.QueryConfig[]): Promise<pg.QueryResult<T>[]> {
+    // Queued in one go, they are adjacent in the same flush, which sends its reads in queue order on one client.
+    return Promise.all(queries.map((q) => this.query<T>(q)));
   }
 
   private async flush(): Promise<void> {
@@ -64,7 +73,7 @@ const SQL = {
     (SELECT coalesce(json_agg(json_build_object('artifactId', a."artifactId", 'name', a."name", 'description', a."description", 'parts', a."parts", 'metadata', a."metadata") ORDER BY a."position"), '[]')
        FROM "Artifact" a WHERE a."taskId" = t."id") AS "_artifacts"
     FROM "Task" t WHERE t."id" = $1`,
-  // The relay's coalesced reads (pg-relay.ts): one statement for all tasks a notification names.
+  // The relay's coalesced reads (pg-relay.ts): two statements, one round trip, for all tasks named meanwhile.
   tasks: 'SELECT * FROM "Task" WHERE "id" = ANY($1::text[])',
   eventsAfter: `SELECT e."taskId",e."seq",e."type",e."state",e."payload",e."at"
     FROM unnest($1::text[], $2::integer[]) AS c("taskId", "afterSeq")
@@ -112,11 +121,13 @@ export class PgTaskReader implements TaskReader {
     return { task, messages, artifacts };
   }
 
-  tasks(taskIds: readonly string[]): Promise<RawTaskRow[]> {
-    return this.rows(SQL.tasks, [taskIds]);
-  }
-
-  eventsAfter(cursors: readonly TaskCursor[]): Promise<RawEventRow[]> {
-    return this.rows(SQL.eventsAfter, [cursors.map((c) => c.taskId), cursors.map((c) => c.afterSeq)]);
+  async changes(cursors: readonly TaskCursor[], taskIds: readonly string[]): Promise<RawChanges> {
+    countQueries('reads', 2);
+    await this.ready;
+    const [events, tasks] = await this.pipe.inOrder<RawEventRow | RawTaskRow>([
+      named(SQL.eventsAfter, [cursors.map((c) => c.taskId), cursors.map((c) => c.afterSeq)]),
+      named(SQL.tasks, [taskIds]),
+    ]);
+    return { events: events.rows as RawEventRow[], tasks: tasks.rows as RawTaskRow[] };
   }
 }

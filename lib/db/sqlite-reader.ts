@@ -6,7 +6,7 @@
  * Rows come back raw; task-repo.ts maps them to the plain records callers see.
  */
 import type Database from 'better-sqlite3';
-import type { RawArtifactRow, RawEventRow, RawMessageRow, RawTaskParts, RawTaskRow, TaskCursor, TaskReader } from './task-store';
+import type { RawArtifactRow, RawChanges, RawEventRow, RawMessageRow, RawTaskParts, RawTaskRow, TaskCursor, TaskReader } from './task-store';
 import { isTerminalState, type TaskState } from '../protocol/types';
 import { countQueries } from './query-counter';
 
@@ -70,14 +70,12 @@ export class SqliteTaskReader implements TaskReader {
     return { task, messages, artifacts: isTerminalState(task.state as TaskState) ? this.artifacts(taskId) : [] };
   }
 
-  tasks(taskIds: readonly string[]): RawTaskRow[] {
-    return taskIds.flatMap((id): RawTaskRow[] => {
+  changes(cursors: readonly TaskCursor[], taskIds: readonly string[]): RawChanges {
+    const events = cursors.flatMap((c) => this.events(c.taskId, c.afterSeq));
+    const tasks = taskIds.flatMap((id): RawTaskRow[] => {
       const row = this.task(id);
       return row ? [row] : [];
     });
-  }
-
-  eventsAfter(cursors: readonly TaskCursor[]): RawEventRow[] {
-    return cursors.flatMap((c) => this.events(c.taskId, c.afterSeq));
+    return { events, tasks };
   }
 }

@@ -173,14 +173,14 @@ export async function listEvents(taskId: string, afterSeq = 0, types?: EventType
   return (await taskReader().events(taskId, afterSeq, types)).map(rawToStoredEvent);
 }
 
-/** Several tasks at once (those that exist). */
-export async function findTasks(taskIds: readonly string[]): Promise<TaskRecord[]> {
-  return taskIds.length ? (await taskReader().tasks(taskIds)).map(rawToTaskRecord) : [];
-}
-
-/** The events of several tasks, each after its own seq, in one read: by task, then seq. */
-export async function listEventsAfter(cursors: readonly TaskCursor[]): Promise<StoredEvent[]> {
-  return cursors.length ? (await taskReader().eventsAfter(cursors)).map(rawToStoredEvent) : [];
+/**
+ * The events of several tasks, each after its own seq (by task, then seq), and then the rows of
+ * `taskIds` (those that exist): each row is at least as new as the events read for it.
+ */
+export async function readChanges(cursors: readonly TaskCursor[], taskIds: readonly string[]): Promise<{ events: StoredEvent[]; tasks: TaskRecord[] }> {
+  if (!cursors.length && !taskIds.length) return { events: [], tasks: [] };
+  const raw = await taskReader().changes(cursors, taskIds);
+  return { events: raw.events.map(rawToStoredEvent), tasks: raw.tasks.map(rawToTaskRecord) };
 }
 
 const toMessage = (taskId: string) => (r: RawMessageRow): Message => ({

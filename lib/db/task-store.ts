@@ -78,10 +78,17 @@ export interface TaskReader {
   artifactBytes(taskId: string): MaybeAsync<number>;
   /** The task with its `messageLimit` most recent messages (null: all) and stored artifacts, at once. */
   taskParts(taskId: string, messageLimit: number | null): MaybeAsync<RawTaskParts | undefined>;
-  /** Several tasks at once (those that exist, in no particular order). */
-  tasks(taskIds: readonly string[]): MaybeAsync<RawTaskRow[]>;
-  /** The events of several tasks, each after its own seq: by task, then seq. */
-  eventsAfter(cursors: readonly TaskCursor[]): MaybeAsync<RawEventRow[]>;
+  /**
+   * The events of several tasks, each after its own seq (by task, then seq), then the rows of
+   * `taskIds` (those that exist, in no particular order), read in that order so that each row is
+   * at least as new as the events read for it: one round trip on PostgreSQL.
+   */
+  changes(cursors: readonly TaskCursor[], taskIds: readonly string[]): MaybeAsync<RawChanges>;
+}
+
+export interface RawChanges {
+  events: RawEventRow[];
+  tasks: RawTaskRow[];
 }
 
 export interface TaskCursor {

@@ -7,8 +7,8 @@
  * Nothing is read for tasks nobody here looks at.
  *
  * Reads are coalesced: the tasks named by every notification that arrived while the previous
- * read was in flight are read together, with two statements (their events after each cursor,
- * then their rows), not two per task: at 100 task changes a second the relay makes a few reads
+ * read was in flight are read together, with two statements sent in one round trip (their
+ * events after each cursor, then their rows), not two per task: at 100 task changes a second the relay makes a few reads
  * a second instead of hundreds, and a burst of notifications costs one read more, not one per
  * change. One read at a time, so each task's changes are published in seq order.
  *
@@ -18,7 +18,7 @@
  * (observe.ts), so an event read twice is shown once.
  */
 import pg from 'pg';
-import { findTasks, findTasksUpdatedSince, listEventsAfter } from '../db/task-repo';
+import { findTasksUpdatedSince, readChanges } from '../db/task-repo';
 import type { StoredEvent } from '../db/task-records';
 import { EVENTS_CHANNEL, parseNotifyPayload, type TaskSeqRange } from '../db/pg-notify';
 import type { EventHub } from './hub';
@@ -163,14 +163,14 @@ export class PgEventRelay {
     }
     if (!followed.length && !rowsOnly.length) return;
     // Events first, then the rows: a row is then at least as new as the events read for it.
-    const events = await listEventsAfter(followed);
+    const read = await readChanges(followed, [...followed.map((f) => f.taskId), ...rowsOnly]);
     const byTask = new Map<string, StoredEvent[]>();
-    for (const event of events) {
+    for (const event of read.events) {
       const list = byTask.get(event.taskId);
       if (list) list.push(event);
       else byTask.set(event.taskId, [event]);
     }
-    const tasks = new Map((await findTasks([...byTask.keys(), ...rowsOnly])).map((t) => [t.id, t]));
+    const tasks = new Map(read.tasks.map((t) => [t.id, t]));
     for (const { taskId } of followed) {
       const task = tasks.get(taskId);
       const mine = byTask.get(taskId);

@@ -122,22 +122,25 @@ describe(`the task store (${testStore()})`, () => {
     expect(await repo.findTaskWithParts('no-such-task')).toBeNull();
   });
 
-  it("several tasks' events after their own seqs, and their rows, each in one read (the relay's coalesced reads)", async () => {
+  it("several tasks' events after their own seqs, then their rows, in one read (the relay's coalesced reads)", async () => {
     const status = (state: 'working' | 'completed') => ({ type: 'status' as const, state, payload: {} });
     await repo.insertTask(newTask('many-a'), [submitted, status('working')]);
     await repo.insertTask(newTask('many-b'), [submitted, status('working'), status('completed')]);
     const before = counter.queryCounts().reads;
-    const events = await repo.listEventsAfter([
-      { taskId: 'many-a', afterSeq: 1 },
-      { taskId: 'many-b', afterSeq: 0 },
-      { taskId: 'no-such-task', afterSeq: 0 },
-    ]);
-    const tasks = await repo.findTasks(['many-b', 'many-a', 'no-such-task']);
+    const { events, tasks } = await repo.readChanges(
+      [
+        { taskId: 'many-a', afterSeq: 1 },
+        { taskId: 'many-b', afterSeq: 0 },
+        { taskId: 'no-such-task', afterSeq: 0 },
+      ],
+      ['many-b', 'many-a', 'no-such-task'],
+    );
     if (client.currentStore() === 'postgresql') expect(counter.queryCounts().reads - before).toBe(2);
     expect(events.map((e) => `${e.taskId}#${e.seq}`).sort()).toEqual(['many-a#2', 'many-b#1', 'many-b#2', 'many-b#3']);
     expect(events.filter((e) => e.taskId === 'many-b')).toEqual(await repo.listEvents('many-b'));
     expect(new Map(tasks.map((t) => [t.id, t]))).toEqual(new Map([['many-a', await repo.findTask('many-a')], ['many-b', await repo.findTask('many-b')]]));
-    expect(await repo.findTasks([])).toEqual([]);
+    expect(await repo.readChanges([], [])).toEqual({ events: [], tasks: [] });
+    expect((await repo.readChanges([], ['many-a'])).tasks.map((t) => t.id)).toEqual(['many-a']);
   });
 
   it('hot-path reads and Prisma map a task to the same record (times in UTC)', async () => {
