@@ -27,6 +27,7 @@ const BOTH_PROVIDERS = [
   'tests/protocol/crash-reaping.test.ts',
   'tests/protocol/launched-agents.test.ts',
   'tests/notify/webhooks.test.ts',
+  'tests/notify/outbox-retention.test.ts',
   'tests/protocol/push-notifications.test.ts',
   'tests/protocol/outbox-crash.test.ts',
   'tests/protocol/push-durable.test.ts',

@@ -63,6 +63,7 @@ const EnvSchema = z.object({
   SWITCHBOARD_LOGIN_MAX_FAILURES: positiveInt('SWITCHBOARD_LOGIN_MAX_FAILURES').default(10),
   SWITCHBOARD_LOGIN_WINDOW: seconds('SWITCHBOARD_LOGIN_WINDOW', 86_400).default(60_000),
   SWITCHBOARD_LEASE: seconds('SWITCHBOARD_LEASE', 3600).default(15_000),
+  SWITCHBOARD_OUTBOX_RETENTION: seconds('SWITCHBOARD_OUTBOX_RETENTION', 366 * 86_400).default(7 * 86_400_000),
   SWITCHBOARD_INSTANCE_ID: z.string().trim().regex(/^[\w.:-]{1,100}$/, 'SWITCHBOARD_INSTANCE_ID must be 1–100 letters, digits, or . : _ -').optional(),
 });
 
@@ -113,6 +114,8 @@ export interface Settings {
   leaseMs: number;
   /** This instance's name among several (default host:port, so a restart is the same instance). */
   instanceId?: string;
+  /** How long finished push deliveries and notifications are kept (the task page's delivery log). */
+  outboxRetentionMs: number;
 }
 
 export class SettingsError extends Error {}
@@ -156,6 +159,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     loginWindowMs: e.SWITCHBOARD_LOGIN_WINDOW,
     leaseMs: e.SWITCHBOARD_LEASE,
     instanceId: e.SWITCHBOARD_INSTANCE_ID,
+    outboxRetentionMs: e.SWITCHBOARD_OUTBOX_RETENTION,
   };
 }
 

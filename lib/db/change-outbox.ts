@@ -22,6 +22,8 @@ export interface NewDelivery {
   url: string;
   format: string;
   payload: string;
+  /** The instance that will send it (the committing one). */
+  owner: string;
 }
 
 /** A push notification for every config the task has when the change commits (table PushDelivery). */
@@ -57,10 +59,10 @@ function plan(written: WriteResult): { notifications: NewDelivery[]; pushes: New
   return rows;
 }
 
-export const NOTIFICATION_INSERT_SQLITE = `INSERT OR IGNORE INTO "NotificationDelivery" ("id","taskId","rule","event","seq","url","format","payload","nextAttemptAt","createdAt") VALUES (?,?,?,?,?,?,?,?,?,?)`;
-export const NOTIFICATION_INSERT_PG = `INSERT INTO "NotificationDelivery" ("id","taskId","rule","event","seq","url","format","payload","nextAttemptAt","createdAt")
-  VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) ON CONFLICT ("id") DO NOTHING`;
-export const notificationValues = (d: NewDelivery, at: string) => [d.id, d.taskId, d.rule, d.event, d.seq, d.url, d.format, d.payload, at, at];
+export const NOTIFICATION_INSERT_SQLITE = `INSERT OR IGNORE INTO "NotificationDelivery" ("id","taskId","rule","event","seq","url","format","payload","owner","nextAttemptAt","createdAt") VALUES (?,?,?,?,?,?,?,?,?,?,?)`;
+export const NOTIFICATION_INSERT_PG = `INSERT INTO "NotificationDelivery" ("id","taskId","rule","event","seq","url","format","payload","owner","nextAttemptAt","createdAt")
+  VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11) ON CONFLICT ("id") DO NOTHING`;
+export const notificationValues = (d: NewDelivery, at: string) => [d.id, d.taskId, d.rule, d.event, d.seq, d.url, d.format, d.payload, d.owner, at, at];
 
 const PUSH_INSERT_SQLITE = `INSERT OR IGNORE INTO "PushDelivery" ("taskId","configId","seq","owner","nextAttemptAt","createdAt")
   SELECT "taskId", "id", ?, ?, ?, ? FROM "PushConfig" WHERE "taskId" = ?`;

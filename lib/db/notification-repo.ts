@@ -2,8 +2,10 @@
  * The notification outbox (table NotificationDelivery). Rows are written in the transaction of
  * the task change that causes them (change-outbox.ts, planned by lib/notify); this is the rest:
  * on SQLite synchronous statements on the task writer's connection, on PostgreSQL the same
- * statements on the pool, so each function's result is a promise there; there, instances share
- * the outbox, so taking due deliveries claims them (see DUE_CLAIM_MS).
+ * statements on the pool, so each function's result is a promise there. A row belongs to one
+ * instance (`owner`), as a push delivery does (push-delivery-repo.ts): on PostgreSQL an instance
+ * sends only its own rows, every change of a row is a compare-and-set on its owner, and a row
+ * whose owner is gone is taken over (pg-leases.ts). On SQLite every row is this instance's.
  */
 import type Database from 'better-sqlite3';
 import { currentStore, pgQuery, sqliteTaskWriter } from './client';
@@ -20,11 +22,14 @@ export interface DeliveryAttempt {
   error?: string;
 }
 
-export interface DeliveryRecord extends NewDelivery {
+export interface DeliveryRecord extends Omit<NewDelivery, 'owner'> {
   state: DeliveryState;
+  /** Attempts started (an attempt counts once it started, also one whose outcome is unknown). */
   attempts: number;
   attemptLog: DeliveryAttempt[];
   nextAttemptAt: string;
+  /** Set when an attempt was in flight and its outcome never recorded (its instance died). */
+  attemptStartedAt: string | null;
   lastError: string | null;
   createdAt: string;
   deliveredAt: string | null;
@@ -32,7 +37,6 @@ export interface DeliveryRecord extends NewDelivery {
 
 export interface AttemptOutcome {
   state: DeliveryState;
-  attempts: number;
   attemptLog: DeliveryAttempt[];
   nextAttemptAt: Date;
   lastError: string | null;
@@ -44,17 +48,18 @@ type Row = Omit<DeliveryRecord, 'attemptLog'> & { attemptLog: string };
 
 const toRecord = (r: Row): DeliveryRecord => ({ ...r, attemptLog: JSON.parse(r.attemptLog) as DeliveryAttempt[] });
 
-const COLUMNS = '"id","taskId","rule","event","seq","url","format","payload","state","attempts","attemptLog","nextAttemptAt","lastError","createdAt","deliveredAt"';
+const COLUMNS = '"id","taskId","rule","event","seq","url","format","payload","state","attempts","attemptLog","nextAttemptAt","attemptStartedAt","lastError","createdAt","deliveredAt"';
 
-const outcomeValues = (id: string, o: AttemptOutcome) => [o.state, o.attempts, JSON.stringify(o.attemptLog), sqliteTime(o.nextAttemptAt), o.lastError, o.deliveredAt ? sqliteTime(o.deliveredAt) : null, id];
+const outcomeValues = (id: string, o: AttemptOutcome) => [o.state, JSON.stringify(o.attemptLog), sqliteTime(o.nextAttemptAt), o.lastError, o.deliveredAt ? sqliteTime(o.deliveredAt) : null, id];
 
 function statements(conn: Database.Database) {
   return {
     insert: conn.prepare(NOTIFICATION_INSERT_SQLITE),
     due: conn.prepare(`SELECT ${COLUMNS} FROM "NotificationDelivery" WHERE "state" = 'pending' AND "nextAttemptAt" <= ? ORDER BY "nextAttemptAt" LIMIT ?`),
     nextDue: conn.prepare(`SELECT MIN("nextAttemptAt") AS "at" FROM "NotificationDelivery" WHERE "state" = 'pending'`),
-    update: conn.prepare(
-      `UPDATE "NotificationDelivery" SET "state"=?, "attempts"=?, "attemptLog"=?, "nextAttemptAt"=?, "lastError"=?, "deliveredAt"=? WHERE "id"=? AND "state"='pending'`,
+    start: conn.prepare(`UPDATE "NotificationDelivery" SET "attempts" = "attempts" + 1, "attemptStartedAt" = ? WHERE "id" = ? AND "state" = 'pending' RETURNING "attempts"`),
+    outcome: conn.prepare(
+      `UPDATE "NotificationDelivery" SET "state"=?, "attemptLog"=?, "nextAttemptAt"=?, "lastError"=?, "deliveredAt"=?, "attemptStartedAt"=NULL WHERE "id"=? AND "state"='pending'`,
     ),
     byTask: conn.prepare(`SELECT ${COLUMNS} FROM "NotificationDelivery" WHERE "taskId" = ? ORDER BY "createdAt", "id"`),
   };
@@ -68,22 +73,14 @@ function stmts() {
   return cached.stmts;
 }
 
-/**
- * How long a due delivery taken by one instance stays invisible to the others: longer than an
- * attempt (its request times out after 10 s), so one delivery is never sent by two at once; an
- * instance that dies mid-attempt leaves it to another after this.
- */
-const DUE_CLAIM_MS = 60_000;
-
+/** The same statements on PostgreSQL, each limited to this instance's rows (the last parameter). */
 const PG = {
   insert: NOTIFICATION_INSERT_PG,
-  claimDue: `WITH due AS (
-      SELECT "id", "nextAttemptAt" AS "dueAt" FROM "NotificationDelivery" WHERE "state" = 'pending' AND "nextAttemptAt" <= $1
-      ORDER BY "nextAttemptAt" LIMIT $2 FOR UPDATE SKIP LOCKED),
-    claimed AS (UPDATE "NotificationDelivery" n SET "nextAttemptAt" = $3 FROM due WHERE n."id" = due."id" RETURNING n.*, due."dueAt")
-    SELECT ${COLUMNS.replace('"nextAttemptAt"', '"dueAt" AS "nextAttemptAt"')} FROM claimed ORDER BY "dueAt"`,
-  nextDue: `SELECT MIN("nextAttemptAt") AS "at" FROM "NotificationDelivery" WHERE "state" = 'pending'`,
-  update: `UPDATE "NotificationDelivery" SET "state"=$1, "attempts"=$2, "attemptLog"=$3, "nextAttemptAt"=$4, "lastError"=$5, "deliveredAt"=$6 WHERE "id"=$7 AND "state"='pending'`,
+  due: `SELECT ${COLUMNS} FROM "NotificationDelivery" WHERE "state" = 'pending' AND "owner" = $3 AND "nextAttemptAt" <= $1 ORDER BY "nextAttemptAt" LIMIT $2`,
+  nextDue: `SELECT MIN("nextAttemptAt") AS "at" FROM "NotificationDelivery" WHERE "state" = 'pending' AND "owner" = $1`,
+  start: `UPDATE "NotificationDelivery" SET "attempts" = "attempts" + 1, "attemptStartedAt" = $1 WHERE "id" = $2 AND "state" = 'pending' AND "owner" = $3 RETURNING "attempts"`,
+  outcome: `UPDATE "NotificationDelivery" SET "state"=$1, "attemptLog"=$2, "nextAttemptAt"=$3, "lastError"=$4, "deliveredAt"=$5, "attemptStartedAt"=NULL
+    WHERE "id"=$6 AND "state"='pending' AND "owner"=$7`,
   byTask: `SELECT ${COLUMNS} FROM "NotificationDelivery" WHERE "taskId" = $1 ORDER BY "createdAt", "id"`,
 };
 
@@ -96,27 +93,34 @@ export function enqueueDelivery(d: NewDelivery, now = new Date()): MaybeAsync<bo
   return stmts().insert.run(...values).changes > 0;
 }
 
-/** Pending deliveries due at `now`; on PostgreSQL claimed for DUE_CLAIM_MS (in due order). */
-export function dueDeliveries(now = new Date(), limit = 20): MaybeAsync<DeliveryRecord[]> {
-  if (onPg()) {
-    const claimedUntil = sqliteTime(new Date(now.getTime() + DUE_CLAIM_MS));
-    return pgQuery<Row>(PG.claimDue, [sqliteTime(now), limit, claimedUntil]).then((r) => r.rows.map(toRecord));
-  }
+/** The pending deliveries due at `now` (in due order), this instance's own (`owner`) on PostgreSQL. */
+export function dueDeliveries(owner: string, now = new Date(), limit = 20): MaybeAsync<DeliveryRecord[]> {
+  if (onPg()) return pgQuery<Row>(PG.due, [sqliteTime(now), limit, owner]).then((r) => r.rows.map(toRecord));
   return (stmts().due.all(sqliteTime(now), limit) as Row[]).map(toRecord);
 }
 
-/** When the next pending delivery is due, or null when none is pending. */
-export function nextDeliveryDue(): MaybeAsync<Date | null> {
+/** When the next pending delivery (this instance's own, on PostgreSQL) is due, or null when none is pending. */
+export function nextDeliveryDue(owner: string): MaybeAsync<Date | null> {
   const toDate = (row: { at: string | null } | undefined) => (row?.at ? new Date(row.at) : null);
-  if (onPg()) return pgQuery<{ at: string | null }>(PG.nextDue).then((r) => toDate(r.rows[0]));
+  if (onPg()) return pgQuery<{ at: string | null }>(PG.nextDue, [owner]).then((r) => toDate(r.rows[0]));
   return toDate(stmts().nextDue.get() as { at: string | null });
 }
 
-/** Writes an attempt's outcome; only a pending row changes, so a delivered one is final. */
-export function recordDeliveryAttempt(id: string, o: AttemptOutcome): MaybeAsync<boolean> {
+/**
+ * Marks an attempt as started (durably, before anything is sent): returns its number, or null
+ * when the row is no longer this instance's pending row (finished, or taken over).
+ */
+export function startDeliveryAttempt(id: string, owner: string, now = new Date()): MaybeAsync<number | null> {
+  const read = (row: { attempts: number } | undefined) => row?.attempts ?? null;
+  if (onPg()) return pgQuery<{ attempts: number }>(PG.start, [sqliteTime(now), id, owner]).then((r) => read(r.rows[0]));
+  return read(stmts().start.get(sqliteTime(now), id) as { attempts: number } | undefined);
+}
+
+/** Writes an attempt's outcome; only this instance's pending row changes, so a finished one is final. */
+export function recordDeliveryAttempt(id: string, owner: string, o: AttemptOutcome): MaybeAsync<boolean> {
   const values = outcomeValues(id, o);
-  if (onPg()) return pgQuery(PG.update, values).then((r) => (r.rowCount ?? 0) > 0);
-  return stmts().update.run(...values).changes > 0;
+  if (onPg()) return pgQuery(PG.outcome, [...values, owner]).then((r) => (r.rowCount ?? 0) > 0);
+  return stmts().outcome.run(...values).changes > 0;
 }
 
 export function listTaskDeliveries(taskId: string): MaybeAsync<DeliveryRecord[]> {

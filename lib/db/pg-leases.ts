@@ -8,8 +8,9 @@
  * Turn leases are written in batches every FLUSH_MS: a turn that starts and ends within one
  * batch (an echo) costs no query at all; a long turn costs one insert and one delete.
  *
- * Push deliveries (table PushDelivery) carry their owner in their own row instead: the same
- * lease (the owner's instance row), taken over the same way once that row is gone.
+ * Outbox rows (push deliveries and operator notifications, OWNED_OUTBOXES) carry their owner in
+ * their own row instead: the same lease (the owner's instance row), taken over by one statement
+ * for every outbox once that row is gone.
  */
 import type pg from 'pg';
 import { named } from './pg-pool';
@@ -23,6 +24,36 @@ CREATE TABLE IF NOT EXISTS "_switchboard_instances" (
 CREATE TABLE IF NOT EXISTS "_switchboard_turn_leases" (
   "taskId" TEXT PRIMARY KEY, "instance" TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS "_switchboard_turn_leases_instance_idx" ON "_switchboard_turn_leases" ("instance");`;
+
+/**
+ * The outboxes whose rows name the instance that sends them (`owner`, `state`, `attemptStartedAt`
+ * columns; change-outbox.ts writes them), with their keys: push deliveries and operator notifications.
+ */
+const OUTBOX_KEYS = { PushDelivery: ['taskId', 'configId', 'seq'], NotificationDelivery: ['id'] } as const;
+export type OwnedOutbox = keyof typeof OUTBOX_KEYS;
+export const OWNED_OUTBOXES = Object.keys(OUTBOX_KEYS) as OwnedOutbox[];
+export type OutboxCounts = Record<OwnedOutbox, number>;
+
+/**
+ * Per outbox (each its own CTE, in one statement): the pending rows whose owner has no live row,
+ * then a compare-and-set on the owner read. A concurrent survivor's UPDATE re-checks the row after
+ * the first one's commit, sees another owner than it read, and leaves it, so one survivor wins
+ * each row. (A NOT EXISTS re-checked alone would not do: its subquery still sees the old owner.)
+ */
+const takeOverOutbox = (table: OwnedOutbox, cte: string) => {
+  const keys = OUTBOX_KEYS[table].map((k) => `"${k}"`);
+  return `${cte} AS (UPDATE "${table}" d SET "owner" = $1 FROM (
+      SELECT ${keys.join(', ')}, "owner" FROM "${table}" o WHERE o."state" = 'pending' AND o."owner" IS DISTINCT FROM $1
+        AND NOT EXISTS (SELECT 1 FROM "_switchboard_instances" i WHERE i."id" = o."owner")) gone
+    WHERE ${keys.map((k) => `d.${k} = gone.${k}`).join(' AND ')} AND d."owner" IS NOT DISTINCT FROM gone."owner" AND d."state" = 'pending' RETURNING 1)`;
+};
+
+const TAKE_OVER_OUTBOXES = `WITH ${OWNED_OUTBOXES.map((table, i) => takeOverOutbox(table, `t${i}`)).join(',\n  ')}
+  SELECT ${OWNED_OUTBOXES.map((table, i) => `(SELECT count(*)::int FROM t${i}) AS "${table}"`).join(', ')}`;
+
+const HELD_OUTBOX_ROWS = OWNED_OUTBOXES.map(
+  (table) => `SELECT '${table}' AS "outbox", count(*)::int AS "pending", count("attemptStartedAt")::int AS "inFlight" FROM "${table}" WHERE "state" = 'pending' AND "owner" = $1`,
+).join('\nUNION ALL ');
 
 export interface OrphanedTurn {
   id: string;
@@ -109,26 +140,20 @@ export class PgLeases {
   }
 
   /**
-   * Pending push deliveries whose owner has no live row (dead, or stopped): taken by this
-   * instance. Concurrent survivors re-check the row after each other's update, so one wins it.
+   * Pending outbox rows whose owner has no live row (dead, or stopped), in every owned outbox at
+   * once: taken by this instance, one survivor per row (TAKE_OVER_OUTBOXES). Returns how many
+   * rows of each outbox it took.
    */
-  async takeOverPushDeliveries(): Promise<number> {
-    const { rowCount } = await this.pool.query(
-      named(
-        `UPDATE "PushDelivery" d SET "owner" = $1 WHERE d."state" = 'pending' AND d."owner" IS DISTINCT FROM $1
-           AND NOT EXISTS (SELECT 1 FROM "_switchboard_instances" i WHERE i."id" = d."owner")`,
-        [this.instance],
-      ),
-    );
-    return rowCount ?? 0;
+  async takeOverOutboxRows(): Promise<OutboxCounts> {
+    const { rows } = await this.pool.query<OutboxCounts>(named(TAKE_OVER_OUTBOXES, [this.instance]));
+    return rows[0];
   }
 
-  /** This instance's pending push deliveries, and how many of them have an attempt in flight. */
-  async heldPushDeliveries(): Promise<{ pending: number; inFlight: number }> {
-    const { rows } = await this.pool.query<{ pending: number; inFlight: number }>(
-      named(`SELECT count(*)::int AS "pending", count("attemptStartedAt")::int AS "inFlight" FROM "PushDelivery" WHERE "state" = 'pending' AND "owner" = $1`, [this.instance]),
-    );
-    return rows[0] ?? { pending: 0, inFlight: 0 };
+  /** This instance's pending rows in each owned outbox, and how many have an attempt in flight. */
+  async heldOutboxRows(): Promise<Record<OwnedOutbox, { pending: number; inFlight: number }>> {
+    const { rows } = await this.pool.query<{ outbox: OwnedOutbox; pending: number; inFlight: number }>(named(HELD_OUTBOX_ROWS, [this.instance]));
+    const held = (outbox: OwnedOutbox) => rows.find((r) => r.outbox === outbox) ?? { pending: 0, inFlight: 0 };
+    return Object.fromEntries(OWNED_OUTBOXES.map((o) => [o, { pending: held(o).pending, inFlight: held(o).inFlight }])) as Record<OwnedOutbox, { pending: number; inFlight: number }>;
   }
 
   /** A turn started here: lease it in the next batch. */

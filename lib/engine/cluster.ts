@@ -9,14 +9,15 @@
  *   them FAILED `interrupted: instance lost` through the claim (input-required tasks have no
  *   turn and stay answerable). At start it first recovers its own turns from a previous life
  *   (same instance id) as `interrupted: restart`, as a single instance does.
- * - Push deliveries (lib/push) name their owner in their row; the lease is the owner's instance
- *   row. When a sweep removes dead instances, at start, and when a stopping instance says it left,
- *   this instance takes over the pending deliveries whose owner has no row and sends them.
+ * - Outbox rows (push deliveries, lib/push; operator notifications, lib/notify) name their owner
+ *   in their row; the lease is the owner's instance row. When a sweep removes dead instances, at
+ *   start, and when a stopping instance says it left, this instance takes over the pending rows
+ *   of every outbox whose owner has no row (one statement) and wakes their senders.
  */
 import { getSettings } from '../config/settings';
 import { currentStore, pgStore } from '../db/client';
 import { instanceId } from '../db/instance';
-import { PgLeases, type OrphanedTurn } from '../db/pg-leases';
+import { OWNED_OUTBOXES, PgLeases, type OrphanedTurn, type OutboxCounts, type OwnedOutbox } from '../db/pg-leases';
 import { redactedDatabaseUrl } from '../db/store-kind';
 import { eventHub } from '../events/hub';
 import { PgEventRelay, type ChannelListener, type RelayStatus } from '../events/pg-relay';
@@ -34,14 +35,14 @@ export const INSTANCE_LOST = 'interrupted: instance lost';
 /** Resumes following an outbound task here (registered by engine/outbound/resume.ts at boot). */
 type FollowResumer = (taskId: string) => void;
 
-/** The push sender (registered by lib/push at boot): woken after a takeover, stopped on leaving. */
-export interface PushWork {
+/** An outbox's sender (registered by lib/push and lib/notify at boot): woken after a takeover, stopped on leaving. */
+export interface OutboxWork {
   kick(): void;
   stop(): Promise<void>;
 }
 
-/** A stopping instance announces here that it left: its pending push deliveries are free. */
-const PUSH_RELEASED_CHANNEL = 'switchboard_push_released';
+/** A stopping instance announces here that it left: its pending outbox rows are free. */
+const OUTBOX_RELEASED_CHANNEL = 'switchboard_outbox_released';
 
 interface ClusterState {
   leases: PgLeases;
@@ -49,10 +50,10 @@ interface ClusterState {
   lastRenewal: string | null;
   lastError: string | null;
   takenOver: number;
-  /** Push deliveries taken over from instances that are gone. */
-  pushesTakenOver: number;
-  /** Instances were found gone and their push deliveries not yet taken over (it failed): try at the next renewal. */
-  pushTakeoverDue: boolean;
+  /** Outbox rows taken over from instances that are gone, per outbox. */
+  outboxTakenOver: OutboxCounts;
+  /** Instances were found gone and their outbox rows not yet taken over (it failed): try at the next renewal. */
+  outboxTakeoverDue: boolean;
   /** Since when every renewal succeeded (null after a failure). */
   healthySince: number | null;
 }
@@ -61,10 +62,12 @@ interface Holder {
   state: ClusterState | null;
   clustered: boolean | null;
   resumeFollow: FollowResumer | null;
-  pushWork: PushWork | null;
+  outboxWork: Map<OwnedOutbox, OutboxWork>;
 }
 
-const holder = () => processSingleton<Holder>('cluster', () => ({ state: null, clustered: null, resumeFollow: null, pushWork: null }));
+const holder = () => processSingleton<Holder>('cluster', () => ({ state: null, clustered: null, resumeFollow: null, outboxWork: new Map() }));
+
+const noRows = () => Object.fromEntries(OWNED_OUTBOXES.map((outbox) => [outbox, 0])) as OutboxCounts;
 
 /** Whether this process shares its database with other instances (the PostgreSQL store). */
 export function isClustered(): boolean {
@@ -79,15 +82,16 @@ export async function startCluster(): Promise<void> {
   const leases = new PgLeases(store.pool, instanceId(), settings.leaseMs);
   await leases.createTables();
   const relay = new PgEventRelay(settings.databaseUrl, instanceId(), eventHub());
-  const state: ClusterState = { leases, relay, lastRenewal: null, lastError: null, takenOver: 0, pushesTakenOver: 0, pushTakeoverDue: false, healthySince: null };
+  const state: ClusterState = { leases, relay, lastRenewal: null, lastError: null, takenOver: 0, outboxTakenOver: noRows(), outboxTakeoverDue: false, healthySince: null };
   holder().state = state;
   await recoverOrphans(state, true); // before any turn starts here: our own leases are from a previous life
   await leases.renew();
   state.lastRenewal = new Date().toISOString();
   state.healthySince = Date.now();
   await relay.start();
-  const takeOver = () => void takeOverPushes(state);
-  await relay.listen(PUSH_RELEASED_CHANNEL, { onMessage: takeOver, onGap: takeOver });
+  const takeOver = () => void takeOverOutboxes(state);
+  await relay.listen(OUTBOX_RELEASED_CHANNEL, { onMessage: takeOver, onGap: takeOver });
+  await takeOverOutboxes(state); // what stopped instances left (their rows are gone)
   setInterval(() => void renewAndSweep(state), Math.max(100, Math.floor(settings.leaseMs / 3))).unref();
   log.info('cluster member started', { instance: instanceId(), leaseMs: settings.leaseMs, database: redactedDatabaseUrl(settings.databaseUrl) });
 }
@@ -107,7 +111,7 @@ async function renewAndSweep(state: ClusterState): Promise<void> {
     const dead = await state.leases.removeExpiredInstances();
     if (dead.length) log.warn('instances lost (lease expired)', { instances: dead });
     await recoverOrphans(state, false);
-    if (dead.length || state.pushTakeoverDue) await takeOverPushes(state);
+    if (dead.length || state.outboxTakeoverDue) await takeOverOutboxes(state);
     state.lastError = null;
   } catch (err) {
     state.lastError = errorMessage(err);
@@ -137,28 +141,30 @@ async function recoverOrphans(state: ClusterState, atStart: boolean): Promise<vo
   if (ended || follows.length) log.warn('took over work whose instance is gone', { endedTurns: ended, resumedFollows: follows.length, atStart });
 }
 
-/** Takes over the pending push deliveries nobody alive owns, and wakes the sender for them. */
-async function takeOverPushes(state: ClusterState): Promise<void> {
-  const work = holder().pushWork;
-  if (!work) return; // registering it takes over
+/**
+ * Takes over the pending outbox rows nobody alive owns, and wakes the senders that got some. A
+ * sender registered later finds its rows when it starts (it kicks itself then).
+ */
+async function takeOverOutboxes(state: ClusterState): Promise<void> {
   try {
-    const taken = await state.leases.takeOverPushDeliveries();
-    state.pushTakeoverDue = false;
-    if (!taken) return;
-    state.pushesTakenOver += taken;
-    log.warn('took over push deliveries whose instance is gone', { deliveries: taken });
-    work.kick();
+    const taken = await state.leases.takeOverOutboxRows();
+    state.outboxTakeoverDue = false;
+    const got = OWNED_OUTBOXES.filter((outbox) => taken[outbox] > 0);
+    if (!got.length) return;
+    for (const outbox of got) {
+      state.outboxTakenOver[outbox] += taken[outbox];
+      holder().outboxWork.get(outbox)?.kick();
+    }
+    log.warn('took over outbox rows whose instance is gone', { pushDeliveries: taken.PushDelivery, notifications: taken.NotificationDelivery });
   } catch (err) {
-    state.pushTakeoverDue = true;
-    log.warn('taking over push deliveries failed; again at the next renewal', { error: errorMessage(err) });
+    state.outboxTakeoverDue = true;
+    log.warn('taking over outbox rows failed; again at the next renewal', { error: errorMessage(err) });
   }
 }
 
-/** Boot of push delivery (PostgreSQL): registers the sender, then takes over what nobody alive owns. */
-export async function registerPushWork(work: PushWork): Promise<void> {
-  const h = holder();
-  h.pushWork = work;
-  if (h.state) await takeOverPushes(h.state);
+/** Boot of an outbox's sender (PostgreSQL): woken by takeovers, stopped when this instance leaves. */
+export function registerOutboxWork(outbox: OwnedOutbox, work: OutboxWork): void {
+  holder().outboxWork.set(outbox, work);
 }
 
 /**
@@ -215,7 +221,7 @@ export async function notifyCluster(channel: string, payload: string): Promise<v
 
 /**
  * After the shutdown drain: leave the cluster. The follows this instance stops are resumed by a
- * survivor; its push sender finishes the attempts in flight, and its pending deliveries are
+ * survivor; its outbox senders finish the attempts in flight, and its pending rows are
  * announced free, so a survivor takes them over at once instead of after a lease.
  */
 export async function leaveCluster(): Promise<void> {
@@ -223,8 +229,8 @@ export async function leaveCluster(): Promise<void> {
   const state = h.state;
   if (!state) return;
   await state.relay.stop();
-  await h.pushWork?.stop();
-  await state.leases.retire(PUSH_RELEASED_CHANNEL).catch((err) => log.warn('could not retire this instance', { error: errorMessage(err) }));
+  await Promise.all([...h.outboxWork.values()].map((work) => work.stop()));
+  await state.leases.retire(OUTBOX_RELEASED_CHANNEL).catch((err) => log.warn('could not retire this instance', { error: errorMessage(err) }));
 }
 
 const HEALTH_QUERY_MS = 1_000;
@@ -235,8 +241,8 @@ async function withinHealthTimeout<T, F>(query: Promise<T>, fallback: F): Promis
   return (await settledWithin(answer, HEALTH_QUERY_MS)) ? answer : fallback;
 }
 
-export interface PushLeaseHealth {
-  /** Pending deliveries this instance owns (null: the database could not be asked). */
+export interface OutboxLeaseHealth {
+  /** Pending rows this instance owns (null: the database could not be asked). */
   pending: number | null;
   /** Of those, with an attempt in flight. */
   inFlight: number | null;
@@ -248,15 +254,25 @@ export interface StoreHealth {
   store: 'sqlite' | 'postgresql';
   instance?: string;
   listener?: RelayStatus;
-  leases?: { leaseMs: number; held: number; lastRenewal: string | null; lastError: string | null; takenOver: number; pushDeliveries: PushLeaseHealth };
+  leases?: {
+    leaseMs: number;
+    held: number;
+    lastRenewal: string | null;
+    lastError: string | null;
+    takenOver: number;
+    pushDeliveries: OutboxLeaseHealth;
+    notificationDeliveries: OutboxLeaseHealth;
+  };
 }
 
-/** For GET /api/health: which store, and on PostgreSQL this instance's leases (turns, follows, pushes) and listener. */
+/** For GET /api/health: which store, and on PostgreSQL this instance's leases (turns, follows, outbox rows) and listener. */
 export async function storeHealth(): Promise<StoreHealth> {
   if (!isClustered()) return { store: 'sqlite' };
   const state = holder().state;
   if (!state) return { store: 'postgresql', instance: instanceId() };
-  const pushes = await withinHealthTimeout(state.leases.heldPushDeliveries(), { pending: null, inFlight: null });
+  const unknown = { pending: null, inFlight: null };
+  const held = await withinHealthTimeout(state.leases.heldOutboxRows(), { PushDelivery: unknown, NotificationDelivery: unknown });
+  const lease = (outbox: OwnedOutbox): OutboxLeaseHealth => ({ ...held[outbox], takenOver: state.outboxTakenOver[outbox] });
   return {
     store: 'postgresql',
     instance: instanceId(),
@@ -267,7 +283,8 @@ export async function storeHealth(): Promise<StoreHealth> {
       lastRenewal: state.lastRenewal,
       lastError: state.lastError,
       takenOver: state.takenOver,
-      pushDeliveries: { ...pushes, takenOver: state.pushesTakenOver },
+      pushDeliveries: lease('PushDelivery'),
+      notificationDeliveries: lease('NotificationDelivery'),
     },
   };
 }

@@ -2,11 +2,13 @@
  * Sends queued notifications (the outbox in lib/db/notification-repo). Each attempt passes the
  * push SSRF guard first; a 2xx marks the row delivered (final: it is never sent again, also after
  * a restart); a network error, 408, 429 or 5xx is retried with doubling backoff up to the rule's
- * `retries`; anything else, or the last retry, marks it failed. Every attempt is logged on the row.
+ * `retries`; anything else, or the last retry, marks it failed. Every attempt is logged on the row,
+ * and marked started on it before the POST: a row taken over from an instance that died mid-POST
+ * is sent again with the same id (at least once, as push deliveries; docs/decisions.md).
  */
 import type { NotificationRule } from '../config/notification-rules';
 import { getSettings } from '../config/settings';
-import { dueDeliveries, nextDeliveryDue, recordDeliveryAttempt, type DeliveryAttempt, type DeliveryRecord } from '../db/notification-repo';
+import { dueDeliveries, nextDeliveryDue, recordDeliveryAttempt, startDeliveryAttempt, type AttemptOutcome, type DeliveryAttempt, type DeliveryRecord } from '../db/notification-repo';
 import { refuseWebhookTarget } from '../push/webhook-target';
 import { PushAllowlist } from '../push/address-policy';
 import { postWebhook, WebhookRefusedError } from '../push/guarded-post';
@@ -57,14 +59,21 @@ async function post(record: DeliveryRecord, rule: NotificationRule): Promise<Sen
   }
 }
 
-async function attempt(record: DeliveryRecord, rule: NotificationRule | undefined): Promise<void> {
+/** The attempt log entry for an attempt whose outcome was never recorded (its instance died mid-POST). */
+const unknownOutcome = (startedAt: string): DeliveryAttempt => ({ at: new Date(startedAt).toISOString(), error: 'outcome unknown: the instance sending it stopped during the attempt' });
+
+async function attempt(record: DeliveryRecord, rule: NotificationRule | undefined, owner: string): Promise<void> {
+  const attempts = await startDeliveryAttempt(record.id, owner);
+  if (attempts === null) return; // finished meanwhile, or no longer this instance's
   const now = new Date();
-  const attempts = record.attempts + 1;
   const entry: DeliveryAttempt = { at: now.toISOString() };
-  const logged = (e: DeliveryAttempt) => [...record.attemptLog, e].slice(-ATTEMPT_LOG_LIMIT);
+  const earlier = record.attemptStartedAt ? [unknownOutcome(record.attemptStartedAt)] : [];
+  if (record.attemptStartedAt) log.warn('notification sent again: the outcome of an earlier attempt is unknown', { delivery: record.id, since: record.attemptStartedAt });
+  const logged = (e: DeliveryAttempt) => [...record.attemptLog, ...earlier, e].slice(-ATTEMPT_LOG_LIMIT);
+  const finish = (o: AttemptOutcome) => recordDeliveryAttempt(record.id, owner, o);
   if (!rule) {
     const error = `rule "${record.rule}" is no longer in the config file`;
-    await recordDeliveryAttempt(record.id, { state: 'failed', attempts, attemptLog: logged({ ...entry, error }), nextAttemptAt: now, lastError: error, deliveredAt: null });
+    await finish({ state: 'failed', attemptLog: logged({ ...entry, error }), nextAttemptAt: now, lastError: error, deliveredAt: null });
     return;
   }
   // Syntax and IP literals first (no request at all), then every resolved address when connecting.
@@ -73,18 +82,17 @@ async function attempt(record: DeliveryRecord, rule: NotificationRule | undefine
   if (!sent.ok && sent.refused) {
     const refusal = sent.error;
     const error = `refused by the SSRF guard: ${refusal}`;
-    await recordDeliveryAttempt(record.id, { state: 'refused', attempts, attemptLog: logged({ ...entry, error }), nextAttemptAt: now, lastError: error, deliveredAt: null });
+    await finish({ state: 'refused', attemptLog: logged({ ...entry, error }), nextAttemptAt: now, lastError: error, deliveredAt: null });
     log.warn('notification refused', { delivery: record.id, url: record.url, refusal });
     return;
   }
   if (sent.ok) {
-    await recordDeliveryAttempt(record.id, { state: 'delivered', attempts, attemptLog: logged({ ...entry, status: sent.status }), nextAttemptAt: now, lastError: null, deliveredAt: new Date() });
+    await finish({ state: 'delivered', attemptLog: logged({ ...entry, status: sent.status }), nextAttemptAt: now, lastError: null, deliveredAt: new Date() });
     return;
   }
   const again = sent.retry && attempts <= rule.retries;
-  await recordDeliveryAttempt(record.id, {
+  await finish({
     state: again ? 'pending' : 'failed',
-    attempts,
     attemptLog: logged({ ...entry, error: sent.error, ...(sent.status ? { status: sent.status } : {}) }),
     nextAttemptAt: new Date(now.getTime() + (again ? backoffMs(rule, attempts) : 0)),
     lastError: sent.error,
@@ -93,12 +101,15 @@ async function attempt(record: DeliveryRecord, rule: NotificationRule | undefine
   log.warn(again ? 'notification failed; will retry' : 'notification failed; giving up', { delivery: record.id, url: record.url, error: sent.error, attempts });
 }
 
-/** The notification outbox's worker (lib/push/outbox-worker.ts): due rows, then a timer for the next. */
-export function deliveryWorker(rules: () => ReadonlyMap<string, NotificationRule>): OutboxWorker<DeliveryRecord> {
+/**
+ * The notification outbox's worker (lib/push/outbox-worker.ts): this instance's due rows (`owner`,
+ * as push deliveries are owned), then a timer for the next.
+ */
+export function deliveryWorker(rules: () => ReadonlyMap<string, NotificationRule>, owner: string): OutboxWorker<DeliveryRecord> {
   return new OutboxWorker('notification delivery', {
-    due: () => dueDeliveries(),
-    nextDue: nextDeliveryDue,
+    due: () => dueDeliveries(owner),
+    nextDue: () => nextDeliveryDue(owner),
     key: (d) => d.id,
-    attempt: (d) => attempt(d, rules().get(d.rule)),
+    attempt: (d) => attempt(d, rules().get(d.rule), owner),
   });
 }

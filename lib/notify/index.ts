@@ -2,8 +2,10 @@
  * Operator notifications (issue 17 §2): rules from the config file, matched against every task
  * change as it is written, enqueued in that change's own transaction (lib/db/change-outbox.ts:
  * one row per rule and trigger, so a crash cannot keep the end and lose its notification) and
- * delivered by the outbox worker (delivery.ts), which the committed change wakes. Started at boot before
- * restart recovery, so the tasks that recovery ends are reported too.
+ * delivered by the outbox worker (delivery.ts), which the committed change wakes. A row is owned
+ * by the committing instance, as a push delivery is; on PostgreSQL a survivor takes over the rows
+ * of an instance that is gone (lib/engine/cluster.ts). Started at boot before restart recovery,
+ * so the tasks that recovery ends are reported too.
  */
 import type { NotificationRule } from '../config/notification-rules';
 import { fileConfig } from '../config/file-config';
@@ -15,6 +17,8 @@ import type { WriteResult } from '../db/task-store';
 import { isTerminalState } from '../protocol/types';
 import { refuseWebhookTarget } from '../push/webhook-target';
 import { processSingleton } from '../process-singleton';
+import { instanceId } from '../db/instance';
+import { isClustered, registerOutboxWork } from '../engine/cluster';
 import { log } from '../log';
 import { buildPayload } from './payloads';
 import { deliveryId, triggersFor } from './triggers';
@@ -54,7 +58,7 @@ function planNotifications(written: WriteResult): OutboxRows | null {
   const notifications = triggers.map(({ rule, events, seq }): NewDelivery => {
     const id = deliveryId(rule.name, change.task.id, seq);
     const payload = JSON.stringify(buildPayload(rule.format, { deliveryId: id, rule: rule.name, events, task: change.task, dashboardUrl, at: new Date() }));
-    return { id, taskId: change.task.id, rule: rule.name, event: events.join(','), seq, url: rule.url, format: rule.format, payload };
+    return { id, taskId: change.task.id, rule: rule.name, event: events.join(','), seq, url: rule.url, format: rule.format, payload, owner: instanceId() };
   });
   return { notifications };
 }
@@ -71,7 +75,8 @@ export async function startNotifications(): Promise<void> {
   if (s.worker) return;
   const rules = await loadRules();
   s.rules = new Map(rules.map((r) => [r.name, r]));
-  s.worker = deliveryWorker(() => state().rules);
+  s.worker = deliveryWorker(() => state().rules, instanceId());
+  if (isClustered()) registerOutboxWork('NotificationDelivery', s.worker);
   // The instance that committed a change enqueued it (one row per trigger in any case: its id).
   if (rules.length) {
     planOutbox(planNotifications);

@@ -25,7 +25,7 @@ import { buildTask } from '../engine/snapshot';
 import { toStreamEvent } from '../engine/stream-events';
 import { streamEventToV10, taskToV10 } from '../protocol/v10';
 import { processSingleton } from '../process-singleton';
-import { isClustered, listenCluster, notifyCluster, registerPushWork } from '../engine/cluster';
+import { isClustered, listenCluster, notifyCluster, registerOutboxWork } from '../engine/cluster';
 import { errorMessage, log } from '../log';
 import { postWebhook, WebhookRefusedError } from './guarded-post';
 import { pushAllowlist } from './push-allowlist';
@@ -87,7 +87,7 @@ export function ensurePushDelivery(): void {
     void listenCluster(TRACK_CHANNEL, { onMessage: (taskId) => s.tracked.add(taskId), onGap: () => void loadTracked(s) }).catch((err) =>
       log.warn('push delivery: listening for other instances failed', { error: errorMessage(err) }),
     );
-    void registerPushWork(worker);
+    registerOutboxWork('PushDelivery', worker);
   }
   // The committing instance queued the change's deliveries: it sends them.
   eventHub().subscribeFeed((change) => {

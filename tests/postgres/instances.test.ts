@@ -4,7 +4,8 @@
  * stops the turn on A, the terminal claim holds across instances, and after `kill -9` of A the
  * survivor takes over A's work once the lease expired: A's turns end FAILED `interrupted:
  * instance lost` (an input-required task stays answerable), A's outbound follow resumes, and A's
- * pending push deliveries are sent (the one in flight again, same id).
+ * pending push deliveries are sent (the one in flight again, same id), and so are A's pending
+ * operator notifications (owned through the same lease).
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -65,6 +66,37 @@ async function holdingWebhook() {
   };
 }
 
+/**
+ * Operator notification rules (config file) for a task that ends failed (the `budget` agent):
+ * `held` never answers its first POST (it stays in flight) and 200 to the others; `retry` answers
+ * 500 to its first POST, and is retried after `retryBackoffSeconds`.
+ */
+async function notificationRules(retryBackoffSeconds: number, names: ('held' | 'retry')[] = ['held', 'retry']) {
+  const receiver = await startWebhookReceiver();
+  receiver.respond = ({ path: p, nth }) => (nth > 1 ? 200 : p === '/held' ? 'hold' : 500);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-notify-'));
+  const rule = (name: string, backoffSeconds: number) => ({ name, on: ['task-failed'], url: `${receiver.url}/${name}`, allowPrivate: true, retries: 3, backoffSeconds });
+  fs.writeFileSync(path.join(dir, 'switchboard.json'), JSON.stringify({ notifications: names.map((name) => rule(name, name === 'held' ? 0.2 : retryBackoffSeconds)) }));
+  return {
+    config: path.join(dir, 'switchboard.json'),
+    /** The POSTs to one rule's target, in arrival order. */
+    posts: (rule: string) => receiver.received.filter((r) => r.path === `/${rule}`),
+    close: () => receiver.close(),
+  };
+}
+
+const failingTask = async (app: AppServer) => (await rpc(`${app.url}/a2a/budget`, 'message/send', send('steps 4 budget 2'))).body.result.id as string;
+
+interface DeliveryView {
+  rule: string;
+  state: string;
+  attempts: number;
+  attemptLog: { status?: number; error?: string }[];
+}
+
+const deliveriesOf = async (app: AppServer, taskId: string) =>
+  ((await (await fetch(`${app.url}/api/tasks/${taskId}/notifications`)).json()) as { deliveries: DeliveryView[] }).deliveries;
+
 /** Opens a dashboard feed (GET /api/feed); `states` resolves once `done` holds for the task states seen so far. */
 async function watchFeed(app: AppServer, done: (states: Map<string, string[]>) => boolean, signal: AbortSignal): Promise<{ states: Promise<Map<string, string[]>> }> {
   const res = await fetch(`${app.url}/api/feed`, { signal });
@@ -99,7 +131,7 @@ describe('two instances on one PostgreSQL', () => {
     const [a, b] = await twoInstances();
     for (const [app, name] of [[a, 'a'], [b, 'b']] as const) {
       const h = await health(app);
-      expect(h).toMatchObject({ ok: true, store: 'postgresql', instance: name, listener: { state: 'listening' }, leases: { leaseMs: 15_000, pushDeliveries: { pending: 0, inFlight: 0, takenOver: 0 } } });
+      expect(h).toMatchObject({ ok: true, store: 'postgresql', instance: name, listener: { state: 'listening' }, leases: { leaseMs: 15_000, pushDeliveries: { pending: 0, inFlight: 0, takenOver: 0 }, notificationDeliveries: { pending: 0, inFlight: 0, takenOver: 0 } } });
     }
   });
 
@@ -274,6 +306,78 @@ describe('two instances on one PostgreSQL', () => {
       expect((await health(b)).leases.pushDeliveries.takenOver).toBe(pending);
     } finally {
       await hook.close();
+    }
+  });
+
+  it('after kill -9 of A, B sends A\'s pending notifications within the lease: the one in flight again (same id), the one waiting to retry once, when due', async () => {
+    const rules = await notificationRules(8);
+    try {
+      const [a, b] = await twoInstances({ SWITCHBOARD_LEASE: '1', SWITCHBOARD_CONFIG: rules.config });
+      const id = await failingTask(a);
+      // On A: `held` in flight (no answer), `retry` refused with a 500 and waiting for its retry.
+      await waitFor(async () => {
+        const h = await health(a);
+        return rules.posts('held').length === 1 && rules.posts('retry').length === 1 && h.leases.notificationDeliveries.pending === 2 && h.leases.notificationDeliveries.inFlight === 1;
+      });
+      const killedAt = Date.now();
+      await a.kill();
+      // Bounded by the lease (1 s) and a renewal period; the claim this replaced hid it for 60 s.
+      await waitFor(async () => rules.posts('held').length === 2, 20_000);
+      if (process.env.SWITCHBOARD_TEST_REPORT_TIMINGS) console.log(`notification takeover: first POST from B ${rules.posts('held')[1].at - killedAt} ms after kill -9 of A (lease 1 s)`);
+      const log = await waitFor(async () => {
+        const list = await deliveriesOf(b, id);
+        return list.length === 2 && list.every((d) => d.state === 'delivered') ? list : null;
+      });
+      for (const rule of ['held', 'retry']) {
+        const posts = rules.posts(rule);
+        expect(posts, rule).toHaveLength(2); // A's attempt, then B's: once each
+        expect(new Set(posts.map((p) => p.headers['idempotency-key'])).size, rule).toBe(1);
+      }
+      const byRule = Object.fromEntries(log.map((d) => [d.rule, d]));
+      expect(byRule.held.attempts).toBe(2);
+      expect(byRule.held.attemptLog[0].error).toMatch(/outcome unknown/); // A's POST, never answered
+      expect(byRule.retry).toMatchObject({ attempts: 2, attemptLog: [{ status: 500 }, { status: 200 }] });
+      expect((await health(b)).leases.notificationDeliveries).toEqual({ pending: 0, inFlight: 0, takenOver: 2 });
+    } finally {
+      await rules.close();
+    }
+  });
+
+  it('a live instance\'s notifications are never taken: A\'s retry, due after three leases, is sent by A', async () => {
+    const rules = await notificationRules(3, ['retry']);
+    try {
+      const [a, b, url] = await twoInstances({ SWITCHBOARD_LEASE: '1', SWITCHBOARD_CONFIG: rules.config });
+      const id = await failingTask(a);
+      await waitFor(async () => rules.posts('retry').length === 2, 30_000);
+      await waitFor(async () => (await deliveriesOf(a, id)).every((d) => d.state === 'delivered'));
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        const { rows } = await client.query(`SELECT DISTINCT "owner" FROM "NotificationDelivery" WHERE "taskId" = $1`, [id]);
+        expect(rows).toEqual([{ owner: 'a' }]);
+      } finally {
+        await client.end();
+      }
+      expect((await health(b)).leases.notificationDeliveries.takenOver).toBe(0);
+      expect(rules.posts('retry')).toHaveLength(2);
+    } finally {
+      await rules.close();
+    }
+  });
+
+  it('a graceful stop of A hands its pending notification to B at once, not after the lease', async () => {
+    const rules = await notificationRules(5, ['retry']);
+    try {
+      // A lease of 10 minutes: only A's announcement can make B take over within the test.
+      const [a, b] = await twoInstances({ SWITCHBOARD_LEASE: '600', SWITCHBOARD_CONFIG: rules.config });
+      const id = await failingTask(a);
+      await waitFor(async () => rules.posts('retry').length === 1);
+      await a.stop(); // before its retry is due
+      await waitFor(async () => rules.posts('retry').length === 2, 30_000);
+      await waitFor(async () => (await deliveriesOf(b, id))[0]?.state === 'delivered');
+      expect((await health(b)).leases.notificationDeliveries).toEqual({ takenOver: 1, pending: 0, inFlight: 0 });
+    } finally {
+      await rules.close();
     }
   });
 

@@ -1,7 +1,8 @@
 /**
  * What two instances share on one PostgreSQL database beyond the task log: a new context is
  * claimed by one owner even when two instances' writers race for it (the advisory lock in
- * pg-writer.ts), and a due notification is taken by one instance only (notification-repo.ts).
+ * pg-writer.ts), and a notification belongs to one instance, taken over once its owner is gone
+ * (notification-repo.ts, pg-leases.ts).
  * Two stores in one process stand for two instances: each has its own pool and writer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,14 +39,30 @@ describe('two instances on one database', () => {
     }
   });
 
-  it('a due delivery is taken by one instance; the other sees it again only after the claim lapses', async () => {
+  it('a notification is due only for its owner; survivors take it over only once its owner\'s lease row is gone, and one of them wins', async () => {
     const repo = await import('../../lib/db/notification-repo');
+    const { PgLeases } = await import('../../lib/db/pg-leases');
     await stores[0].writer.queueInsertTask({ ...joining('notified', 'ctx-n', 'o'), joinsContext: false }, [submitted], []);
     const now = new Date();
-    await repo.enqueueDelivery({ id: 'd1', taskId: 'notified', rule: 'ops', event: 'task-failed', seq: 1, url: 'https://example.com/h', format: 'json', payload: '{}' }, now);
-    const taken = await Promise.all([repo.dueDeliveries(now), repo.dueDeliveries(now)]);
-    expect(taken.map((list) => list.map((d) => d.id)).flat()).toEqual(['d1']);
-    expect(await repo.dueDeliveries(now)).toEqual([]);
-    expect((await repo.dueDeliveries(new Date(now.getTime() + 61_000))).map((d) => d.id)).toEqual(['d1']);
+    await repo.enqueueDelivery({ id: 'd1', taskId: 'notified', rule: 'ops', event: 'task-failed', seq: 1, url: 'https://example.com/h', format: 'json', payload: '{}', owner: 'a' }, now);
+    const [a, b, c] = ['a', 'b', 'c'].map((id, i) => new PgLeases(stores[i % 2].pool, id, 60_000));
+    await a.createTables();
+    await Promise.all([a.renew(), b.renew(), c.renew()]);
+    expect((await repo.dueDeliveries('a', now)).map((d) => d.id)).toEqual(['d1']);
+    expect(await repo.dueDeliveries('b', now)).toEqual([]);
+    expect(await repo.nextDeliveryDue('b')).toBeNull();
+    // A live owner's row is never taken.
+    expect(await b.takeOverOutboxRows()).toEqual({ PushDelivery: 0, NotificationDelivery: 0 });
+    // Only the owner records an outcome or starts an attempt.
+    expect(await repo.startDeliveryAttempt('d1', 'b', now)).toBeNull();
+    expect(await repo.startDeliveryAttempt('d1', 'a', now)).toBe(1);
+    await a.retire('sb_test_released');
+    const taken = await Promise.all([b.takeOverOutboxRows(), c.takeOverOutboxRows()]);
+    expect(taken.map((t) => t.NotificationDelivery).sort()).toEqual([0, 1]);
+    const winner = taken[0].NotificationDelivery ? 'b' : 'c';
+    const [row] = await repo.dueDeliveries(winner, now);
+    expect(row).toMatchObject({ id: 'd1', attempts: 1, attemptStartedAt: expect.any(String) }); // in flight when its owner left
+    expect(await repo.recordDeliveryAttempt('d1', 'a', { state: 'delivered', attemptLog: [], nextAttemptAt: now, lastError: null, deliveredAt: now })).toBe(false);
+    expect((await b.heldOutboxRows()).NotificationDelivery.pending + (await c.heldOutboxRows()).NotificationDelivery.pending).toBe(1);
   });
 });
