@@ -5,10 +5,13 @@
  *   instance's terminal claim ends it (a cancel on B), the relayed terminal event aborts it
  *   here. The claim decided; this only stops the work.
  * - Leases (lib/db/pg-leases.ts): this instance renews its row every lease/3 and leases each
- *   running inbound turn. On each renewal it also looks for turns nobody alive holds and ends
- *   them FAILED `interrupted: instance lost` through the claim (input-required tasks have no
- *   turn and stay answerable). At start it first recovers its own turns from a previous life
- *   (same instance id) as `interrupted: restart`, as a single instance does.
+ *   running inbound turn. Work nobody alive holds is looked for only when an instance is known to
+ *   be gone (a renewal removed its expired row, it said it left, or the listener had a gap), for
+ *   SWEEP_LEASES leases after that; such turns end FAILED `interrupted: instance lost` through
+ *   the claim (input-required tasks have no turn and stay answerable). So waiting work costs no
+ *   query beyond the renewal (tests/postgres/idle-queries.test.ts). At start it first recovers
+ *   its own turns from a previous life (same instance id) as `interrupted: restart`, as a single
+ *   instance does.
  * - Push deliveries (lib/push) name their owner in their row; the lease is the owner's instance
  *   row. When a sweep removes dead instances, at start, and when a stopping instance says it left,
  *   this instance takes over the pending deliveries whose owner has no row and sends them.
@@ -55,6 +58,20 @@ interface ClusterState {
   pushTakeoverDue: boolean;
   /** Since when every renewal succeeded (null after a failure). */
   healthySince: number | null;
+  /** Renewals look for orphaned work until then (ms since the epoch): an instance is known to be gone. */
+  sweepUntil: number;
+}
+
+/**
+ * How long after an instance is known gone renewals look for its work. Work it had not leased yet
+ * (a turn started within a lease batch of its death) is orphaned once unchanged for a lease, which
+ * is at most a renewal interval after its row expired: two leases cover it with room to spare.
+ */
+const SWEEP_LEASES = 2;
+
+/** An instance is gone: look for its work at this and the next renewals. */
+function sweepSoon(state: ClusterState): void {
+  state.sweepUntil = Date.now() + SWEEP_LEASES * state.leases.leaseMs;
 }
 
 interface Holder {
@@ -79,14 +96,18 @@ export async function startCluster(): Promise<void> {
   const leases = new PgLeases(store.pool, instanceId(), settings.leaseMs);
   await leases.createTables();
   const relay = new PgEventRelay(settings.databaseUrl, instanceId(), eventHub());
-  const state: ClusterState = { leases, relay, lastRenewal: null, lastError: null, takenOver: 0, pushesTakenOver: 0, pushTakeoverDue: false, healthySince: null };
+  const state: ClusterState = { leases, relay, lastRenewal: null, lastError: null, takenOver: 0, pushesTakenOver: 0, pushTakeoverDue: false, healthySince: null, sweepUntil: 0 };
   holder().state = state;
   await recoverOrphans(state, true); // before any turn starts here: our own leases are from a previous life
   await leases.renew();
   state.lastRenewal = new Date().toISOString();
   state.healthySince = Date.now();
   await relay.start();
-  const takeOver = () => void takeOverPushes(state);
+  // A stopping instance left (or, after a gap, may have): its pushes now, its follows at the next renewals.
+  const takeOver = () => {
+    sweepSoon(state);
+    void takeOverPushes(state);
+  };
   await relay.listen(PUSH_RELEASED_CHANNEL, { onMessage: takeOver, onGap: takeOver });
   setInterval(() => void renewAndSweep(state), Math.max(100, Math.floor(settings.leaseMs / 3))).unref();
   log.info('cluster member started', { instance: instanceId(), leaseMs: settings.leaseMs, database: redactedDatabaseUrl(settings.databaseUrl) });
@@ -97,6 +118,7 @@ export async function startCluster(): Promise<void> {
  * for a whole lease, declares instances whose lease expired dead and takes over their work.
  * After an outage of the database every instance's lease may have expired: the wait gives each
  * live one a whole lease to renew before anyone judges it, so a live instance's work is not taken.
+ * While no instance is gone, a renewal is these two statements on the instance table only.
  */
 async function renewAndSweep(state: ClusterState): Promise<void> {
   try {
@@ -105,8 +127,11 @@ async function renewAndSweep(state: ClusterState): Promise<void> {
     state.healthySince ??= Date.now();
     if (Date.now() - state.healthySince < state.leases.leaseMs) return;
     const dead = await state.leases.removeExpiredInstances();
-    if (dead.length) log.warn('instances lost (lease expired)', { instances: dead });
-    await recoverOrphans(state, false);
+    if (dead.length) {
+      log.warn('instances lost (lease expired)', { instances: dead });
+      sweepSoon(state);
+    }
+    if (Date.now() < state.sweepUntil) await recoverOrphans(state, false);
     if (dead.length || state.pushTakeoverDue) await takeOverPushes(state);
     state.lastError = null;
   } catch (err) {
