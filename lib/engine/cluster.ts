@@ -7,7 +7,7 @@
  * - Leases (lib/db/pg-leases.ts): this instance renews its row every lease/3 and leases each
  *   running inbound turn. Work nobody alive holds is looked for only when an instance is known to
  *   be gone (a renewal removed its expired row, it said it left, or the listener had a gap), for
- *   SWEEP_LEASES leases after that; such turns end FAILED `interrupted: instance lost` through
+ *   SWEEP_RENEWALS renewals after that; such turns end FAILED `interrupted: instance lost` through
  *   the claim (input-required tasks have no turn and stay answerable). So waiting work costs no
  *   query beyond the renewal (tests/postgres/idle-queries.test.ts). At start it first recovers
  *   its own turns from a previous life (same instance id) as `interrupted: restart`, as a single
@@ -58,20 +58,22 @@ interface ClusterState {
   pushTakeoverDue: boolean;
   /** Since when every renewal succeeded (null after a failure). */
   healthySince: number | null;
-  /** Renewals look for orphaned work until then (ms since the epoch): an instance is known to be gone. */
-  sweepUntil: number;
+  /** How many more renewals also look for orphaned work (an instance is known to be gone). */
+  sweepsLeft: number;
 }
 
 /**
- * How long after an instance is known gone renewals look for its work. Work it had not leased yet
- * (a turn started within a lease batch of its death) is orphaned once unchanged for a lease, which
- * is at most a renewal interval after its row expired: two leases cover it with room to spare.
+ * How many renewals look for orphaned work once an instance is known gone: two leases' worth
+ * (renewals come every lease/3), and one more. Work it had not leased yet (a turn started within
+ * a lease batch of its death) counts as orphaned once unchanged for a lease, at most a renewal
+ * interval after its row expired. Counted in successful renewals, not in time, so a database
+ * outage meanwhile does not use them up.
  */
-const SWEEP_LEASES = 2;
+const SWEEP_RENEWALS = 7;
 
 /** An instance is gone: look for its work at this and the next renewals. */
 function sweepSoon(state: ClusterState): void {
-  state.sweepUntil = Date.now() + SWEEP_LEASES * state.leases.leaseMs;
+  state.sweepsLeft = SWEEP_RENEWALS;
 }
 
 interface Holder {
@@ -96,7 +98,7 @@ export async function startCluster(): Promise<void> {
   const leases = new PgLeases(store.pool, instanceId(), settings.leaseMs);
   await leases.createTables();
   const relay = new PgEventRelay(settings.databaseUrl, instanceId(), eventHub());
-  const state: ClusterState = { leases, relay, lastRenewal: null, lastError: null, takenOver: 0, pushesTakenOver: 0, pushTakeoverDue: false, healthySince: null, sweepUntil: 0 };
+  const state: ClusterState = { leases, relay, lastRenewal: null, lastError: null, takenOver: 0, pushesTakenOver: 0, pushTakeoverDue: false, healthySince: null, sweepsLeft: 0 };
   holder().state = state;
   await recoverOrphans(state, true); // before any turn starts here: our own leases are from a previous life
   await leases.renew();
@@ -131,7 +133,10 @@ async function renewAndSweep(state: ClusterState): Promise<void> {
       log.warn('instances lost (lease expired)', { instances: dead });
       sweepSoon(state);
     }
-    if (Date.now() < state.sweepUntil) await recoverOrphans(state, false);
+    if (state.sweepsLeft > 0) {
+      await recoverOrphans(state, false);
+      state.sweepsLeft--;
+    }
     if (dead.length || state.pushTakeoverDue) await takeOverPushes(state);
     state.lastError = null;
   } catch (err) {

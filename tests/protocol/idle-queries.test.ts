@@ -2,10 +2,11 @@
  * Issue 15's idle rule on the SQLite default, where a lone instance has no lease to renew: a real
  * `next start` holding every kind of waiting work (tests/support/waiting-work.ts), with a
  * dashboard feed and an A2A stream open, sends no query at all over the window. Counted with
- * SWITCHBOARD_QUERY_LOG=1 (GET /api/debug/queries: Prisma statements, hot-path reads, queued
- * writes and their commits: every connection of the app's but the WAL checkpointer's, a worker
- * thread's PRAGMA that copies nothing when nothing was written). The PostgreSQL version, which
- * sees every connection, is tests/postgres/idle-queries.test.ts.
+ * SWITCHBOARD_QUERY_LOG=1 (GET /api/debug/queries, lib/db/query-counter.ts), which sees every
+ * connection the app opens: Prisma's (at its driver adapter), the one the writer, the hot-path
+ * reads and the repositories share (each statement, through better-sqlite3's `verbose` hook),
+ * and the WAL checkpointer's (each pass). The PostgreSQL version is
+ * tests/postgres/idle-queries.test.ts.
  *
  * The window is the one fixed wait, on purpose: an observation period (four seconds, longer than
  * every short timer here), ending before the push held in flight times out (10 s). Before it, the
@@ -16,7 +17,7 @@ import { startApp, type AppServer } from '../support/app-server';
 import { waitFor } from '../support/a2a-clients';
 import { startSdkPeer } from '../support/sdk-peer';
 import { startWebhookReceiver } from '../support/webhook-receiver';
-import { openWatchers, startWaitingWork, stillWaiting, waitingWorkAnswers, waitingWorkConfig } from '../support/waiting-work';
+import { openWatchers, startHeldPush, startWaitingWork, stillWaiting, waitingWorkAnswers, waitingWorkConfig } from '../support/waiting-work';
 
 const WINDOW_MS = 4_000;
 
@@ -40,8 +41,9 @@ describe('waiting work on one SQLite instance', () => {
     const stop = new AbortController();
     cleanup.push(async () => stop.abort());
 
-    const work = await startWaitingWork(app.url, { peerUrl: peer.url, hooks });
+    const work = await startWaitingWork(app.url, { peerUrl: peer.url });
     await openWatchers(app.url, [work.slow], stop.signal);
+    await startHeldPush(app.url, hooks);
     let last = '';
     await waitFor(async () => {
       const now = JSON.stringify(await queryCounts(app));
@@ -51,7 +53,8 @@ describe('waiting work on one SQLite instance', () => {
     }, 20_000, 300);
 
     const before = await queryCounts(app);
-    expect(before.prisma + before.reads + before.writes).toBeGreaterThan(0); // the counter counts this app
+    // The counter sees each connection: Prisma's, the shared one, the checkpointer's.
+    for (const kind of ['prisma', 'sqlite', 'checkpoints']) expect(before[kind], kind).toBeGreaterThan(0);
     await new Promise((r) => setTimeout(r, WINDOW_MS)); // the observation period itself (file comment)
     expect(await queryCounts(app)).toEqual(before);
 

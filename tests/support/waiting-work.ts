@@ -52,15 +52,13 @@ export interface WaitingWork {
   ask: string;
   slow: string;
   follow: string;
-  pushed: string;
 }
 
 /**
- * Starts each kind of waiting work on `app` and waits until each is waiting: the follow knows the
- * peer's task, the notification's first attempt got its 500, the push's first POST is held.
+ * Starts each kind of waiting work but the push on `app` and waits until each is waiting: the
+ * follow knows the peer's task, the notification's first attempt got its 500.
  */
-export async function startWaitingWork(appUrl: string, opts: { peerUrl: string; hooks: WebhookReceiver }): Promise<WaitingWork> {
-  const { hooks } = opts;
+export async function startWaitingWork(appUrl: string, opts: { peerUrl: string }): Promise<WaitingWork> {
   const ask = (await sent(`${appUrl}/a2a/ask`, send('hello', { blocking: true }))).id;
   const slow = (await sent(`${appUrl}/a2a/slow`, send('work 600s chunks 1'))).id;
   const follow = await dispatch(appUrl, { url: opts.peerUrl, text: 'chunks 1 every 600000ms', mode: 'streaming', protocolVersion: '1.0' });
@@ -73,10 +71,17 @@ export async function startWaitingWork(appUrl: string, opts: { peerUrl: string; 
     const { deliveries } = (await res.json()) as { deliveries: { state: string; attempts: number }[] };
     return deliveries.length === 1 && deliveries[0].state === 'pending' && deliveries[0].attempts === 1;
   });
-  // Last, as its held POST times out after 10 s: a task whose status pushes queue behind it.
+  return { ask, slow, follow };
+}
+
+/**
+ * A task whose first status push is held in flight by `hooks` (it never answers) and whose later
+ * ones wait behind it. Start it last: the held POST times out after 10 s.
+ */
+export async function startHeldPush(appUrl: string, hooks: WebhookReceiver): Promise<string> {
   const pushed = (await sent(`${appUrl}/a2a/slow`, send('work 0.2s chunks 1', { blocking: true, pushNotificationConfig: { url: `${hooks.url}/push` } }))).id;
   await waitFor(async () => hooks.received.some((r) => r.path === '/push' && (r.body as { id?: string }).id === pushed));
-  return { ask, slow, follow, pushed };
+  return pushed;
 }
 
 /** A dashboard feed, and an A2A stream (tasks/resubscribe) of each of `slowTasks`, on `appUrl`, open until `signal` aborts. */
