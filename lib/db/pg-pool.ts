@@ -21,9 +21,19 @@ const types: pg.CustomTypesConfig = {
     oid === TIMESTAMP_OID ? writerTimeFromPg : pg.types.getTypeParser(oid, format as 'text')) as pg.CustomTypesConfig['getTypeParser'],
 };
 
-/** `pipeline`: queries are sent without waiting for the previous one's answer (pg's pipeline mode). */
-export function createPgPool(connectionString: string, max: number, opts: { pipeline?: boolean } = {}): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max, types, idleTimeoutMillis: 30_000, pipeline: opts.pipeline });
+/**
+ * The application_name of this instance's connections for `role`, so pg_stat_activity and the
+ * server's log say which instance and which of its connections sent a statement (PostgreSQL
+ * keeps 63 bytes of it). An `application_name` in DATABASE_URL wins over it.
+ */
+export const pgApplicationName = (instance: string, role: string) => `switchboard:${instance}:${role}`;
+
+/**
+ * `pipeline`: queries are sent without waiting for the previous one's answer (pg's pipeline mode).
+ * `applicationName`: see pgApplicationName.
+ */
+export function createPgPool(connectionString: string, max: number, opts: { pipeline?: boolean; applicationName?: string } = {}): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max, types, idleTimeoutMillis: 30_000, pipeline: opts.pipeline, application_name: opts.applicationName });
   // An idle connection dropped by the server (a restart, a failover) must not crash the
   // process; the pool opens a new one on the next query.
   pool.on('error', (err) => log.warn('postgres connection lost', { error: errorMessage(err) }));

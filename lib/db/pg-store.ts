@@ -7,7 +7,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import type pg from 'pg';
 import { PrismaClient as PgPrismaClient } from './generated-pg/client';
-import { createPgPool } from './pg-pool';
+import { createPgPool, pgApplicationName } from './pg-pool';
 import { applyPgMigrations } from './pg-migrate';
 import { PgTaskWriter } from './pg-writer';
 import { PgReadPipe, PgTaskReader } from './pg-reader';
@@ -43,7 +43,8 @@ function afterReady(factory: PrismaPg, ready: Promise<void>): Pick<PrismaPg, 'pr
 }
 
 export function createPgStore(databaseUrl: string): PgStore {
-  const pool = createPgPool(databaseUrl, POOL_SIZE);
+  const named = (role: string) => pgApplicationName(instanceId(), role);
+  const pool = createPgPool(databaseUrl, POOL_SIZE, { applicationName: named('main') });
   const ready = applyPgMigrations(pool).then(
     () => undefined,
     (err: unknown) => {
@@ -59,10 +60,10 @@ export function createPgStore(databaseUrl: string): PgStore {
     // Its own pipelined connection: one batch at a time, its statements sent together
     // (pg-write-queue.ts). The batch's outbox rows (change-outbox.ts) commit with it; other
     // instances learn of each group commit from its NOTIFY (pg-notify.ts).
-    writer: new PgTaskWriter(createPgPool(databaseUrl, 1, { pipeline: true }), ready, {
+    writer: new PgTaskWriter(createPgPool(databaseUrl, 1, { pipeline: true, applicationName: named('writer') }), ready, {
       withCommit: (values) => [...outboxStatementsPg(values), ...notifyStatements(instanceId(), values)],
     }),
-    reader: new PgTaskReader(new PgReadPipe(createPgPool(databaseUrl, READ_CONNECTIONS, { pipeline: true })), ready),
+    reader: new PgTaskReader(new PgReadPipe(createPgPool(databaseUrl, READ_CONNECTIONS, { pipeline: true, applicationName: named('reader') })), ready),
     prisma: new PgPrismaClient({ adapter: queryLogEnabled() ? countingAdapterFactory(adapter) : adapter }),
   };
 }

@@ -1,9 +1,10 @@
 /**
  * Counts database work when SWITCHBOARD_QUERY_LOG=1 (benchmarks, diagnosis): Prisma queries at
- * the driver adapter, hot-path reads, queued writes and the commits that carried them. With the
- * flag unset nothing is wrapped and counting is one boolean test. GET /api/debug/queries shows
- * the counts, and exists only with the flag set (bench scenario 6 proves that detached tasks
- * waiting for their result cost no queries at all: no polling).
+ * the driver adapter, hot-path reads, queued writes, the commits that carried them, every
+ * statement on the shared SQLite connection, and SQLite's WAL checkpoint passes. With the flag
+ * unset nothing is wrapped and counting is one boolean test. GET /api/debug/queries shows the
+ * counts, and exists only with the flag set (bench scenario 6 and tests/protocol/idle-queries.test.ts
+ * prove that waiting work costs no queries at all).
  */
 import { processSingleton } from '../process-singleton';
 
@@ -16,6 +17,13 @@ export interface QueryCounts {
   writes: number;
   /** Transactions that committed those writes (group commit: writes ≥ commits). */
   commits: number;
+  /**
+   * Every statement run on the SQLite connection that the writer, the hot-path reads and the
+   * repositories share (writes and reads above included; Prisma's own connection is `prisma`).
+   */
+  sqlite: number;
+  /** SQLite WAL checkpoint passes of the worker thread (wal-checkpointer.ts). */
+  checkpoints: number;
 }
 
 interface Counter {
@@ -26,7 +34,7 @@ interface Counter {
 const counter = () =>
   processSingleton<Counter>('query-counter', () => ({
     enabled: process.env.SWITCHBOARD_QUERY_LOG === '1',
-    counts: { prisma: 0, reads: 0, writes: 0, commits: 0 },
+    counts: { prisma: 0, reads: 0, writes: 0, commits: 0, sqlite: 0, checkpoints: 0 },
   }));
 
 export function queryLogEnabled(): boolean {

@@ -23,6 +23,7 @@ import { RunningArtifacts } from './running-artifacts';
 import { AppendRuns } from './append-runs';
 import { RESULT_TEXT_LIMIT, serializeEvents, sqliteTime, type RawTaskRow, type SerializedEvent, type TaskWriter, type WriteGuard, type WriteResult } from './task-store';
 import { BACKSTOP_PAGES, startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer';
+import { countQueries, queryLogEnabled } from './query-counter';
 import { writeOutboxSqlite } from './change-outbox';
 
 export { RESULT_TEXT_LIMIT, sqliteTime, type RawTaskRow, type WriteGuard, type WriteResult };
@@ -60,7 +61,8 @@ export class SqliteTaskWriter implements TaskWriter {
   private readonly appendTx;
 
   constructor(file: string) {
-    this.conn = new Database(file, { timeout: 10_000 });
+    // With SWITCHBOARD_QUERY_LOG=1 every statement on this connection is counted (query-counter.ts).
+    this.conn = new Database(file, { timeout: 10_000, verbose: queryLogEnabled() ? () => countQueries('sqlite') : undefined });
     this.conn.pragma('journal_mode = WAL');
     this.conn.pragma('synchronous = NORMAL');
     this.conn.pragma('foreign_keys = ON');

@@ -5,10 +5,13 @@
  *   instance's terminal claim ends it (a cancel on B), the relayed terminal event aborts it
  *   here. The claim decided; this only stops the work.
  * - Leases (lib/db/pg-leases.ts): this instance renews its row every lease/3 and leases each
- *   running inbound turn. On each renewal it also looks for turns nobody alive holds and ends
- *   them FAILED `interrupted: instance lost` through the claim (input-required tasks have no
- *   turn and stay answerable). At start it first recovers its own turns from a previous life
- *   (same instance id) as `interrupted: restart`, as a single instance does.
+ *   running inbound turn. Work nobody alive holds is looked for only when an instance is known to
+ *   be gone (a renewal removed its expired row, it said it left, or the listener had a gap), for
+ *   SWEEP_RENEWALS renewals after that; such turns end FAILED `interrupted: instance lost` through
+ *   the claim (input-required tasks have no turn and stay answerable). So waiting work costs no
+ *   query beyond the renewal (tests/postgres/idle-queries.test.ts). At start it first recovers
+ *   its own turns from a previous life (same instance id) as `interrupted: restart`, as a single
+ *   instance does.
  * - Outbox rows (push deliveries, lib/push; operator notifications, lib/notify) name their owner
  *   in their row; the lease is the owner's instance row. When a sweep removes dead instances, at
  *   start, and when a stopping instance says it left, this instance takes over the pending rows
@@ -56,6 +59,22 @@ interface ClusterState {
   outboxTakeoverDue: boolean;
   /** Since when every renewal succeeded (null after a failure). */
   healthySince: number | null;
+  /** How many more renewals also look for orphaned work (an instance is known to be gone). */
+  sweepsLeft: number;
+}
+
+/**
+ * How many renewals look for orphaned work once an instance is known gone: two leases' worth
+ * (renewals come every lease/3), and one more. Work it had not leased yet (a turn started within
+ * a lease batch of its death) counts as orphaned once unchanged for a lease, at most a renewal
+ * interval after its row expired. Counted in successful renewals, not in time, so a database
+ * outage meanwhile does not use them up.
+ */
+const SWEEP_RENEWALS = 7;
+
+/** An instance is gone: look for its work at this and the next renewals. */
+function sweepSoon(state: ClusterState): void {
+  state.sweepsLeft = SWEEP_RENEWALS;
 }
 
 interface Holder {
@@ -82,14 +101,18 @@ export async function startCluster(): Promise<void> {
   const leases = new PgLeases(store.pool, instanceId(), settings.leaseMs);
   await leases.createTables();
   const relay = new PgEventRelay(settings.databaseUrl, instanceId(), eventHub());
-  const state: ClusterState = { leases, relay, lastRenewal: null, lastError: null, takenOver: 0, outboxTakenOver: noRows(), outboxTakeoverDue: false, healthySince: null };
+  const state: ClusterState = { leases, relay, lastRenewal: null, lastError: null, takenOver: 0, outboxTakenOver: noRows(), outboxTakeoverDue: false, healthySince: null, sweepsLeft: 0 };
   holder().state = state;
   await recoverOrphans(state, true); // before any turn starts here: our own leases are from a previous life
   await leases.renew();
   state.lastRenewal = new Date().toISOString();
   state.healthySince = Date.now();
   await relay.start();
-  const takeOver = () => void takeOverOutboxes(state);
+  // A stopping instance left (or, after a gap, may have): its outbox rows now, its follows at the next renewals.
+  const takeOver = () => {
+    sweepSoon(state);
+    void takeOverOutboxes(state);
+  };
   await relay.listen(OUTBOX_RELEASED_CHANNEL, { onMessage: takeOver, onGap: takeOver });
   await takeOverOutboxes(state); // what stopped instances left (their rows are gone)
   setInterval(() => void renewAndSweep(state), Math.max(100, Math.floor(settings.leaseMs / 3))).unref();
@@ -101,6 +124,7 @@ export async function startCluster(): Promise<void> {
  * for a whole lease, declares instances whose lease expired dead and takes over their work.
  * After an outage of the database every instance's lease may have expired: the wait gives each
  * live one a whole lease to renew before anyone judges it, so a live instance's work is not taken.
+ * While no instance is gone, a renewal is these two statements on the instance table only.
  */
 async function renewAndSweep(state: ClusterState): Promise<void> {
   try {
@@ -109,8 +133,14 @@ async function renewAndSweep(state: ClusterState): Promise<void> {
     state.healthySince ??= Date.now();
     if (Date.now() - state.healthySince < state.leases.leaseMs) return;
     const dead = await state.leases.removeExpiredInstances();
-    if (dead.length) log.warn('instances lost (lease expired)', { instances: dead });
-    await recoverOrphans(state, false);
+    if (dead.length) {
+      log.warn('instances lost (lease expired)', { instances: dead });
+      sweepSoon(state);
+    }
+    if (state.sweepsLeft > 0) {
+      await recoverOrphans(state, false);
+      state.sweepsLeft--;
+    }
     if (dead.length || state.outboxTakeoverDue) await takeOverOutboxes(state);
     state.lastError = null;
   } catch (err) {

@@ -21,6 +21,7 @@ import pg from 'pg';
 import { findTasksUpdatedSince, readChanges } from '../db/task-repo';
 import type { StoredEvent } from '../db/task-records';
 import { EVENTS_CHANNEL, parseNotifyPayload, type TaskSeqRange } from '../db/pg-notify';
+import { pgApplicationName } from '../db/pg-pool';
 import type { EventHub } from './hub';
 import { errorMessage, log } from '../log';
 
@@ -85,7 +86,7 @@ export class PgEventRelay {
   }
 
   private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url });
+    const client = new pg.Client({ connectionString: this.url, application_name: pgApplicationName(this.instance, 'listener') });
     this.client = client;
     client.on('notification', (msg) => {
       if (msg.channel === EVENTS_CHANNEL && msg.payload) this.onNotification(msg.payload);

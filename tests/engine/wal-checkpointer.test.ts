@@ -1,6 +1,7 @@
 /**
  * The WAL is copied back into the database file by the checkpoint worker, not by the writer's
- * commits on the event loop (whose auto-checkpoint is only a backstop at BACKSTOP_PAGES).
+ * commits on the event loop (whose auto-checkpoint is only a backstop at BACKSTOP_PAGES); once it
+ * copied everything, it runs no pass until something is written.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useFreshDatabase } from '../support/in-process';
@@ -32,5 +33,23 @@ describe('WAL checkpoints', () => {
     // ~1,500 pages went into the log; the worker copies them back.
     await waitFor(async () => tw.checkpointer.checkpointedPages() >= 1_000, 10_000);
     expect(tw.checkpointer.checkpointedPages()).toBeGreaterThanOrEqual(1_000);
+  });
+
+  it('runs no pass while nothing is written, and passes again after a write', async () => {
+    const tw = client.sqliteTaskWriter();
+    await writer.createTaskRecord({ id: 'idle', contextId: 'ctx', direction: 'inbound', agentSlug: 'echo', state: 'working', requestText: 'x' }, []);
+    // The passes stop once a pass found the whole log copied.
+    let last = -1;
+    await waitFor(async () => {
+      const now = tw.checkpointer.passes();
+      const unchanged = now === last;
+      last = now;
+      return unchanged;
+    }, 10_000, 5 * checkpointer.CHECKPOINT_INTERVAL_MS);
+    const idle = tw.checkpointer.passes();
+    await new Promise((r) => setTimeout(r, 10 * checkpointer.CHECKPOINT_INTERVAL_MS)); // an observation period: ten intervals
+    expect(tw.checkpointer.passes()).toBe(idle);
+    await writer.recordEvents('idle', [{ type: 'artifact', payload: { artifact: { artifactId: 'a', parts: [{ kind: 'text', text: 'z' }] } } }]);
+    await waitFor(async () => tw.checkpointer.passes() > idle);
   });
 });

@@ -5,7 +5,8 @@
  * survivor takes over A's work once the lease expired: A's turns end FAILED `interrupted:
  * instance lost` (an input-required task stays answerable), A's outbound follow resumes, and A's
  * pending push deliveries are sent (the one in flight again, same id), and so are A's pending
- * operator notifications (owned through the same lease).
+ * operator notifications (owned through the same lease). After a graceful stop of A (its row
+ * removed, announced), B resumes A's outbound follow.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -20,6 +21,7 @@ import { freshPgDatabase } from '../support/postgres';
 import { artifactText, dispatch, readTask, waitForTask } from '../support/dispatch-api';
 import { pushReceipts, startWebhookReceiver } from '../support/webhook-receiver';
 import { groupAlive } from '../support/processes';
+import { startSdkPeer } from '../support/sdk-peer';
 
 let apps: AppServer[] = [];
 afterEach(async () => {
@@ -378,6 +380,21 @@ describe('two instances on one PostgreSQL', () => {
       expect((await health(b)).leases.notificationDeliveries).toEqual({ takenOver: 1, pending: 0, inFlight: 0 });
     } finally {
       await rules.close();
+    }
+  });
+
+  it('a graceful stop of A: B resumes its outbound follow, which only A\'s announcement that it left can tell B', async () => {
+    const peer = await startSdkPeer();
+    try {
+      const [a, b] = await twoInstances({ SWITCHBOARD_LEASE: '1' });
+      const follow = await dispatch(a.url, { url: peer.url, text: 'chunks 3 every 1500ms', mode: 'streaming', protocolVersion: '1.0' });
+      await waitFor(async () => (await readTask(a.url, follow)).task.remoteTaskId && (await health(a)).leases.held === 1);
+      await a.stop(); // its row goes at once (no lease expires), its follow's lease stays
+      const done = await waitForTask(b.url, follow);
+      expect(done.task.state).toBe('completed');
+      expect((await health(b)).leases.takenOver).toBe(1);
+    } finally {
+      await peer.close();
     }
   });
 

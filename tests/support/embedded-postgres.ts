@@ -20,7 +20,8 @@ export interface EmbeddedServer {
   stop(): Promise<void>;
 }
 
-export async function startEmbeddedPostgres(flags: string[] = []): Promise<EmbeddedServer> {
+/** `onLog`: gets the server's output (its log on stderr), in chunks as they come. */
+export async function startEmbeddedPostgres(flags: string[] = [], opts: { onLog?: (chunk: string) => void } = {}): Promise<EmbeddedServer> {
   const port = await freePort();
   const databaseDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-pg-'));
   fs.rmSync(databaseDir, { recursive: true }); // initdb wants to create it
@@ -33,7 +34,7 @@ export async function startEmbeddedPostgres(flags: string[] = []): Promise<Embed
     persistent: true, // stop() must keep the data for restart(); the directory is removed by our stop()
     createPostgresUser: process.getuid?.() === 0,
     postgresFlags: ['-c', 'max_connections=300', ...flags],
-    onLog: () => undefined,
+    onLog: opts.onLog ?? (() => undefined),
     onError: () => undefined,
   });
   await server.initialise();

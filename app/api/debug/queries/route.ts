@@ -1,4 +1,4 @@
-// GET /api/debug/queries — database work counted since start: {prisma, reads, writes, commits}.
+// GET /api/debug/queries — database work counted since start: {prisma, reads, writes, commits, sqlite, checkpoints}.
 // Exists only when SWITCHBOARD_QUERY_LOG=1 (404 otherwise); lib/db/query-counter.ts. Viewer role.
 import { apiRoute } from '@/lib/api/route';
 import { apiError } from '@/lib/api/responses';
