@@ -18,8 +18,12 @@ export interface OutboxSource<T> {
   attempt(item: T): Promise<void>;
 }
 
-/** The longest a timer is set for; a later due time is simply looked at again then. */
-const MAX_TIMER_MS = 60_000;
+/**
+ * The longest a timer is set for (setTimeout's bound, ~24.8 days); a later due time is looked at
+ * again then. Nothing else needs a periodic look: commits, takeovers and a stopping instance's
+ * announcement kick the worker, so a retry due in an hour costs no query until it is due.
+ */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 /** After a pass failed (the database is unreachable): look again after this, not at once. */
 const FAILED_PASS_RETRY_MS = 1_000;
 
