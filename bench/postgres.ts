@@ -1,6 +1,6 @@
 /**
  * PostgreSQL bench (issue 15), on its own: `npm run bench:pg -- [--dist .next-bench] [--build]
- * [--seconds 8] [--rounds 3] [--rate 100] [--only echo,stream,takeover,cross] [--baseline DIR] [--cpu-prof]`.
+ * [--seconds 8] [--rounds 3] [--rate 100] [--only echo,stream,takeover,cross] [--baseline DIR] [--cpu-prof] [--feeds-nice 10]`.
  * Builds into --dist if it holds no build (--build: always). Starts an embedded PostgreSQL (its
  * settings: bench/README.md). `--baseline DIR`: a checkout of another commit, built into the same
  * --dist, whose servers run interleaved with this tree's in echo and cross (before/after in one run).
@@ -160,6 +160,13 @@ const IDLE_SECONDS = 4;
 /** `--rate N`: echo tasks a second sent to A during the load (each is several task changes). */
 const TASKS_PER_SECOND = Number(arg('rate', '100'));
 
+/**
+ * `--feeds-nice N` (default 10): the feed process's CPU priority. Its 900 connections stand for
+ * browsers on other machines; on this shared 2-core machine they would otherwise compete with
+ * the instances and PostgreSQL for the same cores. They still read (and check) every frame.
+ */
+const FEEDS_NICE = Number(arg('feeds-nice', '10'));
+
 /** Feed subscribers in a child process: resolves once all are open; `finish` returns their reports. */
 async function feedSwarm(groups: FeedGroup[]): Promise<{ finish: () => Promise<FeedReport[]>; cpuSeconds: () => number }> {
   const child = fork(path.resolve('bench/lib/feed-swarm.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -172,6 +179,7 @@ async function feedSwarm(groups: FeedGroup[]): Promise<{ finish: () => Promise<F
     child.on('message', onMessage);
     child.once('exit', (code) => reject(new Error(`feed swarm exited (${code})`)));
   });
+  if (FEEDS_NICE) os.setPriority(child.pid!, FEEDS_NICE);
   const opened = reply<boolean>('open');
   child.send({ feeds: groups });
   await opened;
@@ -252,7 +260,7 @@ async function crossInstance(db: EmbeddedServer, tree: Tree): Promise<void> {
     const cores = (cpu: number) => (cpu / wall).toFixed(2);
     const usage =
       `cores used by A ${cores(a.cpuSeconds() - cpu0.a)}, B ${cores(b.cpuSeconds() - cpu0.b)}, PostgreSQL ${cores(cpuSecondsOf(db.pid()) - cpu0.pg)}, ` +
-      `the feed process ${cores(feeds.cpuSeconds() - cpu0.feeds)}, the driver and streams ${cores((benchCpu.user + benchCpu.system) / 1e6)} ` +
+      `the feed process (nice ${FEEDS_NICE}) ${cores(feeds.cpuSeconds() - cpu0.feeds)}, the driver and streams ${cores((benchCpu.user + benchCpu.system) / 1e6)} ` +
       `(its event-loop delay p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms)`;
     await Promise.race([streams.done, new Promise((r) => setTimeout(r, 60_000))]);
     await new Promise((r) => setTimeout(r, 1_000)); // the feeds' last coalesced frame
