@@ -69,19 +69,22 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** The process's descendants: one scan of /proc (a scan per child held the caller's event loop for tens of ms). */
 function descendants(pid: number): number[] {
-  const children: number[] = [];
+  const childrenOf = new Map<number, number[]>();
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === pid) children.push(Number(entry), ...descendants(Number(entry)));
+      childrenOf.set(ppid, [...(childrenOf.get(ppid) ?? []), Number(entry)]);
     } catch {
       // the process went away while we looked
     }
   }
-  return children;
+  const found: number[] = [];
+  for (let i = -1; i < found.length; i++) found.push(...(childrenOf.get(i < 0 ? pid : found[i]) ?? []));
+  return found;
 }
 
 /** CPU time (user + system) the process and its children have used, in seconds. */
