@@ -34,6 +34,9 @@ test('a slow task dispatched from the form is followed live to its whole result'
   await logIn(page, OPERATOR_TOKEN);
   await expect(page.getByTestId('feed-status')).toHaveAttribute('data-status', 'live');
   await recordRowStates(page);
+  // The list's first page has loaded (rows or the empty note), so the rows counted are its own:
+  // counted while it still loaded, the tasks dispatched below would arrive in that first page.
+  await expect(page.getByTestId('empty-list').or(page.getByTestId('task-row').first())).toBeVisible();
   const rowsBefore = await page.getByTestId('task-row').count();
 
   const form = await context.newPage();
@@ -55,15 +58,14 @@ test('a slow task dispatched from the form is followed live to its whole result'
   await expect(banner).toBeVisible();
   await expect(page.getByTestId('task-row')).toHaveCount(rowsBefore);
   let inboundId: string | null = null;
-  for (let i = 0; i < 20 && !inboundId; i++) {
+  await expect(async () => {
     if (await banner.isVisible()) await banner.click();
     inboundId = await page
       .locator('[data-testid="task-row"]')
       .filter({ hasText: `work 6s chunks ${CHUNKS}` })
       .evaluateAll((rows, out) => rows.map((r) => r.getAttribute('data-task-id')).find((id) => id && id !== out) ?? null, outboundId);
-    if (!inboundId) await page.waitForTimeout(100);
-  }
-  expect(inboundId, 'the served (inbound) task appears in the list').toBeTruthy();
+    expect(inboundId, 'the served (inbound) task appears in the list').toBeTruthy();
+  }).toPass({ timeout: 10_000 });
 
   // The outbound task page follows the peer live and ends with every chunk.
   // Running, seen before the end: with a 1 s window the page may already show it detached.

@@ -1,7 +1,6 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agent, EXAMPLE_WORKER, isAlive, liveTreeMembers, makeRunner, NODE, RecordingLog, waitFor } from '../../tests/fixtures/launcher-test-kit';
 import { RecordingTurn } from '../../tests/fixtures/recording-turn';
@@ -192,7 +191,7 @@ describe('rpc launcher evicts a worker that breaks the protocol', () => {
         return undefined;
       }
     });
-    await sleep(100); // Let the prompt reach the worker.
+    await waitFor(() => existsSync(`${pidFile}.prompt`)); // the prompt reached the worker
     turn.cancel('tasks/cancel');
     expect(await running).toEqual({ state: 'failed', reason: 'aborted: tasks/cancel' });
     expect(liveTreeMembers(pid)).toEqual([]);
@@ -202,7 +201,7 @@ describe('rpc launcher evicts a worker that breaks the protocol', () => {
     const { runner, pidFile } = misbehaving('stubborn-echo', { idleTimeoutSeconds: 0.05 });
     expect(await runner.runTurn(new RecordingTurn({ text: 'hi' }))).toMatchObject({ state: 'completed' });
     const pid = Number(readFileSync(pidFile, 'utf8'));
-    await sleep(100); // The idle shutdown has begun: stdin closed, the grace is running.
+    await waitFor(() => existsSync(`${pidFile}.eof`)); // the idle shutdown began: stdin closed, the grace runs
     expect(isAlive(pid)).toBe(true);
     await runner.close();
     expect(liveTreeMembers(pid)).toEqual([]);
