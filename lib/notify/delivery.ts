@@ -12,7 +12,7 @@ import { dueDeliveries, nextDeliveryDue, recordDeliveryAttempt, startDeliveryAtt
 import { refuseWebhookTarget } from '../push/webhook-target';
 import { PushAllowlist } from '../push/address-policy';
 import { postWebhook, WebhookRefusedError } from '../push/guarded-post';
-import { OutboxWorker } from '../push/outbox-worker';
+import { OutboxWorker, recordOutcome } from '../push/outbox-worker';
 import { errorMessage, log } from '../log';
 
 const TIMEOUT_MS = 10_000;
@@ -70,7 +70,7 @@ async function attempt(record: DeliveryRecord, rule: NotificationRule | undefine
   const earlier = record.attemptStartedAt ? [unknownOutcome(record.attemptStartedAt)] : [];
   if (record.attemptStartedAt) log.warn('notification sent again: the outcome of an earlier attempt is unknown', { delivery: record.id, since: record.attemptStartedAt });
   const logged = (e: DeliveryAttempt) => [...record.attemptLog, ...earlier, e].slice(-ATTEMPT_LOG_LIMIT);
-  const finish = (o: AttemptOutcome) => recordDeliveryAttempt(record.id, owner, o);
+  const finish = (o: AttemptOutcome) => recordOutcome(() => recordDeliveryAttempt(record.id, owner, o), `notification ${record.id}`);
   if (!rule) {
     const error = `rule "${record.rule}" is no longer in the config file`;
     await finish({ state: 'failed', attemptLog: logged({ ...entry, error }), nextAttemptAt: now, lastError: error, deliveredAt: null });

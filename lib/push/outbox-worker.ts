@@ -4,7 +4,7 @@
  * (or a takeover) kicks it, and the timer covers retries. One pass at a time per process.
  */
 import { errorMessage, log } from '../log';
-import { settledWithin } from '../util/abortable';
+import { settledWithin, sleep } from '../util/abortable';
 
 type MaybeAsync<T> = T | Promise<T>;
 
@@ -106,3 +106,27 @@ export class OutboxWorker<T> {
     this.timer.unref?.();
   }
 }
+
+/** How long an attempt's outcome is retried while the database is unreachable (a PostgreSQL restart). */
+export const RECORD_RETRY_FOR_MS = 60_000;
+
+/**
+ * Records an attempt's outcome, retrying while the database is unreachable: a POST that went out
+ * must not be sent again only because its outcome could not be written. The item stays in flight
+ * here meanwhile, so this process does not attempt it again; after `forMs` the error passes on
+ * and the item is left as it was, to be sent again later (at least once).
+ */
+export async function recordOutcome(record: () => unknown, what: string, forMs = RECORD_RETRY_FOR_MS): Promise<void> {
+  const giveUpAt = Date.now() + forMs;
+  for (let backoff = 200; ; backoff = Math.min(backoff * 2, 5_000)) {
+    try {
+      await record();
+      return;
+    } catch (err) {
+      if (Date.now() > giveUpAt) throw err;
+      log.warn(`${what}: its outcome could not be recorded; retrying`, { error: errorMessage(err), inMs: backoff });
+      await sleep(backoff);
+    }
+  }
+}
+

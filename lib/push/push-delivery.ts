@@ -29,9 +29,8 @@ import { isClustered, listenCluster, notifyCluster, registerOutboxWork } from '.
 import { errorMessage, log } from '../log';
 import { postWebhook, WebhookRefusedError } from './guarded-post';
 import { pushAllowlist } from './push-allowlist';
-import { OutboxWorker } from './outbox-worker';
+import { OutboxWorker, recordOutcome } from './outbox-worker';
 import { beginPushSpan } from '../tracing/spans';
-import { sleep } from '../util/abortable';
 
 const TIMEOUT_MS = 10_000;
 /** Attempts after the first. */
@@ -112,27 +111,7 @@ async function attempt(d: PushDeliveryRecord, owner: string): Promise<void> {
   if (d.attemptStartedAt) log.warn('push notification sent again: the outcome of an earlier attempt is unknown', { delivery: deliveryKey(d), since: d.attemptStartedAt });
   const sent = await send(d, attempts).catch((err: unknown): PushOutcome => ({ state: 'pending', error: errorMessage(err), retryAt: new Date(Date.now() + backoffMs(attempts)) }));
   const outcome: PushOutcome = sent.state === 'pending' && attempts > RETRIES ? { state: 'failed', error: sent.error } : sent;
-  await recordOutcome(d, owner, outcome);
-}
-
-const RECORD_RETRY_FOR_MS = 60_000;
-
-/**
- * Records what happened, retrying while the database is unreachable (a restart of PostgreSQL):
- * a POST that went out must not be sent again only because its outcome could not be written.
- * The delivery stays in flight here meanwhile, so this process does not attempt it again.
- */
-async function recordOutcome(d: PushDeliveryRecord, owner: string, outcome: PushOutcome): Promise<void> {
-  const giveUpAt = Date.now() + RECORD_RETRY_FOR_MS;
-  for (let backoff = 200; ; backoff = Math.min(backoff * 2, 5_000)) {
-    try {
-      await recordPushOutcome(d, owner, outcome);
-      return;
-    } catch (err) {
-      if (Date.now() > giveUpAt) throw err; // left in flight: sent again later (at least once)
-      await sleep(backoff);
-    }
-  }
+  await recordOutcome(() => recordPushOutcome(d, owner, outcome), `push delivery ${deliveryKey(d)}`);
 }
 
 async function send(d: PushDeliveryRecord, attempts: number): Promise<PushOutcome> {

@@ -3,8 +3,13 @@
  * retries the batch the restart rolled back, the pool and the listener reconnect, and the task
  * completes with every chunk exactly once; B's stream (reconnecting with Last-Event-ID, as a
  * browser does, when its reads fail during the outage) gets every event once, in seq order.
- * This file runs its own embedded server, since it restarts it.
+ * An operator notification whose POST is answered while PostgreSQL is down is recorded once the
+ * database is back, and not sent again. This file runs its own embedded server, since it
+ * restarts it.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type AppServer } from '../support/app-server';
@@ -98,5 +103,31 @@ describe('a restart of PostgreSQL while tasks run', () => {
       });
       expect(h.store).toBe('postgresql');
     }
+  });
+
+  it('a notification answered while PostgreSQL is down is recorded once it is back, not sent again', async () => {
+    const DATABASE_URL = await freshPgDatabase(server.url);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-notify-'));
+    const config = path.join(dir, 'switchboard.json');
+    fs.writeFileSync(config, JSON.stringify({ notifications: [{ name: 'ops', on: ['task-failed'], url: `${hooks.url}/ops`, allowPrivate: true, retries: 3, backoffSeconds: 0.2 }] }));
+    hooks.respond = ({ path: p, nth }) => (p === '/ops' && nth === 1 ? 'hold' : 200);
+    const posts = () => hooks.received.filter((r) => r.path === '/ops');
+    const a = await startApp({ DATABASE_URL, SWITCHBOARD_INSTANCE_ID: 'n', SWITCHBOARD_CONFIG: config });
+    apps.push(a);
+    const sent = await rpc(`${a.url}/a2a/budget`, 'message/send', { message: { messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'steps 4 budget 2' }] } });
+    const id = sent.body.result.id as string;
+    await waitFor(async () => posts().length === 1); // the POST is in flight, held by the target
+    await server.down();
+    await hooks.release(200);
+    // The sender got its 200 and could not write it down: it says so (and, without the retry, its pass failed).
+    await waitFor(async () => /could not be recorded|notification delivery pass failed/.test(a.logs()));
+    await server.up();
+    const delivered = await waitFor(async () => {
+      const r = await fetch(`${a.url}/api/tasks/${id}/notifications`).catch(() => null);
+      const view = r?.ok ? ((await r.json()) as { deliveries: { state: string; attempts: number }[] }).deliveries[0] : undefined;
+      return view?.state === 'delivered' ? view : null;
+    }, 60_000);
+    expect(delivered.attempts).toBe(1);
+    expect(posts()).toHaveLength(1);
   });
 });

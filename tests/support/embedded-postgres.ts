@@ -17,6 +17,9 @@ export interface EmbeddedServer {
   pid(): number;
   /** Stops the server (fast shutdown: open connections are terminated) and starts it again, data kept. */
   restart(): Promise<void>;
+  /** Stops the server, data kept, until `up`. */
+  down(): Promise<void>;
+  up(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -46,6 +49,8 @@ export async function startEmbeddedPostgres(flags: string[] = [], opts: { onLog?
       await server.stop();
       await server.start();
     },
+    down: () => server.stop(),
+    up: () => server.start(),
     async stop() {
       await server.stop();
       fs.rmSync(databaseDir, { recursive: true, force: true });

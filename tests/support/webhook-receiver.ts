@@ -1,7 +1,8 @@
 /**
  * A real loopback HTTP server standing in for an operator's webhook (JSON or Slack-style) or a
  * push receiver: records every POST and answers with whatever status `respond` picks for it, or
- * never (`'hold'`: a slow receiver, the POST stays in flight until its sender gives up or dies).
+ * never (`'hold'`: a slow receiver, the POST stays in flight until its sender gives up or dies,
+ * or until the test answers it with `release`).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,11 +22,23 @@ export interface WebhookReceiver {
   received: ReceivedHook[];
   /** Picks the answer for each request (default 200). */
   respond: (req: { path: string; body: Record<string, unknown>; nth: number }) => number | 'hold';
+  /** Answers every held request with `status`; resolves once the answers are written. */
+  release(status: number): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startWebhookReceiver(): Promise<WebhookReceiver> {
-  const receiver: WebhookReceiver = { url: '', received: [], respond: () => 200, close: async () => undefined };
+  const held: http.ServerResponse[] = [];
+  const receiver: WebhookReceiver = {
+    url: '',
+    received: [],
+    respond: () => 200,
+    release: async (status) => {
+      const answering = held.splice(0).map((res) => new Promise<void>((resolve) => res.writeHead(status, { 'Content-Type': 'application/json' }).end('{}', () => resolve())));
+      await Promise.all(answering);
+    },
+    close: async () => undefined,
+  };
   const server = http.createServer((req, res) => {
     let raw = '';
     req.on('data', (c: Buffer) => (raw += c.toString()));
@@ -35,7 +48,8 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       const path = req.url ?? '/';
       const status = receiver.respond({ path, body, nth: receiver.received.filter((r) => r.path === path).length + 1 });
       receiver.received.push({ path, headers: req.headers, body, status: status === 'hold' ? null : status, at: Date.now() });
-      if (status !== 'hold') res.writeHead(status, { 'Content-Type': 'application/json' }).end('{}');
+      if (status === 'hold') held.push(res);
+      else res.writeHead(status, { 'Content-Type': 'application/json' }).end('{}');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
