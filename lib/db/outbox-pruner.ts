@@ -13,6 +13,9 @@
  */
 import { currentStore, pgQuery, sqliteTaskWriter } from './client';
 import { sqliteTime } from './task-store';
+import type { OwnedOutbox } from './pg-leases';
+import type { PushOutcome } from './push-delivery-repo';
+import type { DeliveryState } from './notification-repo';
 import { processSingleton } from '../process-singleton';
 import { errorMessage, log } from '../log';
 
@@ -23,8 +26,8 @@ const MAX_INTERVAL_MS = 3_600_000;
 const FINISHED = {
   PushDelivery: ['delivered', 'failed'],
   NotificationDelivery: ['delivered', 'failed', 'refused'],
-} as const;
-type Outbox = keyof typeof FINISHED;
+} as const satisfies { PushDelivery: readonly Exclude<PushOutcome['state'], 'pending'>[]; NotificationDelivery: readonly Exclude<DeliveryState, 'pending'>[] } & Record<OwnedOutbox, readonly string[]>;
+type Outbox = OwnedOutbox;
 export type PrunedCounts = Record<Outbox, number>;
 
 const OUTBOXES = Object.keys(FINISHED) as Outbox[];

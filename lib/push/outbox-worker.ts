@@ -108,7 +108,7 @@ export class OutboxWorker<T> {
 }
 
 /** How long an attempt's outcome is retried while the database is unreachable (a PostgreSQL restart). */
-export const RECORD_RETRY_FOR_MS = 60_000;
+const RECORD_RETRY_FOR_MS = 60_000;
 
 /**
  * Records an attempt's outcome, retrying while the database is unreachable: a POST that went out
