@@ -10,6 +10,7 @@ import { dispatchCommand } from './commands/dispatch';
 import { tasksCommand } from './commands/tasks';
 import { peersCommand } from './commands/peers';
 import { keysCommand } from './commands/keys';
+import { mcpCommand } from './commands/mcp';
 
 
 
@@ -22,7 +23,8 @@ export function buildProgram(exit: (code: ExitCode) => void): Command {
     .addCommand(dispatchCommand(exit))
     .addCommand(tasksCommand(exit))
     .addCommand(peersCommand(exit))
-    .addCommand(keysCommand(exit));
+    .addCommand(keysCommand(exit))
+    .addCommand(mcpCommand(exit));
 }
 
 /** Runs the CLI on argv (without node and the script) and resolves to the exit code. */

@@ -85,10 +85,17 @@ export interface PublicPeer {
     endpointUrl: string | null;
     name: string | null;
     skills: { id: string; name: string }[];
+    /** The card's `capabilities.streaming`; null when the card does not say. */
+    streaming: boolean | null;
     fetchedAt: string | null;
   } | null;
   createdAt: string;
   updatedAt: string;
+}
+
+function cardStreaming(card: Record<string, unknown>): boolean | null {
+  const capabilities = card.capabilities as Record<string, unknown> | undefined;
+  return typeof capabilities?.streaming === 'boolean' ? capabilities.streaming : null;
 }
 
 function cardSummary(p: PeerRecord): PublicPeer['card'] {
@@ -99,6 +106,7 @@ function cardSummary(p: PeerRecord): PublicPeer['card'] {
     endpointUrl: p.endpointUrl,
     name: typeof p.card.name === 'string' ? p.card.name : null,
     skills: skills.map((s) => ({ id: String(s?.id ?? ''), name: String(s?.name ?? s?.id ?? '') })),
+    streaming: cardStreaming(p.card),
     fetchedAt: p.cardFetchedAt,
   };
 }

@@ -121,6 +121,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['server'],
   ['api'],
   ['dashboard'],
+  ['mcp'], // the MCP server: tools over the engine and the dashboard's reads
   ['query'],
   ['cli'],
 ];

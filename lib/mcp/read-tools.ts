@@ -1,0 +1,187 @@
+/** The read-only tools: list_agents, wait, get_result, list_tasks (viewer and operator). */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { agentRegistry } from '../agents/registry';
+import { listPeers } from '../peers/registry';
+import { selfBaseUrl } from '../peers/sync';
+import { BadCursorError, listTaskPage } from '../dashboard/task-list';
+import { DisplayStateSchema, TaskListQuerySchema, type TaskSummary } from '../dashboard/wire';
+import { isTerminalState } from '../protocol/types';
+import { MAX_OUTPUT_CHARS, SecondsSchema, TaskIdSchema } from './limits';
+import { followForCall, viewText } from './follow-call';
+import { CursorSchema, readTaskState, START, TaskViewShape } from './task-view';
+import { UnknownTaskError } from './task-wait';
+import { refused, structured, toolFailure } from './tool-result';
+
+const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
+
+const AgentShape = z.object({
+  kind: z.enum(['served', 'peer']),
+  name: z.string(),
+  target: z.string().describe('what to pass as dispatch target'),
+  description: z.string(),
+  skills: z.array(z.object({ id: z.string(), name: z.string() })),
+  streaming: z.boolean().nullable().describe('whether it streams its output (null: its card was not fetched yet)'),
+});
+
+async function listAgents() {
+  const served = [...agentRegistry().agents.values()].map((a) => ({
+    kind: 'served' as const,
+    name: a.slug,
+    target: `${selfBaseUrl()}/a2a/${a.slug}`,
+    description: a.description,
+    skills: a.skills.map((s) => ({ id: s.id, name: s.name })),
+    streaming: true,
+  }));
+  const peers = (await listPeers()).map((p) => ({
+    kind: 'peer' as const,
+    name: p.name,
+    target: p.name,
+    description: p.notes ?? p.card?.name ?? p.url,
+    skills: p.card?.skills ?? [],
+    streaming: p.card?.streaming ?? null,
+  }));
+  return [...served, ...peers];
+}
+
+function registerListAgents(server: McpServer) {
+  server.registerTool(
+    'list_agents',
+    {
+      title: 'List agents',
+      description: "What can take work: this Switchboard's served agents and its configured peers, with skills and whether they stream. Use an entry's `target` in dispatch.",
+      inputSchema: {},
+      outputSchema: { agents: z.array(AgentShape) },
+      annotations: READ_ONLY,
+    },
+    async () => {
+      try {
+        const agents = await listAgents();
+        return structured({ agents }, agents.map((a) => `${a.kind} ${a.name} → target ${a.target}${a.skills.length ? ` (skills: ${a.skills.map((s) => s.name).join(', ')})` : ''}`).join('\n'));
+      } catch (err) {
+        return toolFailure('list_agents', err);
+      }
+    },
+  );
+}
+
+function registerWait(server: McpServer) {
+  server.registerTool(
+    'wait',
+    {
+      title: 'Wait for a task',
+      description:
+        'Follow a task: answers as soon as it changes or ends (or after `seconds`) with its state, latest status message, and only the output added since `since` (the cursor the previous dispatch, reply or wait returned). Call it again with the new cursor until done.',
+      inputSchema: { taskId: TaskIdSchema, seconds: SecondsSchema('seconds'), since: CursorSchema.optional().describe('the cursor from the last result; without it, everything so far') },
+      outputSchema: TaskViewShape,
+      annotations: READ_ONLY,
+    },
+    async ({ taskId, seconds, since }, extra) => {
+      try {
+        const view = await followForCall(taskId, extra, { since: since ?? START, seconds, until: 'change' });
+        return structured(view, viewText(view));
+      } catch (err) {
+        return toolFailure('wait', err);
+      }
+    },
+  );
+}
+
+const ResultPageShape = {
+  taskId: z.string(),
+  state: z.string(),
+  done: z.boolean(),
+  text: z.string().describe('this page of the result text'),
+  totalChars: z.number().int(),
+  nextCursor: z.string().nullable().describe('pass as cursor for the next page; null at the end'),
+};
+
+function registerGetResult(server: McpServer) {
+  server.registerTool(
+    'get_result',
+    {
+      title: 'Get a task result',
+      description: `The result text of a task so far, ${MAX_OUTPUT_CHARS} characters a page: pass nextCursor as cursor for the next page.`,
+      inputSchema: {
+        taskId: TaskIdSchema,
+        cursor: z.string().regex(/^\d{1,15}$/, 'cursor: expected the nextCursor a previous get_result returned').optional().describe('nextCursor of the previous page'),
+        maxChars: z.number().int().min(1, 'maxChars: at least 1').max(MAX_OUTPUT_CHARS, `maxChars: at most ${MAX_OUTPUT_CHARS}`).optional(),
+      },
+      outputSchema: ResultPageShape,
+      annotations: READ_ONLY,
+    },
+    async ({ taskId, cursor, maxChars }) => {
+      try {
+        const task = await readTaskState(taskId);
+        if (!task) throw new UnknownTaskError(taskId);
+        const from = Math.min(Number(cursor ?? 0), task.text.length);
+        const text = task.text.slice(from, from + (maxChars ?? MAX_OUTPUT_CHARS));
+        const end = from + text.length;
+        const page = { taskId, state: task.state, done: isTerminalState(task.state), text, totalChars: task.text.length, nextCursor: end < task.text.length ? String(end) : null };
+        const more = page.nextCursor ? `\n\n(more: call get_result with {"taskId":"${taskId}","cursor":"${page.nextCursor}"})` : page.done ? '' : `\n\n(task ${taskId} is still ${task.state}: its result may grow; follow it with wait)`;
+        return structured(page, `${text}${more}`);
+      } catch (err) {
+        return toolFailure('get_result', err);
+      }
+    },
+  );
+}
+
+const TaskRowShape = z.object({
+  taskId: z.string(),
+  state: z.string(),
+  direction: z.string(),
+  with: z.string(),
+  request: z.string(),
+  status: z.string(),
+  createdAt: z.string(),
+  endedAt: z.string().nullable(),
+});
+
+const row = (t: TaskSummary) => ({
+  taskId: t.id,
+  state: t.displayState,
+  direction: t.direction,
+  with: (t.direction === 'inbound' ? t.agentSlug : (t.peerName ?? t.peerUrl)) ?? '?',
+  request: t.requestPreview,
+  status: t.statusText,
+  createdAt: t.createdAt,
+  endedAt: t.endedAt,
+});
+
+function registerListTasks(server: McpServer) {
+  server.registerTool(
+    'list_tasks',
+    {
+      title: 'List tasks',
+      description: 'Tasks, newest first, as the dashboard and `switchboard tasks ls` show them: filter by state and peer; page with nextCursor.',
+      inputSchema: {
+        state: DisplayStateSchema.optional().describe('only tasks in this state'),
+        peer: z.string().min(1, 'peer: expected a peer name').max(200, 'peer: at most 200 characters').optional().describe('only tasks dispatched to this peer'),
+        limit: z.number().int().min(1, 'limit: at least 1').max(100, 'limit: at most 100').optional().describe('at most this many (default 20)'),
+        cursor: z.string().max(500, 'cursor: at most 500 characters').optional().describe('nextCursor of the previous page'),
+      },
+      outputSchema: { tasks: z.array(TaskRowShape), nextCursor: z.string().nullable() },
+      annotations: READ_ONLY,
+    },
+    async ({ state, peer, limit, cursor }) => {
+      try {
+        const query = TaskListQuerySchema.parse({ state, agent: peer, direction: peer ? 'outbound' : undefined, limit: limit ?? 20, cursor });
+        const page = await listTaskPage(query);
+        const tasks = page.tasks.map(row);
+        const text = tasks.length ? tasks.map((t) => `${t.taskId} ${t.state} ${t.direction === 'inbound' ? '←' : '→'} ${t.with}: ${t.request}`).join('\n') : 'no tasks';
+        return structured({ tasks, nextCursor: page.nextCursor }, text);
+      } catch (err) {
+        if (err instanceof BadCursorError) return refused(err.message);
+        return toolFailure('list_tasks', err);
+      }
+    },
+  );
+}
+
+export function registerReadTools(server: McpServer): void {
+  registerListAgents(server);
+  registerWait(server);
+  registerGetResult(server);
+  registerListTasks(server);
+}

@@ -1,0 +1,105 @@
+/**
+ * The tools that change things: dispatch, reply, cancel (operator only). They go through the
+ * same paths as the dashboard and the CLI: dispatchTask (recorded, followed, shown live) and
+ * cancelFromDashboard (the one cancel).
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { dispatchTask, type DispatchRequest } from '../engine/outbound/dispatch';
+import { cancelFromDashboard } from '../dashboard/cancel';
+import type { Caller } from '../auth/guard';
+import { MAX_TEXT_CHARS, SecondsSchema, TaskIdSchema } from './limits';
+import { followForCall, viewText, type ToolExtra } from './follow-call';
+import { START, TaskViewShape } from './task-view';
+import { refused, structured, toolFailure } from './tool-result';
+
+const TextSchema = z.string().min(1, 'text: expected the text to send').max(MAX_TEXT_CHARS, `text: at most ${MAX_TEXT_CHARS} characters`);
+const ContextIdSchema = z
+  .string()
+  .max(256, 'contextId: at most 256 characters')
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/, 'contextId: letters, digits, ".", "_", ":", "-", starting with a letter or digit');
+
+/** Sends, then holds the call until the turn ends or wait_seconds pass; the view says what next. */
+async function sendAndFollow(request: DispatchRequest, waitSeconds: number | undefined, extra: ToolExtra) {
+  const { taskId } = await dispatchTask(request);
+  const view = await followForCall(taskId, extra, { since: START, seconds: waitSeconds, until: 'turn-end' });
+  return structured(view, viewText(view));
+}
+
+const targetOf = (target: string) => (/^https?:\/\//i.test(target) ? { url: target } : { peer: target });
+
+function registerDispatch(server: McpServer) {
+  server.registerTool(
+    'dispatch',
+    {
+      title: 'Dispatch a task',
+      description:
+        'Send work to an agent (a peer name or agent URL from list_agents). Returns when the task ends, asks for input, or after wait_seconds, with the task id: a task still running is not lost; follow it with wait.',
+      inputSchema: {
+        target: z.string().min(1, 'target: expected a peer name or an agent URL (see list_agents)').max(2048, 'target: at most 2048 characters'),
+        text: TextSchema,
+        contextId: ContextIdSchema.optional().describe('continue this conversation'),
+        taskId: TaskIdSchema.optional().describe('answer this task that waits for input (same as reply)'),
+        wait_seconds: SecondsSchema('wait_seconds'),
+      },
+      outputSchema: TaskViewShape,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    },
+    async ({ target, text, contextId, taskId, wait_seconds }, extra) => {
+      try {
+        return await sendAndFollow({ ...targetOf(target), text, contextId, taskId, mode: 'streaming' }, wait_seconds, extra);
+      } catch (err) {
+        return toolFailure('dispatch', err);
+      }
+    },
+  );
+}
+
+function registerReply(server: McpServer) {
+  server.registerTool(
+    'reply',
+    {
+      title: 'Answer a task',
+      description: 'Answer a dispatched task that asks for input (needsInput), in the same task; then behaves like dispatch.',
+      inputSchema: { taskId: TaskIdSchema, text: TextSchema, wait_seconds: SecondsSchema('wait_seconds') },
+      outputSchema: TaskViewShape,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    },
+    async ({ taskId, text, wait_seconds }, extra) => {
+      try {
+        return await sendAndFollow({ taskId, text, mode: 'streaming' }, wait_seconds, extra);
+      } catch (err) {
+        return toolFailure('reply', err);
+      }
+    },
+  );
+}
+
+function registerCancel(server: McpServer, caller: Caller) {
+  server.registerTool(
+    'cancel',
+    {
+      title: 'Cancel a task',
+      description: 'Cancel a running task (an outbound one at its peer too).',
+      inputSchema: { taskId: TaskIdSchema },
+      outputSchema: { taskId: z.string(), state: z.string(), endReason: z.string().nullable() },
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+    },
+    async ({ taskId }) => {
+      try {
+        const result = await cancelFromDashboard(taskId, caller.name);
+        if (!result.ok) return refused(`taskId: ${result.message}`);
+        const { state, endReason } = result.task;
+        return structured({ taskId, state, endReason }, `task ${taskId} is ${state}${endReason ? ` (${endReason})` : ''}`);
+      } catch (err) {
+        return toolFailure('cancel', err);
+      }
+    },
+  );
+}
+
+export function registerWriteTools(server: McpServer, caller: Caller): void {
+  registerDispatch(server);
+  registerReply(server);
+  registerCancel(server, caller);
+}
