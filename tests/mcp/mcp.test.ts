@@ -7,9 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startApp, type AppServer } from '../support/app-server';
+import { freePort, startApp, type AppServer } from '../support/app-server';
 import { httpMcpClient, stdioMcpClient, structuredOf, textOf, type TaskViewResult } from '../support/mcp-clients';
 import type { TaskView } from '../support/dispatch-api';
+import { runCli } from '../support/cli';
 
 const OPERATOR = 'mcp-operator-token-0123456789';
 const VIEWER = 'mcp-viewer-token-0123456789ab';
@@ -179,5 +180,18 @@ describe('the /mcp endpoint', () => {
     const { agents } = structuredOf<{ agents: { kind: string; name: string; target: string; streaming: boolean | null }[] }>(await client.callTool({ name: 'list_agents', arguments: {} }));
     expect(agents.find((a) => a.name === 'slow')).toMatchObject({ kind: 'served', target: expect.stringMatching(/\/a2a\/slow$/), streaming: true });
     expect(agents.find((a) => a.name === 'self')).toMatchObject({ kind: 'peer', target: 'self' });
+  });
+});
+
+describe('switchboard mcp', () => {
+  it('exits 3 naming the address when no Switchboard answers, and 4 when the token is refused', async () => {
+    const nobody = `http://127.0.0.1:${await freePort()}`;
+    const unreachable = await runCli(['mcp'], { SWITCHBOARD_URL: nobody });
+    expect(unreachable.code).toBe(3);
+    expect(unreachable.stderr).toContain(`cannot reach Switchboard at ${nobody}`);
+    expect(unreachable.stdout).toBe('');
+    const refused = await runCli(['mcp'], { SWITCHBOARD_URL: app.url, SWITCHBOARD_TOKEN: 'wrong-token-0123456789abcdef' });
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toContain('SWITCHBOARD_TOKEN was refused');
   });
 });
