@@ -6,15 +6,27 @@
  * DELETE (end a session) have no meaning without sessions: 405, as the transport spec allows.
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { apiRoute } from '../api/route';
+import { z } from 'zod';
+import { apiRoute, readJsonBody } from '../api/route';
 import { getSettings } from '../config/settings';
 import { buildMcpServer } from './server';
 
+const isJson = (req: Request) => /^application\/json\b/i.test(req.headers.get('content-type') ?? '');
+
 export const handleMcpPost = apiRoute({ role: 'viewer' }, async ({ req, caller }) => {
+  const limit = getSettings().maxApiBodyBytes;
+  // The /api body rules (byte limit: 413, nesting limit: 400) before the SDK parses anything;
+  // a body that is not JSON is left to the transport, which answers 415 as the spec says.
+  let parsedBody: unknown;
+  if (isJson(req)) {
+    const read = await readJsonBody(req, z.unknown(), limit);
+    if ('response' in read) return read.response;
+    parsedBody = read.data;
+  }
   const server = buildMcpServer(caller!);
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, maxRequestBodySize: getSettings().maxApiBodyBytes });
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, maxRequestBodySize: limit });
   await server.connect(transport);
-  return transport.handleRequest(req);
+  return transport.handleRequest(req, parsedBody === undefined ? undefined : { parsedBody });
 });
 
 export function mcpMethodNotAllowed(): Response {

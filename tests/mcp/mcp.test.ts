@@ -175,6 +175,16 @@ describe('the /mcp endpoint', () => {
     expect((await fetch(`${app.url}/mcp`, { headers: { Authorization: `Bearer ${OPERATOR}` } })).status).toBe(405);
   });
 
+  it('holds bodies to the /api limits: bytes (413), nesting (400), content type (415)', async () => {
+    const send = (body: string, type = 'application/json') =>
+      fetch(`${app.url}/mcp`, { method: 'POST', headers: { Authorization: `Bearer ${OPERATOR}`, 'Content-Type': type, Accept: 'application/json, text/event-stream' }, body });
+    expect((await send(JSON.stringify({ ...initialize, params: { ...initialize.params, pad: 'x'.repeat(300_000) } }))).status).toBe(413);
+    const deep = await send(`${'['.repeat(100)}${']'.repeat(100)}`);
+    expect(deep.status).toBe(400);
+    expect(JSON.stringify(await deep.json())).toContain('nests deeper than 64 levels');
+    expect((await send(JSON.stringify(initialize), 'text/plain')).status).toBe(415);
+  });
+
   it('lists the served agents and peers with their dispatch targets', async () => {
     const client = await http(VIEWER);
     const { agents } = structuredOf<{ agents: { kind: string; name: string; target: string; streaming: boolean | null }[] }>(await client.callTool({ name: 'list_agents', arguments: {} }));
