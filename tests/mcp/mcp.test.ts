@@ -190,6 +190,11 @@ describe('the /mcp endpoint', () => {
     const { agents } = structuredOf<{ agents: { kind: string; name: string; target: string; streaming: boolean | null }[] }>(await client.callTool({ name: 'list_agents', arguments: {} }));
     expect(agents.find((a) => a.name === 'slow')).toMatchObject({ kind: 'served', target: expect.stringMatching(/\/a2a\/slow$/), streaming: true });
     expect(agents.find((a) => a.name === 'self')).toMatchObject({ kind: 'peer', target: 'self' });
+    // Once the peer's card is fetched (a connection test), whether it streams comes from the card.
+    const tested = await fetch(`${app.url}/api/peers/self/test`, { method: 'POST', headers: { Authorization: `Bearer ${OPERATOR}` } });
+    expect(tested.status).toBe(200);
+    const after = structuredOf<{ agents: { name: string; streaming: boolean | null }[] }>(await client.callTool({ name: 'list_agents', arguments: {} }));
+    expect(after.agents.find((a) => a.name === 'self')?.streaming).toBe(true);
   });
 });
 
