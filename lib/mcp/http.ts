@@ -26,6 +26,9 @@ export const handleMcpPost = apiRoute({ role: 'viewer' }, async ({ req, caller }
   const server = buildMcpServer(caller!);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, maxRequestBodySize: limit });
   await server.connect(transport);
+  // A client that goes away ends its call: closing the transport aborts the tool's signal, so a
+  // wait in progress lets go of its hub subscription at once instead of at its time limit.
+  req.signal.addEventListener('abort', () => void transport.close(), { once: true });
   return transport.handleRequest(req, parsedBody === undefined ? undefined : { parsedBody });
 });
 
