@@ -27,6 +27,12 @@ const ImportAnswerSchema = z.object({
   results: z.array(z.object({ name: z.string(), action: z.enum(['created', 'updated', 'unchanged', 'refused']), changes: z.array(z.string()), error: z.string().optional() })),
 });
 
+const IMPORT_HELP = `
+Each a2a_agents key becomes a peer of that name (url, auth bearer token, timeout → client timeout,
+headers); fields Switchboard does not use are listed. Re-running changes nothing.
+Exit codes: 0 all imported (or already equal)   1 some entry not imported (the rest are)
+  2 bad usage, or a file that is missing, not YAML or has no a2a_agents   3 unreachable   4 token refused`;
+
 interface ImportOptions extends CommonOptions {
   from: 'hermes';
   dryRun?: boolean;
@@ -45,7 +51,8 @@ export function peersImportCommand(exit: Exit): Command {
     .description("create or update peers from another tool's peer list (secrets are sent to the Switchboard, never printed)")
     .addOption(new Option('--from <tool>', 'whose peer list').choices(['hermes']).makeOptionMandatory())
     .argument('[path]', 'the file to read (hermes: ~/.hermes/config.yaml, or $HERMES_HOME/config.yaml)')
-    .option('--dry-run', 'show what would change, change nothing');
+    .option('--dry-run', 'show what would change, change nothing')
+    .addHelpText('after', IMPORT_HELP);
   return commonOptions(cmd).action(async (file: string | undefined, opts: ImportOptions) => {
     const source = file ?? defaultHermesConfig();
     const entries = parseEntries(await readConfig(source), source);
