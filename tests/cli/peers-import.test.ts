@@ -4,6 +4,8 @@
  * auth {type: bearer, token}, timeout in seconds, headers, capabilities, tenant).
  */
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -98,6 +100,29 @@ describe('switchboard peers import --from hermes', () => {
     for (const text of outputs) {
       expect(text).not.toContain(TOKEN);
       expect(text).not.toContain(NEW_TOKEN);
+    }
+  });
+
+  it('the imported token and headers are what the peer receives (sealed on the server, sent on use)', async () => {
+    const seen: http.IncomingHttpHeaders[] = [];
+    const peerServer = http.createServer((req, res) => {
+      seen.push(req.headers);
+      res.setHeader('Content-Type', 'application/json');
+      res.end(JSON.stringify({ name: 'Recorder', description: 'records', url: `http://127.0.0.1:${(peerServer.address() as AddressInfo).port}/`, version: '1', protocolVersion: '0.3.0', capabilities: {}, defaultInputModes: ['text'], defaultOutputModes: ['text'], skills: [] }));
+    });
+    await new Promise<void>((resolve) => peerServer.listen(0, '127.0.0.1', resolve));
+    try {
+      const file = path.join(dir, 'recorder.yaml');
+      const url = `http://127.0.0.1:${(peerServer.address() as AddressInfo).port}`;
+      fs.writeFileSync(file, hermesConfig(`  recorder:\n    url: "${url}"\n    auth: { type: bearer, token: "\${HERMES_RECORDER_TOKEN}" }\n    headers: { X-Team: blue }\n`));
+      const imported = await runCli(['peers', 'import', '--from', 'hermes', file], { ...env, HERMES_RECORDER_TOKEN: TOKEN });
+      expect(imported.code).toBe(0);
+      expect(imported.stdout + imported.stderr).not.toContain(TOKEN);
+      await runCli(['peers', 'test', 'recorder'], env);
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen[0]).toMatchObject({ authorization: `Bearer ${TOKEN}`, 'x-team': 'blue' });
+    } finally {
+      peerServer.close();
     }
   });
 
