@@ -253,22 +253,23 @@ function addShellIssues(ctx: RefineContext, spec: { allowShell?: boolean; comman
 /** Cross-key rules: session continuity must be wired end to end, streaming only for text. */
 function addProcessConsistencyIssues(ctx: RefineContext, spec: ProcessLauncherSpec): void {
   const output = spec.output;
+  const outputKey = output.format === 'text' ? 'sessionIdRegex' : 'sessionIdField';
   const fromOutput = output.format === 'text' ? output.sessionIdRegex !== undefined : output.sessionIdField !== undefined;
   const fromResultFile = spec.resultFile?.sessionIdField !== undefined;
   const capturesSession = fromOutput || fromResultFile;
-  const captureKey = fromResultFile && !fromOutput ? 'resultFile.sessionIdField' : `output.${output.format === 'text' ? 'sessionIdRegex' : 'sessionIdField'}`;
+  const capturePath = fromResultFile && !fromOutput ? ['resultFile', 'sessionIdField'] : ['output', outputKey];
   const resumeUsesId = spec.resume !== undefined && argvUses(spec.resume, 'session_id');
   if (resumeUsesId && !capturesSession) {
     ctx.addIssue({
       code: 'custom',
       path: ['resume'],
-      message: `uses {session_id}, so output.${output.format === 'text' ? 'sessionIdRegex' : 'sessionIdField'} or resultFile.sessionIdField must say where the session id is found`,
+      message: `uses {session_id}, so output.${outputKey} or resultFile.sessionIdField must say where the session id is found`,
     });
   }
   if (capturesSession && !resumeUsesId) {
     ctx.addIssue({
       code: 'custom',
-      path: captureKey.split('.'),
+      path: capturePath,
       message: 'a captured session id is only used by a "resume" argv containing {session_id}; add one or remove this key',
     });
   }
