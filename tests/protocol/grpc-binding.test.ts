@@ -70,6 +70,30 @@ describe('operations over gRPC (reference client)', () => {
     expect(stored.history).toHaveLength(0);
   });
 
+  it('a stream open at the window gets WORKING (not final) and closes; the task goes on', async () => {
+    const client = await grpcOnlyClient(app.url, 'slow');
+    const events = await collect(client.sendMessageStream(sendParams('work 2.5s')));
+    expect(lastState(events)).toBe(TaskState.TASK_STATE_WORKING);
+    const id = (events[0].payload!.value as { id: string }).id;
+    await waitFor(async () => (await client.getTask({ id, historyLength: 0, tenant: '' })).status?.state === TaskState.TASK_STATE_COMPLETED);
+  });
+
+  it('a caller that cancels its stream detaches the task; it still completes', async () => {
+    const client = await grpcOnlyClient(app.url, 'slow');
+    const controller = new AbortController();
+    const stream = client.sendMessageStream(sendParams('work 0.6s chunks 3'), { signal: controller.signal });
+    const first = await stream.next();
+    const id = (first.value as { payload: { value: { id: string } } }).payload.value.id;
+    controller.abort();
+    await stream.return(undefined).catch(() => undefined);
+    const done = await waitFor(async () => {
+      const t = await client.getTask({ id, historyLength: 0, tenant: '' });
+      return t.status?.state === TaskState.TASK_STATE_COMPLETED && t;
+    });
+    expect((done.metadata?.switchboard as { detached?: boolean }).detached).toBe(true);
+    expect(done.artifacts[0].parts).toHaveLength(3);
+  });
+
   it('ListTasks finds the caller’s tasks at this agent', async () => {
     const client = await grpcOnlyClient(app.url, 'echo');
     const task = asTask(await client.sendMessage(sendParams('list me')));
