@@ -48,8 +48,8 @@ interface Clock {
   clear(closeStream?: boolean): void;
 }
 
-/** An AbortSignal that fires after `timeoutMs` (re-armed by touch) or when `parent` aborts. */
-function clock(timeoutMs: number, what: string, parent?: AbortSignal): Clock {
+/** An AbortSignal that fires after `timeoutMs` (re-armed by touch) or when `parent` aborts (gRPC calls use it too). */
+export function clock(timeoutMs: number, what: string, parent?: AbortSignal): Clock {
   const linked = linkedSignal([parent], { ms: timeoutMs, reason: () => new ClientTimeoutError(timeoutMs, what) });
   return {
     signal: linked.signal,
@@ -102,8 +102,8 @@ function envelope(method: string, params: unknown): string {
   return JSON.stringify({ jsonrpc: '2.0', id: randomUUID(), method, params });
 }
 
-/** Times one outbound call for switchboard_outbound_request_duration_seconds. */
-function outboundTimer(target: RpcTarget, method: string): { headers: Record<string, string>; done: (outcome: 'ok' | 'error', error?: unknown) => void } {
+/** Times one outbound call for switchboard_outbound_request_duration_seconds (either binding). */
+export function outboundTimer(target: RpcTarget, method: string): { headers: Record<string, string>; done: (outcome: 'ok' | 'error', error?: unknown) => void } {
   const started = performance.now();
   const span = beginCallSpan(target.trace, method, target.endpoint);
   return {
