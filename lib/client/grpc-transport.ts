@@ -10,7 +10,7 @@ import { A2A_ERRORS, type A2AErrorKind } from '../protocol/errors';
 import { A2A_GRPC_SERVICE, type ProtoJson } from './grpc-wire';
 import { TransportError } from './http-transport';
 import { parseGrpcEndpoint, type GrpcEndpoint } from './grpc-endpoint';
-import { clock, outboundTimer, RpcError, type CallOptions, type RpcTarget } from './json-rpc';
+import { clock, outboundTimer, RpcError, timedCall, type CallOptions, type RpcTarget } from './json-rpc';
 
 const KIND_BY_REASON = new Map<string, A2AErrorKind>(Object.entries(A2A_ERRORS).map(([kind, def]) => [def.reason, kind as A2AErrorKind]));
 
@@ -69,32 +69,21 @@ function prepare(target: RpcTarget, method: string, params: unknown): Prepared {
 
 const definitionOf = (path: string) => Object.values(A2A_GRPC_SERVICE).find((d) => d.path === path)!;
 
-export async function grpcCall(target: RpcTarget, method: string, params: unknown, opts: CallOptions): Promise<unknown> {
-  const t = clock(opts.timeoutMs, method, opts.signal);
-  const timer = outboundTimer(target, method);
-  let outcome: 'ok' | 'error' = 'error';
-  let failure: unknown;
-  let prepared: Prepared | undefined;
-  try {
-    prepared = prepare(target, method, params);
-    const { client, path, request } = prepared;
+export function grpcCall(target: RpcTarget, method: string, params: unknown, opts: CallOptions): Promise<unknown> {
+  return timedCall(target, method, opts, async (signal, traceHeaders) => {
+    const { client, path, request } = prepare(target, method, params);
     const definition = definitionOf(path);
-    const result = await new Promise<unknown>((resolve, reject) => {
-      const call = client.makeUnaryRequest(path, definition.requestSerialize, definition.responseDeserialize, request, metadataFor(target, timer.headers), (err, value) =>
-        err ? reject(callError(err, t.signal)) : resolve(value),
-      );
-      t.signal.addEventListener('abort', () => call.cancel(), { once: true });
-    });
-    outcome = 'ok';
-    return result;
-  } catch (err) {
-    failure = err;
-    throw err;
-  } finally {
-    t.clear();
-    prepared?.client.close();
-    timer.done(outcome, failure);
-  }
+    try {
+      return await new Promise<unknown>((resolve, reject) => {
+        const call = client.makeUnaryRequest(path, definition.requestSerialize, definition.responseDeserialize, request, metadataFor(target, traceHeaders), (err, value) =>
+          err ? reject(callError(err, signal)) : resolve(value),
+        );
+        signal.addEventListener('abort', () => call.cancel(), { once: true });
+      });
+    } finally {
+      client.close();
+    }
+  });
 }
 
 /** A server-streaming call: yields each StreamResponse (ProtoJSON); the idle clock restarts with every message. */

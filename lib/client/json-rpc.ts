@@ -115,15 +115,14 @@ export function outboundTimer(target: RpcTarget, method: string): { headers: Rec
   };
 }
 
-export async function rpcCall(target: RpcTarget, method: string, params: unknown, opts: CallOptions): Promise<unknown> {
+/** One unary outbound call under its clock (the total timeout) with its metric and span; either binding runs inside. */
+export async function timedCall<T>(target: RpcTarget, method: string, opts: CallOptions, run: (signal: AbortSignal, traceHeaders: Record<string, string>) => Promise<T>): Promise<T> {
   const t = clock(opts.timeoutMs, method, opts.signal);
   const call = outboundTimer(target, method);
   let outcome: 'ok' | 'error' = 'error';
   let failure: unknown;
   try {
-    const res = await httpRequest({ url: target.endpoint, method: 'POST', headers: headersFor(target, 'application/json', call.headers), body: envelope(method, params), signal: t.signal });
-    const text = await res.text().catch((err) => Promise.reject(bodyError(err, t.signal)));
-    const result = parseRpcBody(res.status, text, res.header('www-authenticate'));
+    const result = await run(t.signal, call.headers);
     outcome = 'ok';
     return result;
   } catch (err) {
@@ -133,6 +132,14 @@ export async function rpcCall(target: RpcTarget, method: string, params: unknown
     t.clear();
     call.done(outcome, failure);
   }
+}
+
+export function rpcCall(target: RpcTarget, method: string, params: unknown, opts: CallOptions): Promise<unknown> {
+  return timedCall(target, method, opts, async (signal, traceHeaders) => {
+    const res = await httpRequest({ url: target.endpoint, method: 'POST', headers: headersFor(target, 'application/json', traceHeaders), body: envelope(method, params), signal });
+    const text = await res.text().catch((err) => Promise.reject(bodyError(err, signal)));
+    return parseRpcBody(res.status, text, res.header('www-authenticate'));
+  });
 }
 
 async function* touching(chunks: AsyncIterable<Buffer>, touch: () => void): AsyncGenerator<Buffer> {

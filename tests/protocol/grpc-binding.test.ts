@@ -13,6 +13,10 @@ import path from 'node:path';
 import { freePort, startApp, type AppServer } from '../support/app-server';
 import { artifactText, asTask, collect, lastState, sendParams, streamedArtifactText, TaskState, waitFor } from '../support/a2a-clients';
 import { grpcFailure, grpcOnlyClient, rawGrpcCall, sendMessageBytes, withKey } from '../support/grpc-clients';
+import { cancelTask, getTask, sendMessage, streamMessage } from '../../lib/client/a2a-client';
+import { RpcError, type RpcTarget } from '../../lib/client/json-rpc';
+import { TransportError } from '../../lib/client/http-transport';
+import type { Message, StreamEvent } from '../../lib/protocol/types';
 
 const GRPC = { OK: 0, INVALID_ARGUMENT: 3, NOT_FOUND: 5, RESOURCE_EXHAUSTED: 8, FAILED_PRECONDITION: 9, UNAUTHENTICATED: 16 };
 
@@ -191,6 +195,32 @@ describe('errors and bounds', () => {
   });
 });
 
+describe('our own client (lib/client) over gRPC', () => {
+  const target = (slug: string, headers: Record<string, string> = {}): RpcTarget => ({ endpoint: `grpc://127.0.0.1:${grpcPort}/${slug}`, version: '1.0', headers });
+  const message = (text: string): Message => ({ kind: 'message', messageId: `m-${Math.random().toString(36).slice(2)}`, role: 'user', parts: [{ kind: 'text', text }] });
+  const opts = { timeoutMs: 10_000 };
+
+  it('sends, streams and reads tasks in the internal model', async () => {
+    const answer = await sendMessage(target('echo'), message('from lib/client'), true, opts);
+    expect(answer.kind).toBe('task');
+    const task = answer as Extract<typeof answer, { kind: 'task' }>;
+    expect(task.status.state).toBe('completed');
+    expect((await getTask(target('echo'), task.id, opts)).artifacts?.[0].parts).toEqual([{ kind: 'text', text: 'from lib/client' }]);
+    const events: StreamEvent[] = [];
+    for await (const event of streamMessage(target('slow'), message('work 0.2s chunks 2'), opts)) events.push(event);
+    expect(events.at(-1)).toMatchObject({ kind: 'status-update', status: { state: 'completed' } });
+  });
+
+  it('reads the peer’s errors as the JSON-RPC codes the follow logic tests', async () => {
+    const notFound = await getTask(target('echo'), 'no-such-task', opts).catch((err) => err);
+    expect(notFound).toBeInstanceOf(RpcError);
+    expect(notFound.code).toBe(-32001);
+    const done = (await sendMessage(target('echo'), message('x'), true, opts)) as { id: string };
+    const notCancelable = await cancelTask(target('echo'), done.id, opts).catch((err) => err);
+    expect(notCancelable).toMatchObject({ code: -32002 });
+  });
+});
+
 describe('auth and caller scope', () => {
   let secured: AppServer;
   let securedGrpcPort: number;
@@ -227,6 +257,11 @@ describe('auth and caller scope', () => {
     expect(foreign).toMatchObject({ status: GRPC.NOT_FOUND, name: 'TaskNotFoundError' });
     const foreignCancel = await grpcFailure(client.cancelTask({ id: task.id, metadata: undefined, tenant: '' }, withKey(keys.bob)));
     expect(foreignCancel.name).toBe('TaskNotFoundError');
+    const refused = await getTask({ endpoint: `grpc://127.0.0.1:${securedGrpcPort}/echo`, version: '1.0', headers: {} }, task.id, { timeoutMs: 10_000 }).catch((err) => err);
+    expect(refused).toBeInstanceOf(TransportError);
+    expect(refused.status).toBe(401);
+    const viaLibClient = await getTask({ endpoint: `grpc://127.0.0.1:${securedGrpcPort}/echo`, version: '1.0', headers: { 'X-API-Key': keys.alice } }, task.id, { timeoutMs: 10_000 });
+    expect(viaLibClient.id).toBe(task.id);
     const bobsList = await client.listTasks({ tenant: '', contextId: task.contextId, pageSize: 10, pageToken: '', historyLength: 0, includeArtifacts: false, status: 0, statusTimestampAfter: undefined }, withKey(keys.bob));
     expect(bobsList.tasks).toEqual([]);
   });
