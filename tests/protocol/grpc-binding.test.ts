@@ -17,6 +17,7 @@ import { cancelTask, getTask, sendMessage, streamMessage } from '../../lib/clien
 import { RpcError, type RpcTarget } from '../../lib/client/json-rpc';
 import { TransportError } from '../../lib/client/http-transport';
 import type { Message, StreamEvent } from '../../lib/protocol/types';
+import type { StreamResponse } from '@a2a-js/sdk';
 
 const GRPC = { OK: 0, INVALID_ARGUMENT: 3, NOT_FOUND: 5, RESOURCE_EXHAUSTED: 8, FAILED_PRECONDITION: 9, UNAUTHENTICATED: 16 };
 
@@ -35,6 +36,28 @@ describe('the card', () => {
       const card = await (await fetch(`${app.url}/a2a/slow/.well-known/agent-card.json`, { headers })).json();
       expect(card.supportedInterfaces).toContainEqual({ url: `127.0.0.1:${grpcPort}`, protocolBinding: 'GRPC', protocolVersion: '1.0', tenant: 'slow' });
     }
+  });
+});
+
+describe('the listener', () => {
+  it('a gRPC port that cannot be bound stops start-up, naming the setting', async () => {
+    const attempt = startApp({ SWITCHBOARD_GRPC_PORT: String(grpcPort) }); // the running app holds it
+    await expect(attempt).rejects.toThrow(new RegExp(`SWITCHBOARD_GRPC_PORT=${grpcPort}: cannot listen on 127\\.0\\.0\\.1:${grpcPort}`));
+  });
+
+  it('at SIGTERM an open stream is answered (detached, WORKING with instructions) and ends cleanly before the listener closes', async () => {
+    const port = await freePort();
+    const stopping = await startApp({ SWITCHBOARD_GRPC_PORT: String(port), SWITCHBOARD_DRAIN: '0.5' });
+    const client = await grpcOnlyClient(stopping.url, 'slow');
+    const stream = client.sendMessageStream(sendParams('work 30s'));
+    const events = [(await stream.next()).value as StreamResponse];
+    const stopped = stopping.stop();
+    for await (const event of stream) events.push(event); // throws if the call is cut instead of ended
+    await stopped;
+    expect(lastState(events)).toBe(TaskState.TASK_STATE_WORKING);
+    const last = events.at(-1)!.payload;
+    const metadata = last?.$case === 'statusUpdate' ? last.value.status?.message?.metadata : undefined;
+    expect(metadata?.switchboard).toMatchObject({ detached: true });
   });
 });
 
