@@ -23,3 +23,11 @@ describe('SWITCHBOARD_GRPC_PORT', () => {
     expect(() => loadSettings({ NODE_ENV: 'test', PORT: '4000', SWITCHBOARD_GRPC_PORT: '4000' })).toThrow(/SWITCHBOARD_GRPC_PORT: must differ from PORT \(4000\)/);
   });
 });
+
+describe('SWITCHBOARD_GRPC_PUBLIC_ADDRESS', () => {
+  it('takes host:port (names and IPv6 literals) and refuses URLs, naming the setting', () => {
+    expect(loadSettings({ NODE_ENV: 'test', SWITCHBOARD_GRPC_PUBLIC_ADDRESS: 'grpc.example.com:443' }).grpcPublicAddress).toBe('grpc.example.com:443');
+    expect(loadSettings({ NODE_ENV: 'test', SWITCHBOARD_GRPC_PUBLIC_ADDRESS: '[2001:db8::1]:50051' }).grpcPublicAddress).toBe('[2001:db8::1]:50051');
+    for (const bad of ['https://grpc.example.com', 'grpc.example.com']) expect(() => loadSettings({ NODE_ENV: 'test', SWITCHBOARD_GRPC_PUBLIC_ADDRESS: bad })).toThrow(/SWITCHBOARD_GRPC_PUBLIC_ADDRESS: SWITCHBOARD_GRPC_PUBLIC_ADDRESS must be host:port/);
+  });
+});

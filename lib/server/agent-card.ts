@@ -33,13 +33,15 @@ export function restEndpoint(baseUrl: string, agent: ServedAgent): string {
 }
 
 /**
- * The gRPC interface: `host:port` (a gRPC target, no scheme) on the card's host and the gRPC
- * port; `tenant` names the agent, as every gRPC request carries it (decision 188).
+ * The gRPC interface: `host:port` (a gRPC target, no scheme): SWITCHBOARD_GRPC_PUBLIC_ADDRESS, else
+ * the card's host and the gRPC port; `tenant` names the agent, as every gRPC request carries it
+ * (decision 188).
  */
 function grpcInterface(baseUrl: string, agent: ServedAgent) {
-  const port = getSettings().grpcPort;
-  if (port === undefined) return [];
-  return [{ url: `${new URL(baseUrl).hostname}:${port}`, protocolBinding: 'GRPC', protocolVersion: '1.0', tenant: agent.slug }];
+  const { grpcPort, grpcPublicAddress } = getSettings();
+  if (grpcPort === undefined) return [];
+  const url = grpcPublicAddress ?? `${new URL(baseUrl).hostname}:${grpcPort}`;
+  return [{ url, protocolBinding: 'GRPC', protocolVersion: '1.0', tenant: agent.slug }];
 }
 
 const BEARER_DESCRIPTION = 'Switchboard API key as a bearer token';

@@ -47,7 +47,10 @@ describe('the listener', () => {
 
   it('at SIGTERM an open stream is answered (detached, WORKING with instructions) and ends cleanly before the listener closes', async () => {
     const port = await freePort();
-    const stopping = await startApp({ SWITCHBOARD_GRPC_PORT: String(port), SWITCHBOARD_DRAIN: '0.5' });
+    // The card names the public address; the reference client connects through it.
+    const stopping = await startApp({ SWITCHBOARD_GRPC_PORT: String(port), SWITCHBOARD_GRPC_PUBLIC_ADDRESS: `localhost:${port}`, SWITCHBOARD_DRAIN: '0.5' });
+    const card = await (await fetch(`${stopping.url}/a2a/slow/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0' } })).json();
+    expect(card.supportedInterfaces).toContainEqual({ url: `localhost:${port}`, protocolBinding: 'GRPC', protocolVersion: '1.0', tenant: 'slow' });
     const client = await grpcOnlyClient(stopping.url, 'slow');
     const stream = client.sendMessageStream(sendParams('work 30s'));
     const events = [(await stream.next()).value as StreamResponse];
