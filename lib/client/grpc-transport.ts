@@ -7,9 +7,9 @@
 import { Client, credentials, Metadata, status as GrpcStatus, type ClientReadableStream, type ServiceError } from '@grpc/grpc-js';
 import { decodeErrorInfo, decodeStatus } from '@a2a-js/sdk/errors/grpc';
 import { A2A_ERRORS, type A2AErrorKind } from '../protocol/errors';
-import { A2A_GRPC_SERVICE, type ProtoJson } from './grpc-wire';
+import { A2A_GRPC_SERVICE, type JsonMethod, type ProtoJson } from './grpc-wire';
 import { TransportError } from './http-transport';
-import { parseGrpcEndpoint, type GrpcEndpoint } from './grpc-endpoint';
+import { parseGrpcEndpoint } from './grpc-endpoint';
 import { clock, outboundTimer, RpcError, timedCall, type CallOptions, type RpcTarget } from './json-rpc';
 
 const KIND_BY_REASON = new Map<string, A2AErrorKind>(Object.entries(A2A_ERRORS).map(([kind, def]) => [def.reason, kind as A2AErrorKind]));
@@ -43,20 +43,26 @@ function callError(err: ServiceError, signal: AbortSignal): unknown {
   return new TransportError(`gRPC ${GrpcStatus[err.code] ?? err.code} from the peer: ${err.details}`);
 }
 
+/** The call's metadata: the peer's auth and extra headers, the trace context and the version, as lowercase keys. */
 function metadataFor(target: RpcTarget, trace: Record<string, string>): Metadata {
   const metadata = new Metadata();
-  for (const [key, value] of Object.entries({ ...target.headers, ...trace, 'A2A-Version': '1.0' })) metadata.set(key.toLowerCase(), value);
+  for (const [key, value] of Object.entries({ ...target.headers, ...trace, 'A2A-Version': '1.0' })) {
+    try {
+      metadata.set(key.toLowerCase(), value);
+    } catch {
+      throw new TransportError(`header ${key} cannot be sent as gRPC metadata (keys: a-z, 0-9, '-', '_', '.')`, undefined, true);
+    }
+  }
   return metadata;
 }
 
 interface Prepared {
-  endpoint: GrpcEndpoint;
-  path: string;
+  definition: JsonMethod;
   request: ProtoJson;
   client: Client;
 }
 
-/** The method's path, the request with the tenant, and a client for the target (one channel per call; closed after). */
+/** The method's definition, the request with the tenant, and a client for the target (one channel per call; closed after). */
 function prepare(target: RpcTarget, method: string, params: unknown): Prepared {
   const endpoint = parseGrpcEndpoint(target.endpoint);
   if (!endpoint) throw new TransportError(`not a gRPC endpoint: ${target.endpoint}`, undefined, true);
@@ -64,18 +70,16 @@ function prepare(target: RpcTarget, method: string, params: unknown): Prepared {
   const definition = Object.values(A2A_GRPC_SERVICE).find((d) => d.path.endsWith(`/${method}`));
   if (!definition) throw new TransportError(`no gRPC method ${method}`, undefined, true);
   const request = { ...(params as ProtoJson), ...(endpoint.tenant ? { tenant: endpoint.tenant } : {}) };
-  return { endpoint, path: definition.path, request, client: new Client(endpoint.target, credentials.createInsecure()) };
+  return { definition, request, client: new Client(endpoint.target, credentials.createInsecure()) };
 }
-
-const definitionOf = (path: string) => Object.values(A2A_GRPC_SERVICE).find((d) => d.path === path)!;
 
 export function grpcCall(target: RpcTarget, method: string, params: unknown, opts: CallOptions): Promise<unknown> {
   return timedCall(target, method, opts, async (signal, traceHeaders) => {
-    const { client, path, request } = prepare(target, method, params);
-    const definition = definitionOf(path);
+    const metadata = metadataFor(target, traceHeaders);
+    const { client, definition, request } = prepare(target, method, params);
     try {
       return await new Promise<unknown>((resolve, reject) => {
-        const call = client.makeUnaryRequest(path, definition.requestSerialize, definition.responseDeserialize, request, metadataFor(target, traceHeaders), (err, value) =>
+        const call = client.makeUnaryRequest(definition.path, definition.requestSerialize, definition.responseDeserialize, request, metadata, (err, value) =>
           err ? reject(callError(err, signal)) : resolve(value),
         );
         signal.addEventListener('abort', () => call.cancel(), { once: true });
@@ -95,9 +99,10 @@ export async function* grpcStream(target: RpcTarget, method: string, params: unk
   let prepared: Prepared | undefined;
   let call: ClientReadableStream<ProtoJson> | undefined;
   try {
+    const metadata = metadataFor(target, timer.headers);
     prepared = prepare(target, method, params);
-    const definition = definitionOf(prepared.path);
-    call = prepared.client.makeServerStreamRequest(prepared.path, definition.requestSerialize, definition.responseDeserialize, prepared.request, metadataFor(target, timer.headers));
+    const { definition, request } = prepared;
+    call = prepared.client.makeServerStreamRequest(definition.path, definition.requestSerialize, definition.responseDeserialize, request, metadata);
     const cancel = () => call?.cancel();
     t.signal.addEventListener('abort', cancel, { once: true });
     try {

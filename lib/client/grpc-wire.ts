@@ -6,7 +6,7 @@
  * service definition, ProtoJSON in the root exports), so this file holds no copy of the proto
  * (decision 188). The server adapter (lib/server/grpc-service.ts) and a client both use it.
  */
-import type { MethodDefinition, ServiceDefinition } from '@grpc/grpc-js';
+import type { MethodDefinition } from '@grpc/grpc-js';
 import { A2AService } from '@a2a-js/sdk/server/grpc';
 import {
   AgentCard,
@@ -63,7 +63,8 @@ const MESSAGES: Record<SdkMethod, { request: JsonCodec; response: JsonCodec }> =
 /** The gRPC method name (`SendMessage`) from its path (`/lf.a2a.v1.A2AService/SendMessage`): the v1.0 JSON-RPC method name too. */
 export const grpcMethodName = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
 
-type JsonMethod = MethodDefinition<ProtoJson | UndecodableRequest, ProtoJson>;
+/** One RPC of the service, in ProtoJSON both ways. */
+export type JsonMethod = MethodDefinition<ProtoJson | UndecodableRequest, ProtoJson>;
 
 function jsonMethod(key: SdkMethod): JsonMethod {
   // The SDK's definitions are typed per message; through JsonCodec they are all ProtoJSON here.
@@ -88,7 +89,7 @@ function jsonMethod(key: SdkMethod): JsonMethod {
 }
 
 /** The A2A service with ProtoJSON messages, keyed like the SDK's (sendMessage, getTask, …). */
-export const A2A_GRPC_SERVICE: ServiceDefinition = Object.fromEntries((Object.keys(MESSAGES) as SdkMethod[]).map((key) => [key, jsonMethod(key)]));
+export const A2A_GRPC_SERVICE = Object.fromEntries((Object.keys(MESSAGES) as SdkMethod[]).map((key) => [key, jsonMethod(key)])) as Record<SdkMethod, JsonMethod>;
 
 export function isUndecodable(request: ProtoJson | UndecodableRequest): request is UndecodableRequest {
   return typeof (request as UndecodableRequest).undecodable === 'string' && Object.keys(request).length === 1;
