@@ -3,7 +3,8 @@
  * 1.3.0) and a real `next start` with SWITCHBOARD_GRPC_PORT: the card lists it, and every
  * operation runs through the same operation layer as JSON-RPC and HTTP+JSON (timing contract
  * and detach, streams, get/list/cancel, subscribe, push configs, errors with the §5.4 status and
- * ErrorInfo reason, bounds, auth and caller scope).
+ * ErrorInfo reason, bounds, auth and caller scope, required extensions from metadata), the
+ * listener's start-up refusal and shutdown, and our own client (lib/client) on this binding.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
@@ -290,5 +291,30 @@ describe('auth and caller scope', () => {
     expect(viaLibClient.id).toBe(task.id);
     const bobsList = await client.listTasks({ tenant: '', contextId: task.contextId, pageSize: 10, pageToken: '', historyLength: 0, includeArtifacts: false, status: 0, statusTimestampAfter: undefined }, withKey(keys.bob));
     expect(bobsList.tasks).toEqual([]);
+  });
+});
+
+describe('required extensions over gRPC', () => {
+  const REQUIRED = 'https://example.com/extensions/citations/v1';
+  let cited: AppServer;
+  let citedGrpcPort: number;
+
+  beforeAll(async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-grpc-ext-'));
+    const answer = path.resolve('tests/fixtures/agents/sleep-then-answer.mjs');
+    const config = { agents: [{ slug: 'cited', name: 'Cited', extensions: [{ uri: REQUIRED, required: true }], launcher: { type: 'process', command: [answer, '0', 'cited', 'answer'] } }] };
+    fs.writeFileSync(path.join(dir, 'switchboard.json'), JSON.stringify(config));
+    citedGrpcPort = await freePort();
+    cited = await startApp({ SWITCHBOARD_CONFIG: path.join(dir, 'switchboard.json'), SWITCHBOARD_GRPC_PORT: String(citedGrpcPort), SWITCHBOARD_DRAIN: '1' });
+  });
+  afterAll(async () => cited?.stop());
+
+  it('a message without the URI in a2a-extensions metadata is ExtensionSupportRequired; with it, it runs', async () => {
+    const send = (messageId: string) => sendMessageBytes({ tenant: 'cited', message: { messageId, role: 'ROLE_USER', parts: [{ text: 'hi' }] } });
+    const refused = await rawGrpcCall(`127.0.0.1:${citedGrpcPort}`, 'SendMessage', send('m-ext-1'));
+    expect(refused).toMatchObject({ code: GRPC.FAILED_PRECONDITION, reason: 'EXTENSION_SUPPORT_REQUIRED' });
+    expect(refused.details).toContain(REQUIRED);
+    const accepted = await rawGrpcCall(`127.0.0.1:${citedGrpcPort}`, 'SendMessage', send('m-ext-2'), { 'a2a-extensions': REQUIRED });
+    expect(accepted.code).toBe(GRPC.OK);
   });
 });
