@@ -33,7 +33,8 @@ const config = {
   // A separate build directory lets parallel builds (tests, benchmarks) not collide.
   distDir: process.env.SWITCHBOARD_DIST_DIR || '.next',
   // OpenTelemetry stays external: loaded from node_modules only when tracing is configured.
-  serverExternalPackages: ['better-sqlite3', '@prisma/adapter-better-sqlite3', 'pg', '@prisma/adapter-pg', 'yaml', 'prom-client', '@opentelemetry/api', '@opentelemetry/sdk-trace-base', '@opentelemetry/exporter-trace-otlp-http', '@opentelemetry/resources'],
+  // gRPC (grpc-js and the SDK's generated codec) is loaded from node_modules as published.
+  serverExternalPackages: ['@grpc/grpc-js', '@bufbuild/protobuf', '@a2a-js/sdk', 'better-sqlite3', '@prisma/adapter-better-sqlite3', 'pg', '@prisma/adapter-pg', 'yaml', 'prom-client', '@opentelemetry/api', '@opentelemetry/sdk-trace-base', '@opentelemetry/exporter-trace-otlp-http', '@opentelemetry/resources'],
   poweredByHeader: false,
   // Python httpx clients (the A2A TCK) call `POST /a2a/`: API routes answer with and without a
   // trailing slash, never with a redirect (a 308 has no JSON body). See docs/decisions.md.

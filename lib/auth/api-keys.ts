@@ -85,8 +85,11 @@ export async function revokeApiKey(id: string): Promise<boolean> {
 
 export { listApiKeys };
 
+/** Anything carrying request headers: an HTTP Request, or a gRPC call's metadata as Headers. */
+export type HeaderCarrier = Pick<Request, 'headers'>;
+
 /** The credential a caller presented: `Authorization: Bearer <key>` or `X-API-Key: <key>`. */
-export function presentedKey(req: Request): string | null {
+export function presentedKey(req: HeaderCarrier): string | null {
   const auth = req.headers.get('authorization');
   if (auth?.toLowerCase().startsWith('bearer ')) return auth.slice(7).trim();
   return req.headers.get('x-api-key')?.trim() || null;
@@ -97,11 +100,11 @@ export function presentedKey(req: Request): string | null {
  * the key's id (names may repeat, ids never), or the shared "anonymous" while no key exists;
  * `ownerName` is how the dashboard shows that owner.
  */
-export type InboundAuth = { ok: true; caller: string; owner: string; ownerName: string } | { ok: false; response: Response };
+export type InboundAuth = { ok: true; caller: string; owner: string; ownerName: string } | { ok: false; message: string; response: Response };
 
 const callerOwning = (caller: string, owner: string, ownerName = owner): InboundAuth => ({ ok: true, caller, owner, ownerName });
 
-export async function authenticateInbound(req: Request): Promise<InboundAuth> {
+export async function authenticateInbound(req: HeaderCarrier): Promise<InboundAuth> {
   const open = !(await keysRequired());
   if (isSelfToken(req.headers.get(SELF_TOKEN_HEADER))) return callerOwning('self', open ? ANONYMOUS_OWNER : SELF_OWNER);
   if (open) return callerOwning(ANONYMOUS_OWNER, ANONYMOUS_OWNER);
@@ -111,10 +114,12 @@ export async function authenticateInbound(req: Request): Promise<InboundAuth> {
     recordUse(record);
     return callerOwning(record.name, record.id, record.name);
   }
+  const message = key ? 'invalid API key' : 'an API key is required (Authorization: Bearer <key> or X-API-Key)';
   return {
     ok: false,
+    message,
     response: Response.json(
-      { error: key ? 'invalid API key' : 'an API key is required (Authorization: Bearer <key> or X-API-Key)' },
+      { error: message },
       { status: 401, headers: { 'WWW-Authenticate': 'Bearer realm="switchboard", error="invalid_token"' } },
     ),
   };

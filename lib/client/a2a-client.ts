@@ -3,7 +3,9 @@
  * method names and shapes of v0.3 and v1.0 (design §2 table) are chosen here and converted
  * with lib/protocol's converters.
  */
-import { rpcCall, rpcStream, type CallOptions, type RpcTarget } from './json-rpc';
+import { rpcCall as jsonRpcCall, rpcStream as jsonRpcStream, type CallOptions, type RpcTarget } from './json-rpc';
+import { grpcCall, grpcStream } from './grpc-transport';
+import { parseGrpcEndpoint } from './grpc-endpoint';
 import { TransportError } from './http-transport';
 import type { Message, StreamEvent, Task } from '../protocol/types';
 import { messageToV10, streamEventFromV10, taskFromV10 } from '../protocol/v10';
@@ -15,6 +17,12 @@ const METHODS = {
   '0.3': { send: 'message/send', stream: 'message/stream', get: 'tasks/get', cancel: 'tasks/cancel', subscribe: 'tasks/resubscribe', list: 'tasks/list' },
   '1.0': { send: 'SendMessage', stream: 'SendStreamingMessage', get: 'GetTask', cancel: 'CancelTask', subscribe: 'SubscribeToTask', list: 'ListTasks' },
 } as const;
+
+/** One call on the target's binding: gRPC for a `grpc://` endpoint (same v1.0 names and ProtoJSON), else JSON-RPC. */
+const rpcCall = (target: RpcTarget, method: string, params: unknown, opts: CallOptions) =>
+  parseGrpcEndpoint(target.endpoint) ? grpcCall(target, method, params, opts) : jsonRpcCall(target, method, params, opts);
+const rpcStream = (target: RpcTarget, method: string, params: unknown, opts: CallOptions) =>
+  parseGrpcEndpoint(target.endpoint) ? grpcStream(target, method, params, opts) : jsonRpcStream(target, method, params, opts);
 
 function asJson(value: unknown, what: string): Json {
   if (value && typeof value === 'object' && !Array.isArray(value)) return value as Json;

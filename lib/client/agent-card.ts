@@ -7,6 +7,7 @@ import { bodyError, httpRequest, TransportError } from './http-transport';
 import type { ProtocolVersion } from './json-rpc';
 import { isCardUrl, normalizeUrl } from './normalize-url';
 import { linkedSignal } from '../util/abortable';
+import { grpcEndpoint, parseGrpcEndpoint } from './grpc-endpoint';
 
 type Json = Record<string, unknown>;
 
@@ -26,7 +27,7 @@ export interface CardInfo {
   cardUrl: string;
   card: Json;
   name?: string;
-  /** JSON-RPC interfaces we can speak, in the card's order of preference. */
+  /** Interfaces we can speak: JSON-RPC in the card's order of preference, then gRPC 1.0 (`grpc://` endpoints). */
   interfaces: CardInterface[];
   /** Other bindings the card offers that we do not speak (e.g. `HTTP+JSON 1.0`), for errors. */
   otherBindings: string[];
@@ -113,12 +114,13 @@ function versionOf(v: unknown): ProtocolVersion | null {
   return null;
 }
 
-/** Bindings other than JSON-RPC that the card lists (`HTTP+JSON 1.0`, `GRPC 0.3`...). */
+/** Bindings other than JSON-RPC and gRPC 1.0 that the card lists (`HTTP+JSON 1.0`, `GRPC 0.3`...). */
 function otherBindingsOf(card: Json): string[] {
   const out = new Set<string>();
   for (const entry of Array.isArray(card.supportedInterfaces) ? card.supportedInterfaces : []) {
     const i = asJson(entry);
     const binding = String(i?.protocolBinding ?? '').toUpperCase();
+    if (binding === 'GRPC' && versionOf(i?.protocolVersion) === '1.0') continue;
     if (binding && binding !== 'JSONRPC') out.add(`${binding} ${String(i?.protocolVersion ?? '')}`.trim());
   }
   const preferred = String(card.preferredTransport ?? 'JSONRPC').toUpperCase();
@@ -147,6 +149,13 @@ function interfacesOf(card: Json, cardUrl: string): CardInterface[] {
   for (const entry of Array.isArray(card.additionalInterfaces) ? card.additionalInterfaces : []) {
     const i = asJson(entry);
     if (i && String(i.transport ?? '').toUpperCase() === 'JSONRPC') add('0.3', i.url);
+  }
+  // gRPC last: JSON-RPC is preferred whenever offered; gRPC serves peers that offer nothing else.
+  for (const entry of Array.isArray(card.supportedInterfaces) ? card.supportedInterfaces : []) {
+    const i = asJson(entry);
+    if (!i || String(i.protocolBinding ?? '').toUpperCase() !== 'GRPC' || versionOf(i.protocolVersion) !== '1.0' || typeof i.url !== 'string' || !i.url) continue;
+    const endpoint = grpcEndpoint(i.url, typeof i.tenant === 'string' ? i.tenant : undefined);
+    if (!out.some((o) => o.url === endpoint)) out.push({ version: '1.0', url: endpoint });
   }
   return out;
 }
@@ -188,9 +197,9 @@ export function chooseInterface(info: CardInfo, requestedUrl: string, prefer?: P
     throw new TransportError(`the peer's card offers no JSON-RPC interface${prefer ? ` for A2A ${prefer}` : ''} (offered: ${offered})`);
   }
   const chosen = candidates[0];
-  if (isCardUrl(requestedUrl)) return chosen;
+  if (isCardUrl(requestedUrl) || parseGrpcEndpoint(chosen.url)) return chosen;
   const requested = normalizeUrl(requestedUrl);
-  const listed = candidates.find((i) => normalizeUrl(i.url) === requested);
+  const listed = candidates.find((i) => !parseGrpcEndpoint(i.url) && normalizeUrl(i.url) === requested);
   if (listed) return listed;
   const cardBase = normalizeUrl(info.cardUrl.replace(/\/\.well-known\/[^/]+$/, ''));
   const cardFromOrigin = cardBase === normalizeUrl(new URL(info.cardUrl).origin);

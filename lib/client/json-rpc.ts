@@ -48,8 +48,8 @@ interface Clock {
   clear(closeStream?: boolean): void;
 }
 
-/** An AbortSignal that fires after `timeoutMs` (re-armed by touch) or when `parent` aborts. */
-function clock(timeoutMs: number, what: string, parent?: AbortSignal): Clock {
+/** An AbortSignal that fires after `timeoutMs` (re-armed by touch) or when `parent` aborts (gRPC calls use it too). */
+export function clock(timeoutMs: number, what: string, parent?: AbortSignal): Clock {
   const linked = linkedSignal([parent], { ms: timeoutMs, reason: () => new ClientTimeoutError(timeoutMs, what) });
   return {
     signal: linked.signal,
@@ -102,8 +102,8 @@ function envelope(method: string, params: unknown): string {
   return JSON.stringify({ jsonrpc: '2.0', id: randomUUID(), method, params });
 }
 
-/** Times one outbound call for switchboard_outbound_request_duration_seconds. */
-function outboundTimer(target: RpcTarget, method: string): { headers: Record<string, string>; done: (outcome: 'ok' | 'error', error?: unknown) => void } {
+/** Times one outbound call for switchboard_outbound_request_duration_seconds (either binding). */
+export function outboundTimer(target: RpcTarget, method: string): { headers: Record<string, string>; done: (outcome: 'ok' | 'error', error?: unknown) => void } {
   const started = performance.now();
   const span = beginCallSpan(target.trace, method, target.endpoint);
   return {
@@ -115,15 +115,14 @@ function outboundTimer(target: RpcTarget, method: string): { headers: Record<str
   };
 }
 
-export async function rpcCall(target: RpcTarget, method: string, params: unknown, opts: CallOptions): Promise<unknown> {
+/** One unary outbound call under its clock (the total timeout) with its metric and span; either binding runs inside. */
+export async function timedCall<T>(target: RpcTarget, method: string, opts: CallOptions, run: (signal: AbortSignal, traceHeaders: Record<string, string>) => Promise<T>): Promise<T> {
   const t = clock(opts.timeoutMs, method, opts.signal);
   const call = outboundTimer(target, method);
   let outcome: 'ok' | 'error' = 'error';
   let failure: unknown;
   try {
-    const res = await httpRequest({ url: target.endpoint, method: 'POST', headers: headersFor(target, 'application/json', call.headers), body: envelope(method, params), signal: t.signal });
-    const text = await res.text().catch((err) => Promise.reject(bodyError(err, t.signal)));
-    const result = parseRpcBody(res.status, text, res.header('www-authenticate'));
+    const result = await run(t.signal, call.headers);
     outcome = 'ok';
     return result;
   } catch (err) {
@@ -133,6 +132,14 @@ export async function rpcCall(target: RpcTarget, method: string, params: unknown
     t.clear();
     call.done(outcome, failure);
   }
+}
+
+export function rpcCall(target: RpcTarget, method: string, params: unknown, opts: CallOptions): Promise<unknown> {
+  return timedCall(target, method, opts, async (signal, traceHeaders) => {
+    const res = await httpRequest({ url: target.endpoint, method: 'POST', headers: headersFor(target, 'application/json', traceHeaders), body: envelope(method, params), signal });
+    const text = await res.text().catch((err) => Promise.reject(bodyError(err, signal)));
+    return parseRpcBody(res.status, text, res.header('www-authenticate'));
+  });
 }
 
 async function* touching(chunks: AsyncIterable<Buffer>, touch: () => void): AsyncGenerator<Buffer> {

@@ -11,3 +11,23 @@ describe('SWITCHBOARD_OUTBOX_RETENTION', () => {
     for (const bad of ['0', 'week', String(367 * 86_400)]) expect(() => loadSettings({ NODE_ENV: 'test', SWITCHBOARD_OUTBOX_RETENTION: bad })).toThrow(/SWITCHBOARD_OUTBOX_RETENTION: SWITCHBOARD_OUTBOX_RETENTION must be a positive number of seconds/);
   });
 });
+
+describe('SWITCHBOARD_GRPC_PORT', () => {
+  it('is unset by default (gRPC not served) and takes a port', () => {
+    expect(loadSettings({ NODE_ENV: 'test' }).grpcPort).toBeUndefined();
+    expect(loadSettings({ NODE_ENV: 'test', SWITCHBOARD_GRPC_PORT: '50051' }).grpcPort).toBe(50051);
+  });
+
+  it('refuses words, zero, more than 65535 and the HTTP port, naming the setting', () => {
+    for (const bad of ['grpc', '0', '70000']) expect(() => loadSettings({ NODE_ENV: 'test', SWITCHBOARD_GRPC_PORT: bad })).toThrow(/SWITCHBOARD_GRPC_PORT: SWITCHBOARD_GRPC_PORT must be/);
+    expect(() => loadSettings({ NODE_ENV: 'test', PORT: '4000', SWITCHBOARD_GRPC_PORT: '4000' })).toThrow(/SWITCHBOARD_GRPC_PORT: must differ from PORT \(4000\)/);
+  });
+});
+
+describe('SWITCHBOARD_GRPC_PUBLIC_ADDRESS', () => {
+  it('takes host:port (names and IPv6 literals) and refuses URLs, naming the setting', () => {
+    expect(loadSettings({ NODE_ENV: 'test', SWITCHBOARD_GRPC_PUBLIC_ADDRESS: 'grpc.example.com:443' }).grpcPublicAddress).toBe('grpc.example.com:443');
+    expect(loadSettings({ NODE_ENV: 'test', SWITCHBOARD_GRPC_PUBLIC_ADDRESS: '[2001:db8::1]:50051' }).grpcPublicAddress).toBe('[2001:db8::1]:50051');
+    for (const bad of ['https://grpc.example.com', 'grpc.example.com']) expect(() => loadSettings({ NODE_ENV: 'test', SWITCHBOARD_GRPC_PUBLIC_ADDRESS: bad })).toThrow(/SWITCHBOARD_GRPC_PUBLIC_ADDRESS: SWITCHBOARD_GRPC_PUBLIC_ADDRESS must be host:port/);
+  });
+});

@@ -31,6 +31,14 @@ const wholeNumber = (name: string, max: number) =>
 const EnvSchema = z.object({
   HOST: z.string().trim().min(1).default('127.0.0.1'),
   PORT: positiveInt('PORT').default(3000),
+  SWITCHBOARD_GRPC_PORT: positiveInt('SWITCHBOARD_GRPC_PORT')
+    .refine((v) => v <= 65_535, { message: 'SWITCHBOARD_GRPC_PORT must be a TCP port (1–65535)' })
+    .optional(),
+  SWITCHBOARD_GRPC_PUBLIC_ADDRESS: z
+    .string()
+    .trim()
+    .regex(/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, 'SWITCHBOARD_GRPC_PUBLIC_ADDRESS must be host:port (the gRPC target peers use, e.g. grpc.example.com:443)')
+    .optional(),
   DATABASE_URL: z.string().trim().min(1).default('file:./data/switchboard.db'),
   SWITCHBOARD_PUBLIC_URL: z.url({ message: 'SWITCHBOARD_PUBLIC_URL must be an absolute http(s) URL' }).optional(),
   SWITCHBOARD_RESPONSE_WINDOW: seconds('SWITCHBOARD_RESPONSE_WINDOW').default(300_000),
@@ -70,6 +78,10 @@ const EnvSchema = z.object({
 export interface Settings {
   host: string;
   port: number;
+  /** The A2A gRPC binding's own port on HOST; unset: gRPC is not served (decision 187). */
+  grpcPort?: number;
+  /** The gRPC target the cards name (`host:port`); unset: the card's host and grpcPort. */
+  grpcPublicAddress?: string;
   databaseUrl: string;
   publicUrl?: string;
   /** W: how long a blocking send or open stream is held before the task detaches. */
@@ -130,9 +142,12 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     throw new SettingsError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.SWITCHBOARD_GRPC_PORT === e.PORT) throw new SettingsError(`Invalid configuration:\n  SWITCHBOARD_GRPC_PORT: must differ from PORT (${e.PORT}); gRPC has a port of its own`);
   return {
     host: e.HOST,
     port: e.PORT,
+    grpcPort: e.SWITCHBOARD_GRPC_PORT,
+    grpcPublicAddress: e.SWITCHBOARD_GRPC_PUBLIC_ADDRESS,
     databaseUrl: e.DATABASE_URL,
     publicUrl: e.SWITCHBOARD_PUBLIC_URL?.replace(/\/+$/, ''),
     responseWindowMs: e.SWITCHBOARD_RESPONSE_WINDOW,

@@ -27,6 +27,19 @@ export function onBoot(hook: BootHook): void {
   hooks().push(hook);
 }
 
+type ShutdownHook = () => Promise<void>;
+const shutdownHooks = () => processSingleton<ShutdownHook[]>('shutdown-hooks', () => []);
+
+/** Runs after the drain, before the process exits (a listener of its own closes there). */
+export function onShutdown(hook: ShutdownHook): void {
+  shutdownHooks().push(hook);
+}
+
+/** Stops start-up with a message naming what to fix (also for boot hooks: a port in use). */
+export function refuseToStart(message: string): never {
+  return fatal(message);
+}
+
 function fatal(message: string): never {
   log.error('refusing to start', { reason: message });
   process.stderr.write(`\nSwitchboard cannot start:\n${message}\n\n`);
@@ -98,6 +111,7 @@ function installShutdown(): void {
       .catch((err) => log.error('shutdown failed', { error: errorMessage(err) }))
       .finally(async () => {
         await Promise.allSettled([...agentRegistry().agents.values()].map((a) => a.runner.close?.()));
+        await Promise.allSettled(shutdownHooks().map((hook) => hook()));
         await leaveCluster();
         await flushTracing();
         process.exit(0);

@@ -4,13 +4,15 @@
  *   the a2a-js 1.x client and the TCK do: only v1.0 fields, so strict ProtoJSON parsers accept it;
  * - **dual** otherwise: the v1.0 fields plus the v0.3 top-level ones (`url`, `protocolVersion`,
  *   `preferredTransport`, `additionalInterfaces`, v0.3 security schemes) that v0.3 clients need.
- * Both list JSON-RPC 1.0, HTTP+JSON 1.0 and JSON-RPC 0.3 in `supportedInterfaces`. Security
+ * Both list JSON-RPC 1.0, HTTP+JSON 1.0, gRPC 1.0 (when SWITCHBOARD_GRPC_PORT is set) and
+ * JSON-RPC 0.3 in `supportedInterfaces`. Security
  * schemes are declared only when API keys exist (then calls without a key get 401).
  */
 import type { ServedAgent } from '../engine/agent';
 import { timingFor } from '../engine/inbound';
 import { TIMING_EXTENSION_URI } from '../protocol/extensions';
 import { isV1, requestedVersion } from './requested-version';
+import { getSettings } from '../config/settings';
 
 export const SWITCHBOARD_VERSION = '0.1.0';
 
@@ -28,6 +30,18 @@ export function agentEndpoint(baseUrl: string, agent: ServedAgent, isDefault: bo
 /** The HTTP+JSON base: always the agent's own path (`/a2a/<slug>/message:send`, `/a2a/<slug>/tasks/…`). */
 export function restEndpoint(baseUrl: string, agent: ServedAgent): string {
   return `${baseUrl}/a2a/${agent.slug}`;
+}
+
+/**
+ * The gRPC interface: `host:port` (a gRPC target, no scheme): SWITCHBOARD_GRPC_PUBLIC_ADDRESS, else
+ * the card's host and the gRPC port; `tenant` names the agent, as every gRPC request carries it
+ * (decision 188).
+ */
+function grpcInterface(baseUrl: string, agent: ServedAgent) {
+  const { grpcPort, grpcPublicAddress } = getSettings();
+  if (grpcPort === undefined) return [];
+  const url = grpcPublicAddress ?? `${new URL(baseUrl).hostname}:${grpcPort}`;
+  return [{ url, protocolBinding: 'GRPC', protocolVersion: '1.0', tenant: agent.slug }];
 }
 
 const BEARER_DESCRIPTION = 'Switchboard API key as a bearer token';
@@ -83,6 +97,7 @@ export function buildAgentCard(agent: ServedAgent, baseUrl: string, opts: CardOp
     supportedInterfaces: [
       { url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
       { url: restEndpoint(baseUrl, agent), protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+      ...grpcInterface(baseUrl, agent),
       { url, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
     ],
     provider: { organization: 'Switchboard', url: baseUrl },
@@ -94,8 +109,8 @@ export function buildAgentCard(agent: ServedAgent, baseUrl: string, opts: CardOp
   if (opts.generation === '1.0') return { ...card, ...(opts.keysRequired ? v10Security() : {}) };
   return {
     ...card,
-    // v0.3 top-level fields. Only JSON-RPC here: our HTTP+JSON binding is v1.0, and a v0.3
-    // client would speak v0.3 REST to it.
+    // v0.3 top-level fields. Only JSON-RPC here: our HTTP+JSON and gRPC bindings are v1.0, and a
+    // v0.3 client would speak v0.3 REST or the v0.3 proto (package a2a.v1) to them.
     protocolVersion: '0.3.0',
     url,
     preferredTransport: 'JSONRPC',

@@ -5,12 +5,13 @@
  */
 import type { ServedAgent } from '../engine/agent';
 import { A2AError } from '../protocol/errors';
+import type { HeaderCarrier } from '../auth/api-keys';
 
 /** Bounds against an oversized header: more URIs than any agent declares, each URI-sized. */
 const MAX_EXTENSIONS = 32;
 const MAX_URI_LENGTH = 2_048;
 
-export function requestedExtensions(req: Request): string[] {
+export function requestedExtensions(req: HeaderCarrier): string[] {
   const values = [req.headers.get('a2a-extensions'), req.headers.get('x-a2a-extensions')].filter((v): v is string => v !== null);
   const uris = values.flatMap((v) => v.split(',')).map((u) => u.trim()).filter((u) => u !== '' && u.length <= MAX_URI_LENGTH);
   return [...new Set(uris)].slice(0, MAX_EXTENSIONS);

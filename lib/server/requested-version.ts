@@ -11,3 +11,6 @@ export function requestedVersion(req: Request): string | null {
 
 /** Whether a requested version names the 1.x generation. */
 export const isV1 = (version: string | null): boolean => version !== null && /^1(\.|$)/.test(version);
+
+/** The bindings that serve only v1.0 (HTTP+JSON, gRPC) accept no version (read as 1.0) or 1.x. */
+export const acceptsV1Only = (version: string | null): boolean => version === null || /^1(\.0(\.\d+)?)?$/.test(version);

@@ -18,7 +18,7 @@ import type { Operation } from './rpc-methods';
 import { asA2AError } from './operation-error';
 import { sseBatchResponse } from './sse-response';
 import { encodeFrame, sseData } from '../protocol/sse-frames';
-import { requestedVersion } from './requested-version';
+import { acceptsV1Only, requestedVersion } from './requested-version';
 import { requestedExtensions } from './requested-extensions';
 import { inboundTrace } from './trace-headers';
 
@@ -113,17 +113,13 @@ async function readJsonBody(req: Request): Promise<Record<string, unknown> | A2A
   return body as Record<string, unknown>;
 }
 
-function acceptsRestVersion(version: string | null): boolean {
-  return version === null || /^1(\.0(\.\d+)?)?$/.test(version);
-}
-
 /** Serves one HTTP+JSON request; `segments` is the path below `/a2a/<slug>/`. */
 export async function serveRest(req: Request, agent: ServedAgent, segments: string[], verb: Verb): Promise<Response> {
   const auth = await authenticateInbound(req);
   if (!auth.ok) return auth.response;
   const url = new URL(req.url);
   const version = requestedVersion(req);
-  if (!acceptsRestVersion(version)) return restError(new A2AError('versionNotSupported', `A2A-Version ${version}; HTTP+JSON serves 1.0`));
+  if (!acceptsV1Only(version)) return restError(new A2AError('versionNotSupported', `A2A-Version ${version}; HTTP+JSON serves 1.0`));
   const found = route(verb, segments, url);
   if (found instanceof A2AError) return restError(found);
   if ('wrongVerb' in found) return restError(found.wrongVerb, 405);

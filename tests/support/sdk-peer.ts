@@ -13,6 +13,8 @@ import { randomUUID } from 'node:crypto';
 import { TaskState, Role, type AgentCard, type Message, type Part } from '@a2a-js/sdk';
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import { A2AService, grpcService } from '@a2a-js/sdk/server/grpc';
+import { Server as GrpcServer, ServerCredentials, type Metadata } from '@grpc/grpc-js';
 
 export interface SdkPeer {
   url: string;
@@ -39,6 +41,8 @@ export interface SdkPeerOptions {
   holdSends?: boolean;
   /** The card lists one HTTP+JSON 1.0 interface and no JSON-RPC one (1.0 only: no v0.3 card). */
   restOnly?: boolean;
+  /** The card lists one gRPC 1.0 interface and no JSON-RPC one; the SDK's own gRPC server serves it. */
+  grpcOnly?: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -129,14 +133,16 @@ class ChunkingExecutor implements AgentExecutor {
   }
 }
 
-function card(baseUrl: string, opts: SdkPeerOptions): AgentCard {
+function card(baseUrl: string, opts: SdkPeerOptions, grpcTarget?: string): AgentCard {
   const endpoint = `${baseUrl}/rpc`;
   const versions = opts.versions ?? ['1.0', '0.3'];
   return {
     name: 'SDK reference peer',
     description: 'An @a2a-js/sdk 1.3.0 server that streams its result in chunks.',
     version: '1.0.0',
-    supportedInterfaces: opts.restOnly
+    supportedInterfaces: grpcTarget
+      ? [{ url: grpcTarget, protocolBinding: 'GRPC', protocolVersion: '1.0', tenant: '' }]
+      : opts.restOnly
       ? [{ url: `${baseUrl}/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', tenant: '' }]
       : versions.map((protocolVersion) => ({ url: endpoint, protocolBinding: 'JSONRPC', protocolVersion, tenant: '' })),
     provider: undefined,
@@ -169,8 +175,10 @@ export async function startSdkPeer(opts: SdkPeerOptions = {}): Promise<SdkPeer> 
   });
   const port = (server.address() as AddressInfo).port;
   const baseUrl = `http://127.0.0.1:${port}`;
-  const agentCard = card(baseUrl, opts);
+  const grpc = opts.grpcOnly ? await startGrpc() : null;
+  const agentCard = card(baseUrl, opts, grpc?.target);
   const handler = new DefaultRequestHandler(agentCard, new InMemoryTaskStore(), new ChunkingExecutor());
+  grpc?.serve(handler, requests);
   app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: async () => agentCard, legacyCompat: { enabled: true } }));
   app.use('/rpc', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat: { enabled: true } }));
   return {
@@ -178,6 +186,32 @@ export async function startSdkPeer(opts: SdkPeerOptions = {}): Promise<SdkPeer> 
     endpoint: `${baseUrl}/rpc`,
     port,
     requests,
-    close: () => closeServer(server),
+    close: async () => {
+      grpc?.server.forceShutdown();
+      await closeServer(server);
+    },
+  };
+}
+
+/** The SDK's gRPC server on a free loopback port; each call's metadata is recorded like an HTTP request's headers. */
+async function startGrpc() {
+  const server = new GrpcServer();
+  const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))));
+  return {
+    server,
+    target: `127.0.0.1:${port}`,
+    serve(handler: DefaultRequestHandler, requests: SdkPeer['requests']) {
+      const service = grpcService({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication });
+      const recorded = Object.fromEntries(
+        Object.entries(service).map(([name, fn]) => [
+          name,
+          (call: { metadata: Metadata }, ...rest: unknown[]) => {
+            requests.push({ headers: call.metadata.getMap() as Record<string, string>, method: name });
+            return (fn as (...args: unknown[]) => unknown)(call, ...rest);
+          },
+        ]),
+      );
+      server.addService(A2AService, recorded);
+    },
   };
 }
