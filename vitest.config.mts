@@ -39,6 +39,7 @@ const BOTH_PROVIDERS = [
   'tests/security/bounds.test.ts',
   'tests/client/restart.test.ts',
   'tests/client/peer-auth.test.ts',
+  'tests/cli/export-and-retention.test.ts',
 ];
 
 /**
