@@ -3,7 +3,7 @@
  * Filters map onto lib/db's keyset-paged listTasks, so deep pages cost the same as the first.
  */
 import { countTasks, countTasksByState, listTasks, type TaskListFilter } from '../db/task-repo';
-import type { TaskState } from '../protocol/types';
+import { OPEN_STATES } from '../protocol/types';
 import { processSingleton } from '../process-singleton';
 import { toTaskSummary } from './task-summary';
 import {
@@ -18,7 +18,7 @@ import {
 } from './wire';
 import { decodeListCursor, encodeListCursor } from '../db/list-cursor';
 
-const NON_TERMINAL: TaskState[] = ['submitted', 'working', 'input-required', 'auth-required', 'unknown'];
+const NON_TERMINAL = [...OPEN_STATES];
 
 type BaseFilter = Omit<TaskListFilter, 'limit' | 'cursor'>;
 

@@ -6,8 +6,8 @@
  * rows match, and a finished row never changes again (every update is guarded on `pending`), so
  * a pending row, even one overdue with an attempt in flight, is never touched.
  *
- * Bounded: at most PRUNE_BATCH rows per statement, the event loop free between statements
- * (prune-batches.ts). Run by the pruner (pruner.ts). On PostgreSQL every instance prunes on its
+ * Bounded: at most PRUNE_BATCH rows per statement, paced to a tenth of the time while there is a
+ * backlog (prune-batches.ts). Run by the pruner (pruner.ts). On PostgreSQL every instance prunes on its
  * own: deleting finished rows is idempotent, and each batch skips rows another instance's batch
  * holds (SKIP LOCKED), so two at once split the work instead of waiting.
  */

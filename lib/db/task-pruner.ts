@@ -12,16 +12,22 @@
  *   up `parentTaskId` from the open tasks that have a parent, read from an index).
  * - a task with a push delivery or notification still pending: it is still to be sent.
  *
- * Bounded like the outbox pruner (prune-batches.ts): oldest end first, PRUNE_BATCH tasks per
- * statement, the event loop free between statements; on PostgreSQL `FOR UPDATE … SKIP LOCKED`,
- * so instances pruning at once split the work.
+ * Bounded and paced like the outbox pruner (prune-batches.ts): oldest end first,
+ * TASK_PRUNE_BATCH tasks per statement, at most a tenth of the time spent pruning; on
+ * PostgreSQL `FOR UPDATE … SKIP LOCKED`, so instances pruning at once split the work.
  */
 import { sqliteTime } from './task-store';
-import { TASK_STATES, TERMINAL_STATES } from '../protocol/types';
-import { deleteInBatches, PRUNE_BATCH, type PruneStatement } from './prune-batches';
+import { OPEN_STATES, TERMINAL_STATES } from '../protocol/types';
+import { deleteInBatches, type PruneStatement } from './prune-batches';
+
+/**
+ * Tasks per statement: a finished task is a row with about ten more (events, messages,
+ * artifacts) going with it, so 100 tasks are about the outbox pruner's 1,000 rows.
+ */
+export const TASK_PRUNE_BATCH = 100;
 
 const quoted = (states: readonly string[]) => states.map((s) => `'${s}'`).join(', ');
-const OPEN = quoted(TASK_STATES.filter((s) => !(TERMINAL_STATES as readonly string[]).includes(s)));
+const OPEN = quoted(OPEN_STATES);
 const ENDED = quoted(TERMINAL_STATES);
 
 /** Every task some open task descends from. */
@@ -53,6 +59,6 @@ DELETE FROM "Task" WHERE ctid = ANY(ARRAY(
 };
 
 /** Deletes the tasks that ended before `now - retentionMs` (and may go), `batch` per statement; how many. */
-export function pruneFinishedTasks(retentionMs: number, now = new Date(), batch = PRUNE_BATCH): Promise<number> {
+export function pruneFinishedTasks(retentionMs: number, now = new Date(), batch = TASK_PRUNE_BATCH): Promise<number> {
   return deleteInBatches(TASK_PRUNE, [sqliteTime(new Date(now.getTime() - retentionMs))], batch);
 }

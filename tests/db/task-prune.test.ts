@@ -122,3 +122,19 @@ describe(`pruning finished tasks (${testStore()})`, () => {
     expect(await taskIds()).toEqual(['open-detached', 'open-input-required', 'open-submitted', 'open-working', 'pending-notification', 'pending-push']);
   });
 });
+
+describe(`pacing a prune (${testStore()})`, () => {
+  it('rests after each full batch nine times as long as the statement took (a tenth of the time pruning)', async () => {
+    const { deleteInBatches } = await import('../../lib/db/prune-batches');
+    for (const id of ['paced-1', 'paced-2', 'paced-3']) await task(id, 'completed');
+    const rests: number[] = [];
+    const cutoff = new Date(now.getTime() - HOUR).toISOString().replace('Z', '+00:00');
+    const started = performance.now();
+    const deleted = await deleteInBatches(pruner.TASK_PRUNE, [cutoff], 1, { rest: async (ms) => rests.push(ms) });
+    const elapsed = performance.now() - started;
+    expect(deleted).toBe(3);
+    expect(rests).toHaveLength(3); // after each full batch; the fourth came back empty
+    for (const ms of rests) expect(ms).toBeGreaterThan(0);
+    expect(rests.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(9 * elapsed); // nine tenths of three statements' time, at most
+  });
+});
