@@ -12,7 +12,7 @@ import { currentStore, db, taskReader, taskWriter } from './client';
 import type { RawArtifactRow, RawEventRow, RawMessageRow, RawTaskRow, TaskCursor, WriteResult } from './task-store';
 import { fromJson } from './json';
 import type { Artifact, Message, TaskState } from '../protocol/types';
-import { OPEN_STATES, TERMINAL_STATES } from '../protocol/types';
+import { OPEN_STATES } from '../protocol/types';
 import type { NewEvent, NewTask, StoredEvent, TaskPatch, TaskRecord, EventType, Direction } from './task-records';
 import { toStoredEvent } from './task-records';
 import { inScope, type CallerScope, type TaskScope } from './task-scope';
