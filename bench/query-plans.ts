@@ -1,19 +1,25 @@
 /**
- * The query plans of the dashboard's list, search and count queries and of the task pruner, on
- * SQLite (issue 28: "queries that scan must not exist: show the plan of each"). Seeds `--tasks N`
- * tasks (default 20,000) through lib/db's writer (bench/seed.ts), runs the dashboard's own
- * functions (lib/dashboard/task-list.ts) with Prisma's statements captured at the driver adapter,
- * and prints `EXPLAIN QUERY PLAN` of each statement with the time the call took. A line that
- * reads a whole table (`SCAN <table>` without an index) is marked `<< SCAN`.
+ * The query plans of the dashboard's list, search and count queries and of the task pruner
+ * (issue 28: "queries that scan must not exist: show the plan of each"). Seeds `--tasks N` tasks
+ * (default 20,000) through lib/db's writer, runs the dashboard's own functions
+ * (lib/dashboard/task-list.ts) with Prisma's statements captured at the driver adapter, and
+ * prints the plan of each statement with the time the call took: SQLite's `EXPLAIN QUERY PLAN`
+ * (seeded by bench/seed.ts; a read of a whole table or index is marked `<< SCAN`), or with
+ * `--store postgresql` PostgreSQL's `EXPLAIN` on an embedded server (seeded through the task
+ * repository, then ANALYZE, as autovacuum would; `Seq Scan` on a table is marked `<< SCAN`).
  *
- *   npx tsx bench/query-plans.ts [--tasks N]
+ *   npx tsx bench/query-plans.ts [--tasks N] [--store sqlite|postgresql]
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
+import { PrismaPg } from '@prisma/adapter-pg';
 import { seed, RARE_WORD } from './seed';
+import { seedPg } from './seed-pg';
+import { startEmbeddedPostgres } from '../tests/support/embedded-postgres';
+import { freshPgDatabase } from '../tests/support/postgres';
 
 interface Captured {
   sql: string;
@@ -43,26 +49,62 @@ const recordQueries = (adapter: object): object =>
       : undefined,
   );
 
-function parseTasks(argv: string[]): number {
-  const i = argv.indexOf('--tasks');
-  const n = i >= 0 ? Number(argv[i + 1]) : 20_000;
-  if (!Number.isInteger(n) || n < 1) throw new Error('--tasks: expected a positive whole number');
-  return n;
+function parseArgs(argv: string[]): { tasks: number; store: 'sqlite' | 'postgresql' } {
+  const value = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
+  const tasks = Number(value('--tasks') ?? 20_000);
+  if (!Number.isInteger(tasks) || tasks < 1) throw new Error('--tasks: expected a positive whole number');
+  const store = value('--store') ?? 'sqlite';
+  if (store !== 'sqlite' && store !== 'postgresql') throw new Error('--store: sqlite or postgresql');
+  return { tasks, store };
 }
 
-async function main(): Promise<void> {
-  const tasks = parseTasks(process.argv.slice(2));
+const installDb = (client: unknown) => ((globalThis as unknown as Record<symbol, unknown>)[Symbol.for('switchboard.db')] = client);
+
+/** A driver-adapter factory whose adapters record every statement. */
+const recordingFactory = <F extends object>(factory: F): F =>
+  capturing(factory, (prop, fn, t) => (prop === 'connect' ? async () => recordQueries((await fn.call(t)) as object) : undefined));
+
+type Explain = (sql: string, args: unknown[]) => Promise<string[]>;
+
+/** SQLite: seeded file, the dashboard's client on it, EXPLAIN QUERY PLAN on a read-only connection. */
+async function sqliteStore(tasks: number): Promise<{ ids: string[]; explain: Explain; close: () => Promise<void> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-plans-'));
   const file = path.join(dir, 'switchboard.db');
   process.env.DATABASE_URL = `file:${file}`;
-  process.env.SWITCHBOARD_LOG_LEVEL = 'error';
   const { ids } = seed(file, tasks);
   const conn = new Database(file, { readonly: true });
-  // The dashboard's Prisma client, with its statements recorded: installed where db() looks first.
   const { PrismaClient } = await import('../lib/db/generated/client');
-  const factory = new PrismaBetterSqlite3({ url: file, timeout: 10_000 });
-  const recordingFactory = capturing(factory, (prop, fn, t) => (prop === 'connect' ? async () => recordQueries((await fn.call(t)) as object) : undefined));
-  (globalThis as unknown as Record<symbol, unknown>)[Symbol.for('switchboard.db')] = new PrismaClient({ adapter: recordingFactory });
+  installDb(new PrismaClient({ adapter: recordingFactory(new PrismaBetterSqlite3({ url: file, timeout: 10_000 })) }));
+  const tables = new Set((conn.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name));
+  const explain: Explain = async (sql) => {
+    const rows = conn.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => null)) as { detail: string }[];
+    return rows.map((r) => `${r.detail}${verdict(r.detail, tables)}`);
+  };
+  return { ids, explain, close: async () => (conn.close(), fs.rmSync(dir, { recursive: true, force: true })) };
+}
+
+/** PostgreSQL: an embedded server, migrated by the store, seeded through the repository, analysed. */
+async function pgStoreFor(tasks: number): Promise<{ ids: string[]; explain: Explain; close: () => Promise<void> }> {
+  const server = await startEmbeddedPostgres();
+  process.env.DATABASE_URL = await freshPgDatabase(server.url);
+  const client = await import('../lib/db/client');
+  await client.pgStore().ready;
+  const { PrismaClient } = await import('../lib/db/generated-pg/client');
+  installDb(new PrismaClient({ adapter: recordingFactory(new PrismaPg(client.pgStore().pool)) }));
+  const ids = await seedPg(tasks, (m) => process.stderr.write(`${m}\n`));
+  await client.pgQuery('ANALYZE');
+  const explain: Explain = async (sql, args) => {
+    const rows = (await client.pgQuery<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, args)).rows.map((r) => r['QUERY PLAN']);
+    return rows.map((line) => `${line}${/Seq Scan on "?(Task|TaskEvent|Message|Artifact|PushDelivery|NotificationDelivery)"?\b/.test(line) ? '   << SCAN' : ''}`);
+  };
+  return { ids, explain, close: async () => (await client.pgStore().pool.end(), await server.stop()) };
+}
+
+async function main(): Promise<void> {
+  const { tasks, store } = parseArgs(process.argv.slice(2));
+  process.env.SWITCHBOARD_LOG_LEVEL = 'error';
+  const opened = store === 'sqlite' ? await sqliteStore(tasks) : await pgStoreFor(tasks);
+  const { ids } = opened;
   const { listTaskPage, taskCounts } = await import('../lib/dashboard/task-list');
   const { loadTaskDetail } = await import('../lib/dashboard/task-detail');
   const { TASK_PRUNE } = await import('../lib/db/task-pruner');
@@ -82,19 +124,19 @@ async function main(): Promise<void> {
     ['task page (children)', () => loadTaskDetail(ids[Math.floor(ids.length / 2)])],
   ];
   const out = (line: string) => process.stdout.write(`${line}\n`);
-  out(`# Query plans (SQLite, ${tasks.toLocaleString('en-US')} tasks seeded)\n`);
+  out(`# Query plans (${store}, ${tasks.toLocaleString('en-US')} tasks seeded)\n`);
   for (const [name, call] of probes) {
     captured.length = 0;
     const started = performance.now();
     await call();
     const ms = performance.now() - started;
     out(`## ${name} — ${ms.toFixed(1)} ms, ${captured.length} statement(s)`);
-    for (const q of captured) printPlan(conn, q.sql, out);
+    for (const q of [...captured]) await printPlan(opened.explain, q.sql, q.args, out);
   }
   out('## task pruner (lib/db/task-pruner.ts)');
-  printPlan(conn, TASK_PRUNE.sqlite, out);
-  conn.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  const cutoff = new Date(Date.now() - 86_400_000).toISOString();
+  await printPlan(opened.explain, store === 'sqlite' ? TASK_PRUNE.sqlite : TASK_PRUNE.pg, [cutoff, 100], out);
+  await opened.close();
 }
 
 /** What a plan line costs, for the lines that read more than an index search: `<< SCAN` marks a read of a whole table or index. */
@@ -106,13 +148,10 @@ function verdict(detail: string, tables: Set<string>): string {
   return '   (walks the index in order, stops when the page is full)';
 }
 
-function printPlan(conn: Database.Database, sql: string, out: (line: string) => void): void {
-  const tables = new Set((conn.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name));
-  const shown = sql.replace(/\s+/g, ' ').replace(/^SELECT (`main`\.`Task`\.`\w+`, )+`main`\.`Task`\.`\w+` FROM/, 'SELECT <task columns> FROM');
+async function printPlan(explain: Explain, sql: string, args: unknown[], out: (line: string) => void): Promise<void> {
+  const shown = sql.replace(/\s+/g, ' ').replace(/^SELECT ((`main`\.`Task`|"public"\."Task")\.[`"]\w+[`"], )+\S+ FROM/, 'SELECT <task columns> FROM');
   out(`    ${shown.slice(0, 400)}${shown.length > 400 ? ' …' : ''}`);
-  const stmt = conn.prepare(`EXPLAIN QUERY PLAN ${sql}`);
-  const rows = stmt.all(...Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => null)) as { detail: string }[];
-  for (const r of rows) out(`      ${r.detail}${verdict(r.detail, tables)}`);
+  for (const line of await explain(sql, args)) out(`      ${line}`);
 }
 
 main().catch((err) => {
