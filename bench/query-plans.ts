@@ -115,6 +115,7 @@ async function main(): Promise<void> {
     ['list, deep page (cursor)', () => listTaskPage({ limit: 50, cursor: first.nextCursor ?? undefined })],
     ['list, state=failed', () => listTaskPage({ limit: 50, state: 'failed' })],
     ['list, state=detached', () => listTaskPage({ limit: 50, state: 'detached' })],
+    ['list, agent=echo', () => listTaskPage({ limit: 50, agent: 'echo' })],
     ['list, agent=echo, 24h', () => listTaskPage({ limit: 50, agent: 'echo', range: '24h' })],
     ['list, outbound to peer lab', () => listTaskPage({ limit: 50, direction: 'outbound', agent: 'lab' })],
     [`search, rare word (${RARE_WORD})`, () => listTaskPage({ limit: 50, q: RARE_WORD })],
@@ -145,7 +146,7 @@ function verdict(detail: string, tables: Set<string>): string {
   if (!m || !tables.has(m[1])) return ''; // a CTE or subquery's own rows
   if (!detail.includes(' USING ')) return '   << SCAN (every row)';
   if (m[2]) return '   << SCAN (every index entry)';
-  return '   (walks the index in order, stops when the page is full)';
+  return '   (in index order, until the page is full: << SCAN of every row when few match, and for a count)';
 }
 
 async function printPlan(explain: Explain, sql: string, args: unknown[], out: (line: string) => void): Promise<void> {
