@@ -11,6 +11,7 @@ import type Database from 'better-sqlite3';
 import { currentStore, pgQuery, sqliteTaskWriter } from './client';
 import { sqliteTime } from './sqlite-writer';
 import { NOTIFICATION_INSERT_PG, NOTIFICATION_INSERT_SQLITE, notificationValues, type NewDelivery } from './change-outbox';
+import type { MaybeAsync } from '../util/maybe-async';
 
 export type { NewDelivery };
 
@@ -43,7 +44,6 @@ export interface AttemptOutcome {
   deliveredAt: Date | null;
 }
 
-type MaybeAsync<T> = T | Promise<T>;
 type Row = Omit<DeliveryRecord, 'attemptLog'> & { attemptLog: string };
 
 const toRecord = (r: Row): DeliveryRecord => ({ ...r, attemptLog: JSON.parse(r.attemptLog) as DeliveryAttempt[] });

@@ -10,6 +10,7 @@
 import type Database from 'better-sqlite3';
 import { currentStore, pgQuery, sqliteTaskWriter } from './client';
 import { sqliteTime } from './task-store';
+import type { MaybeAsync } from '../util/maybe-async';
 
 export interface PushDeliveryRecord {
   taskId: string;
@@ -22,7 +23,6 @@ export interface PushDeliveryRecord {
 
 export type PushOutcome = { state: 'delivered' } | { state: 'failed'; error: string } | { state: 'pending'; error: string; retryAt: Date };
 
-type MaybeAsync<T> = T | Promise<T>;
 
 const KEY = `"taskId" = ? AND "configId" = ? AND "seq" = ?`;
 const SQLITE = {

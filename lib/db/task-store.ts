@@ -7,6 +7,7 @@
  */
 import type { Message, TaskState } from '../protocol/types';
 import type { NewEvent, NewTask, TaskPatch } from './task-records';
+import type { MaybeAsync } from '../util/maybe-async';
 
 export const RESULT_TEXT_LIMIT = 8_000;
 
@@ -57,7 +58,6 @@ export interface RawArtifactRow {
   metadata: string | null;
 }
 
-type MaybeAsync<T> = T | Promise<T>;
 
 /** A task row with what a snapshot of it needs: its recent messages and stored artifacts. */
 export interface RawTaskParts {

@@ -12,12 +12,12 @@ import os from 'node:os';
 import type { LauncherLog } from './log';
 import { readBootId, readProcEntrySync } from './proc-table';
 import type { LaunchedGroupRow } from '../db/launched-group-repo';
+import type { MaybeAsync } from '../util/maybe-async';
 
 /** One recorded group: the LaunchedGroup table's row (lib/db), whatever the ledger behind it. */
 export type LaunchedGroupRecord = LaunchedGroupRow;
 export type LaunchKind = LaunchedGroupRecord['kind'];
 
-type MaybeAsync<T> = T | Promise<T>;
 
 /**
  * Where records live. add() must be durable when it returns (or its promise resolves), and throw

@@ -6,12 +6,15 @@
  * contains `{context_id}` (a prompt quoting our syntax) is never expanded a second time.
  */
 
-export const PLACEHOLDER_NAMES = ['prompt', 'context_id', 'task_id', 'message_id', 'peer', 'agent', 'session_id'] as const;
+export const PLACEHOLDER_NAMES = ['prompt', 'context_id', 'task_id', 'message_id', 'peer', 'agent', 'session_id', 'result_file'] as const;
 export type PlaceholderName = (typeof PLACEHOLDER_NAMES)[number];
 export type PlaceholderValues = Partial<Record<PlaceholderName, string>>;
 
-/** Placeholders a per-turn process command may use (`{session_id}` only in `resume`). */
-export const PROCESS_COMMAND_PLACEHOLDERS: readonly PlaceholderName[] = ['prompt', 'context_id', 'task_id', 'message_id', 'peer', 'agent'];
+/**
+ * Placeholders a per-turn process command may use (`{session_id}` only in `resume`).
+ * `{result_file}` is a fresh private path per turn, read after the child exits (`resultFile`).
+ */
+export const PROCESS_COMMAND_PLACEHOLDERS: readonly PlaceholderName[] = ['prompt', 'context_id', 'task_id', 'message_id', 'peer', 'agent', 'result_file'];
 export const PROCESS_RESUME_PLACEHOLDERS: readonly PlaceholderName[] = [...PROCESS_COMMAND_PLACEHOLDERS, 'session_id'];
 /** An rpc worker outlives turns, so only per-context facts can go into its argv. */
 export const RPC_COMMAND_PLACEHOLDERS: readonly PlaceholderName[] = ['agent', 'context_id'];

@@ -14,6 +14,7 @@ import { argvUses, substituteArgv, type PlaceholderValues } from './placeholders
 import { buildPromptFrame } from './prompt-frame';
 import { abortReason, exitReason, withTail } from './reasons';
 import { extractReply } from './reply';
+import { createTurnResultFile, readResultFile, type ResultFileReading, type TurnResultFile } from './result-file';
 import { runChild, STDERR_TAIL_BYTES, type ChildRunResult } from './run-child';
 import type { SessionKey, StoredSession } from './session-store';
 import type { ProcessLauncherSpec } from './spec';
@@ -63,11 +64,20 @@ export class ProcessLauncherRunner implements AgentRunner {
   private async runOnce(turn: AgentTurn, signal: AbortSignal): Promise<TurnOutcome> {
     const cwdProblem = await directoryProblem(this.ctx.cwd);
     if (cwdProblem) return { state: 'failed', reason: cwdProblem };
+    const resultFile = this.spec.resultFile ? await createTurnResultFile() : undefined;
+    try {
+      return await this.runChildTurn(turn, signal, resultFile);
+    } finally {
+      await resultFile?.dispose();
+    }
+  }
+
+  private async runChildTurn(turn: AgentTurn, signal: AbortSignal, resultFile: TurnResultFile | undefined): Promise<TurnOutcome> {
     const resume = this.spec.resume;
     const key: SessionKey = { agent: this.ctx.slug, owner: turn.owner, contextId: turn.contextId };
     const session = resume ? await this.ctx.sessions.get(key) : undefined;
     const prompt = textOf(turn.message.parts);
-    const argv = substituteArgv(resume && session ? resume : this.spec.command, this.placeholders(turn, prompt, session));
+    const argv = substituteArgv(resume && session ? resume : this.spec.command, this.placeholders(turn, prompt, session, resultFile));
     const stdinText = await this.stdinFor(turn, prompt);
     const queue = new EmitQueue();
     const stream = this.spec.streamStdout ? new StdoutArtifact(turn.emit, queue) : undefined;
@@ -85,7 +95,7 @@ export class ProcessLauncherRunner implements AgentRunner {
       log: this.ctx.log,
       record: this.record,
     });
-    const outcome = await this.toOutcome(result, key, stream);
+    const outcome = await this.toOutcome(result, key, stream, resultFile);
     const emitFailure = await queue.drained();
     return emitFailure && outcome.state === 'completed' ? { state: 'failed', reason: emitFailure } : outcome;
   }
@@ -97,8 +107,9 @@ export class ProcessLauncherRunner implements AgentRunner {
     return undefined;
   }
 
-  private placeholders(turn: AgentTurn, prompt: string, session: StoredSession | undefined): PlaceholderValues {
+  private placeholders(turn: AgentTurn, prompt: string, session: StoredSession | undefined, resultFile: TurnResultFile | undefined): PlaceholderValues {
     return {
+      result_file: resultFile?.path,
       prompt,
       context_id: turn.contextId,
       task_id: turn.taskId,
@@ -109,23 +120,39 @@ export class ProcessLauncherRunner implements AgentRunner {
     };
   }
 
-  private async toOutcome(result: ChildRunResult, key: SessionKey, stream: StdoutArtifact | undefined): Promise<TurnOutcome> {
+  private async toOutcome(result: ChildRunResult, key: SessionKey, stream: StdoutArtifact | undefined, resultFile: TurnResultFile | undefined): Promise<TurnOutcome> {
     if (result.kind === 'spawn-error') return { state: 'failed', reason: result.reason };
     if (result.kind === 'stopped') return { state: 'failed', reason: result.reason };
+    const file = await this.readTurnResult(resultFile);
+    // The program says in its own words that the run was cut short: that is the truth, whatever
+    // stdout and the exit code look like. Its session still holds the work, so it is kept.
+    if (file?.kind === 'read' && file.incomplete !== undefined) {
+      if (file.sessionId) await this.ctx.sessions.set(key, { sessionId: file.sessionId });
+      return { state: 'failed', reason: `run did not complete: ${file.incomplete}` };
+    }
     if (result.code !== 0 || result.signal) {
       // A program that reports errors on stdout still gets its words into the reason.
       const tail = result.stderrTail.trim() ? result.stderrTail : result.stdout.subarray(-STDERR_TAIL_BYTES).toString('utf8');
       return { state: 'failed', reason: withTail(exitReason(result.code, result.signal), tail) };
     }
+    if (file?.kind === 'invalid') return { state: 'failed', reason: file.reason };
+    if (file?.kind === 'absent' && this.spec.resultFile?.required) {
+      return { state: 'failed', reason: 'result file was not written (the program exited 0 without writing {result_file}; resultFile.required)' };
+    }
     // Streamed chunks go out even if the reply is then rejected: they are what the child said.
     stream?.finish();
     const reply = extractReply(result.stdout, this.spec.output, this.spec.maxReplyBytes);
     if (!reply.ok) return { state: 'failed', reason: reply.reason };
-    await this.rememberSession(key, reply.sessionId);
+    await this.rememberSession(key, reply.sessionId ?? (file?.kind === 'read' ? file.sessionId : undefined));
     // The question is said in the status message, streamed or not: the caller must see it there.
     if (reply.inputRequired) return { state: 'input-required', parts: [{ kind: 'text', text: reply.text }] };
     if (stream) return { state: 'completed', metadata: { launcher: { replyArtifactId: stream.artifactId } } };
     return { state: 'completed', parts: [{ kind: 'text', text: reply.text }] };
+  }
+
+  private async readTurnResult(resultFile: TurnResultFile | undefined): Promise<ResultFileReading | undefined> {
+    if (!resultFile || !this.spec.resultFile) return undefined;
+    return readResultFile(resultFile.path, this.spec.resultFile);
   }
 
   /**

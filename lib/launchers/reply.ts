@@ -119,7 +119,7 @@ function kindOf(value: unknown): string {
   return Array.isArray(value) ? 'array' : typeof value;
 }
 
-function cleanSessionId(raw: string | undefined): string | undefined {
+export function cleanSessionId(raw: string | undefined): string | undefined {
   const id = raw?.trim();
   if (!id || id.length > MAX_SESSION_ID_CHARS || /[\0\r\n]/.test(id)) return undefined;
   return id;

@@ -58,7 +58,7 @@ describe('LauncherSpecSchema (design §5: an invalid config names the key)', () 
   it('rejects unknown placeholders by element, allows literal JSON braces', () => {
     expect(issues({ type: 'process', command: ['a', '--data', '{"a":1}', '{ spaced }', '{}'] })).toEqual([]);
     expect(issues({ type: 'process', command: ['a', 'x={promt}'] })).toEqual([
-      'launcher.command.1: placeholder {promt} is unknown; allowed: {prompt}, {context_id}, {task_id}, {message_id}, {peer}, {agent}',
+      'launcher.command.1: placeholder {promt} is unknown; allowed: {prompt}, {context_id}, {task_id}, {message_id}, {peer}, {agent}, {result_file}',
     ]);
     expect(issues({ type: 'process', command: ['{prompt}'] })).toEqual([
       'launcher.command.0: the executable cannot contain placeholders (found {prompt})',
@@ -71,7 +71,7 @@ describe('LauncherSpecSchema (design §5: an invalid config names the key)', () 
   it('only allows {session_id} in resume, wired to a capture', () => {
     expect(issues({ type: 'process', command: ['a', '{session_id}'] })[0]).toMatch(/^launcher\.command\.1: placeholder \{session_id\} is not allowed here/);
     expect(issues({ type: 'process', command: ['a'], resume: ['a', '--resume', '{session_id}'] })).toEqual([
-      'launcher.resume: uses {session_id}, so output.sessionIdRegex must say where the session id is printed',
+      'launcher.resume: uses {session_id}, so output.sessionIdRegex or resultFile.sessionIdField must say where the session id is found',
     ]);
     expect(issues({ type: 'process', command: ['a'], output: { format: 'json', replyField: 'r', sessionIdField: 's' } })).toEqual([
       'launcher.output.sessionIdField: a captured session id is only used by a "resume" argv containing {session_id}; add one or remove this key',

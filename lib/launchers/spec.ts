@@ -30,6 +30,7 @@ export const LAUNCHER_DEFAULTS = {
   maxWorkers: 8,
   historyMaxItems: 50,
   historyMaxBytes: 256 * 1024,
+  maxResultFileBytes: 64 * 1024,
 } as const;
 
 const noNul = (s: string) => !s.includes('\0');
@@ -135,6 +136,30 @@ const outputSchema = z
   })
   .default({ format: 'text', stripSessionMatch: false });
 
+const RESULT_FILE_KEYS = 'format, required, maxBytes, sessionIdField, completedField, failedField, reasonFields';
+
+/**
+ * `resultFile`: a JSON document the child writes to `{result_file}` (a fresh private path per
+ * turn), read after it exits. It says what stdout cannot: the session id and whether the run
+ * really completed (a truncated run often still prints text and exits 0).
+ */
+const resultFileSchema = z.strictObject(
+  {
+    format: z.literal('json', { error: 'expected "json"' }).default('json'),
+    /** A run that exits 0 without writing the file fails (the program did not do what the config expects). */
+    required: z.boolean({ error: 'expected true or false' }).default(true),
+    maxBytes: integer('bytes', 1, 16 * MIB, LAUNCHER_DEFAULTS.maxResultFileBytes),
+    sessionIdField: dotPathSchema.optional(),
+    /** The run completed only when this field is `true`. */
+    completedField: dotPathSchema.optional(),
+    /** The run failed when this field is `true`. */
+    failedField: dotPathSchema.optional(),
+    /** Where the program says why it did not complete: the first non-empty string wins. */
+    reasonFields: z.array(dotPathSchema, { error: 'expected an array of dot paths' }).min(1, 'must list at least one field').max(8, 'must list at most 8 fields').optional(),
+  },
+  { error: unknownKeys(RESULT_FILE_KEYS) },
+);
+
 /** Keys both launcher types share: where and how the child runs, and its limits. */
 const commonShape = {
   command: argvSchema,
@@ -151,7 +176,7 @@ const commonShape = {
   allowShell: z.boolean({ error: 'expected true or false' }).optional(),
 };
 
-const PROCESS_KEYS = 'type, command, resume, cwd, passEnv, env, stdin, timeoutSeconds, killGraceMs, maxOutputBytes, maxReplyBytes, historyMaxItems, historyMaxBytes, streamStdout, output, allowShell';
+const PROCESS_KEYS = 'type, command, resume, cwd, passEnv, env, stdin, timeoutSeconds, killGraceMs, maxOutputBytes, maxReplyBytes, historyMaxItems, historyMaxBytes, streamStdout, output, resultFile, allowShell';
 
 export const ProcessLauncherSpecSchema = z
   .strictObject(
@@ -162,6 +187,7 @@ export const ProcessLauncherSpecSchema = z
       stdin: z.enum(['none', 'prompt', 'json'], { error: 'expected "none", "prompt" or "json"' }).default('none'),
       streamStdout: z.boolean({ error: 'expected true or false' }).default(false),
       output: outputSchema,
+      resultFile: resultFileSchema.optional(),
     },
     { error: unknownKeys(PROCESS_KEYS) },
   )
@@ -171,6 +197,7 @@ export const ProcessLauncherSpecSchema = z
     addShellIssues(ctx, spec, 'command');
     addShellIssues(ctx, spec, 'resume');
     addProcessConsistencyIssues(ctx, spec);
+    addResultFileIssues(ctx, spec);
   });
 
 const RPC_KEYS = 'type, command, cwd, passEnv, env, timeoutSeconds, startupTimeoutSeconds, idleTimeoutSeconds, killGraceMs, maxFrameBytes, maxOutputBytes, maxReplyBytes, historyMaxItems, historyMaxBytes, maxWorkers, allowShell';
@@ -226,20 +253,23 @@ function addShellIssues(ctx: RefineContext, spec: { allowShell?: boolean; comman
 /** Cross-key rules: session continuity must be wired end to end, streaming only for text. */
 function addProcessConsistencyIssues(ctx: RefineContext, spec: ProcessLauncherSpec): void {
   const output = spec.output;
-  const capturesSession = output.format === 'text' ? output.sessionIdRegex !== undefined : output.sessionIdField !== undefined;
-  const captureKey = output.format === 'text' ? 'sessionIdRegex' : 'sessionIdField';
+  const outputKey = output.format === 'text' ? 'sessionIdRegex' : 'sessionIdField';
+  const fromOutput = output.format === 'text' ? output.sessionIdRegex !== undefined : output.sessionIdField !== undefined;
+  const fromResultFile = spec.resultFile?.sessionIdField !== undefined;
+  const capturesSession = fromOutput || fromResultFile;
+  const capturePath = fromResultFile && !fromOutput ? ['resultFile', 'sessionIdField'] : ['output', outputKey];
   const resumeUsesId = spec.resume !== undefined && argvUses(spec.resume, 'session_id');
   if (resumeUsesId && !capturesSession) {
     ctx.addIssue({
       code: 'custom',
       path: ['resume'],
-      message: `uses {session_id}, so output.${captureKey} must say where the session id is printed`,
+      message: `uses {session_id}, so output.${outputKey} or resultFile.sessionIdField must say where the session id is found`,
     });
   }
   if (capturesSession && !resumeUsesId) {
     ctx.addIssue({
       code: 'custom',
-      path: ['output', captureKey],
+      path: capturePath,
       message: 'a captured session id is only used by a "resume" argv containing {session_id}; add one or remove this key',
     });
   }
@@ -252,6 +282,26 @@ function addProcessConsistencyIssues(ctx: RefineContext, spec: ProcessLauncherSp
       path: ['streamStdout'],
       message: 'needs output.format "text": a streamed stdout is the reply itself, a JSON document is not',
     });
+  }
+}
+
+/** `{result_file}` and `resultFile` come together; one place says where the session id is. */
+function addResultFileIssues(ctx: RefineContext, spec: ProcessLauncherSpec): void {
+  const file = spec.resultFile;
+  const argvs = [['command', spec.command], ...(spec.resume ? [['resume', spec.resume] as const] : [])] as const;
+  for (const [key, argv] of argvs) {
+    const uses = argvUses(argv, 'result_file');
+    if (file && !uses) ctx.addIssue({ code: 'custom', path: [key], message: 'must pass {result_file} to the program, since resultFile says to read it' });
+    if (!file && uses) ctx.addIssue({ code: 'custom', path: [key], message: 'uses {result_file}, so resultFile must say how to read it (e.g. {format: json, completedField: completed})' });
+  }
+  if (!file) return;
+  const output = spec.output;
+  const outputCapture = output.format === 'text' ? output.sessionIdRegex : output.sessionIdField;
+  if (file.sessionIdField !== undefined && outputCapture !== undefined) {
+    ctx.addIssue({ code: 'custom', path: ['resultFile', 'sessionIdField'], message: 'the session id is already read from output; keep one of the two' });
+  }
+  if (file.reasonFields && file.completedField === undefined && file.failedField === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['resultFile', 'reasonFields'], message: 'needs resultFile.completedField or resultFile.failedField (a reason is only read for a run that did not complete)' });
   }
 }
 

@@ -5,8 +5,8 @@
  */
 import { errorMessage, log } from '../log';
 import { settledWithin, sleep } from '../util/abortable';
+import type { MaybeAsync } from '../util/maybe-async';
 
-type MaybeAsync<T> = T | Promise<T>;
 
 export interface OutboxSource<T> {
   /** What is due now (on PostgreSQL: what this instance may send). */

@@ -1,4 +1,4 @@
-/** `switchboard peers ls|add|test|rm`. Secrets come from environment variables, never argv. */
+/** `switchboard peers ls|add|test|rm|import`. Secrets come from environment variables, never argv. */
 import { Command } from 'commander';
 import { z } from 'zod';
 import { PeerListSchema, PeerOneSchema, PeerTestSchema, type PeerAuthInput, type PeerInput } from '../../dashboard/peer-wire';
@@ -6,6 +6,7 @@ import { apiRequest, apiTarget, CliError } from '../api';
 import { EXIT, type ExitCode } from '../exit-codes';
 import { printJson, printTable, type CommonOptions } from '../output';
 import { commonOptions, seconds } from './options';
+import { peersImportCommand } from './peers-import';
 
 type Exit = (code: ExitCode) => void;
 
@@ -89,5 +90,11 @@ function rm(exit: Exit): Command {
 }
 
 export function peersCommand(exit: Exit): Command {
-  return new Command('peers').description('list, add, test and remove peers').addCommand(ls(exit)).addCommand(add(exit)).addCommand(test(exit)).addCommand(rm(exit));
+  return new Command('peers')
+    .description('list, add, test, remove and import peers')
+    .addCommand(ls(exit))
+    .addCommand(add(exit))
+    .addCommand(test(exit))
+    .addCommand(rm(exit))
+    .addCommand(peersImportCommand(exit));
 }
