@@ -2,11 +2,13 @@
  * Issue 28, on both stores. `switchboard tasks export` (a viewer token is enough) writes every
  * task with all its events as JSON Lines, read back here: every line parses, its events are the
  * task's whole log (seq 1..lastSeq, artifact chunks whole) and its snapshot is what tasks/get
- * answers. Then a server with SWITCHBOARD_TASK_RETENTION=2 prunes what ended, while a detached
- * task still running and one waiting for input stay; the detached one ends with its artifact and
- * only then goes too.
+ * answers; a connection cut mid-page leaves no file. Then a server with
+ * SWITCHBOARD_TASK_RETENTION=2 prunes what ended, while a detached task still running and one
+ * waiting for input stay; the detached one ends with its artifact and only then goes too.
  */
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -112,6 +114,28 @@ describe('switchboard tasks export', () => {
     } while (cursor);
     expect(pages).toBe(3);
     expect(seen).toEqual(sent.map((s) => s.id).reverse());
+  });
+
+  it('keeps no file when the connection is cut in the middle of a page, and exits 1', async () => {
+    // A server that sends the first real line of a page and then drops the connection.
+    const page = await (await fetch(`${app.url}/api/tasks/export`, { headers: bearer })).text();
+    const cutter = http.createServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/x-ndjson', 'Switchboard-Next-Cursor': 'more' });
+      res.write(page.slice(0, page.indexOf('\n') + 20)); // one whole line and the start of the next
+      setTimeout(() => res.socket?.destroy(), 50);
+    });
+    await new Promise<void>((resolve) => cutter.listen(0, '127.0.0.1', resolve));
+    try {
+      const out = path.join(dir, 'cut.jsonl');
+      const run = await runCli(['tasks', 'export', '--out', out, '--url', `http://127.0.0.1:${(cutter.address() as AddressInfo).port}`]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/the export was cut short/);
+      expect(fs.existsSync(out)).toBe(false);
+      expect(fs.existsSync(`${out}.partial`)).toBe(false);
+    } finally {
+      cutter.closeAllConnections();
+      await new Promise((resolve) => cutter.close(resolve));
+    }
   });
 
   it('refuses bad input naming the field, and a caller without a token', async () => {
