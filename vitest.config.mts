@@ -40,6 +40,7 @@ const BOTH_PROVIDERS = [
   'tests/client/restart.test.ts',
   'tests/client/peer-auth.test.ts',
   'tests/mcp/mcp.test.ts',
+  'tests/cli/export-and-retention.test.ts',
 ];
 
 /**

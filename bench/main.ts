@@ -16,6 +16,7 @@ import { memoryScenario } from './scenarios/memory';
 import { detachScenario } from './scenarios/detach';
 import { historyScenario } from './scenarios/history';
 import { fanoutScenario } from './scenarios/fanout';
+import { retentionScenario } from './scenarios/retention';
 import { waitQuiet } from './lib/machine-load';
 
 const opts = parseOptions(process.argv.slice(2));
@@ -82,8 +83,9 @@ async function main(): Promise<void> {
     await quiet(shared.join('+'));
     scenarios.push(...(await sideBySide(shared)));
   }
-  const alone = { memory: memoryScenario, detach: detachScenario, history: historyScenario, fanout: fanoutScenario } as const;
-  for (const id of ['memory', 'detach', 'history', 'fanout'] as const) {
+  const retention = (c: BenchContext) => retentionScenario(c, opts.tasks ?? (opts.quick ? 5_000 : 500_000));
+  const alone = { memory: memoryScenario, detach: detachScenario, history: historyScenario, fanout: fanoutScenario, retention } as const;
+  for (const id of ['memory', 'detach', 'history', 'fanout', 'retention'] as const) {
     if (!opts.only.includes(id)) continue;
     await quiet(id);
     scenarios.push(await alone[id](ctx));

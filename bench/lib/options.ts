@@ -1,5 +1,5 @@
 /** Command-line options of `npm run bench -- [options]` (documented in bench/README.md). */
-export const SCENARIOS = ['echo', 'stream', 'memory', 'detach', 'history', 'fanout'] as const;
+export const SCENARIOS = ['echo', 'stream', 'memory', 'detach', 'history', 'fanout', 'retention'] as const;
 export type ScenarioId = (typeof SCENARIOS)[number];
 
 export interface BenchOptions {
@@ -14,11 +14,13 @@ export interface BenchOptions {
   out?: string;
   /** NODE_OPTIONS for the Switchboard server only (e.g. "--max-old-space-size=160"). */
   switchboardNodeOptions?: string;
+  /** Scenario retention: tasks seeded (default 500,000; quick 5,000). */
+  tasks?: number;
 }
 
 const USAGE = `usage: npm run bench -- [--quick] [--only echo,stream,...] [--runs N] [--dist DIR]
                         [--no-build | --build-if-missing] [--cpu-prof] [--no-docs] [--out FILE]
-                        [--switchboard-node-options "FLAGS"]
+                        [--switchboard-node-options "FLAGS"] [--tasks N]
 scenarios: ${SCENARIOS.join(', ')}`;
 
 export function parseOptions(argv: string[]): BenchOptions {
@@ -56,6 +58,10 @@ export function parseOptions(argv: string[]): BenchOptions {
     else if (arg === '--no-docs') opts.writeDocs = false;
     else if (arg === '--out') opts.out = value();
     else if (arg === '--switchboard-node-options') opts.switchboardNodeOptions = value();
+    else if (arg === '--tasks') {
+      opts.tasks = Number(value());
+      if (!Number.isInteger(opts.tasks) || opts.tasks < 1) throw new Error(`--tasks: expected a positive whole number\n${USAGE}`);
+    }
     else if (arg === '--help' || arg === '-h') {
       process.stdout.write(`${USAGE}\n`);
       process.exit(0);

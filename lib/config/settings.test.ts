@@ -31,3 +31,18 @@ describe('SWITCHBOARD_GRPC_PUBLIC_ADDRESS', () => {
     for (const bad of ['https://grpc.example.com', 'grpc.example.com']) expect(() => loadSettings({ NODE_ENV: 'test', SWITCHBOARD_GRPC_PUBLIC_ADDRESS: bad })).toThrow(/SWITCHBOARD_GRPC_PUBLIC_ADDRESS: SWITCHBOARD_GRPC_PUBLIC_ADDRESS must be host:port/);
   });
 });
+
+describe('SWITCHBOARD_TASK_RETENTION', () => {
+  it('is unset by default (tasks are kept forever) and takes seconds', () => {
+    expect(loadSettings({ NODE_ENV: 'test' }).taskRetentionMs).toBeUndefined();
+    expect(loadSettings({ NODE_ENV: 'test', SWITCHBOARD_TASK_RETENTION: '' }).taskRetentionMs).toBeUndefined();
+    expect(loadSettings({ NODE_ENV: 'test', SWITCHBOARD_TASK_RETENTION: '2592000' }).taskRetentionMs).toBe(30 * 86_400_000);
+    expect(loadSettings({ NODE_ENV: 'test', SWITCHBOARD_TASK_RETENTION: '0.5' }).taskRetentionMs).toBe(500);
+  });
+
+  it('refuses zero, negatives, words and more than ten years, naming the setting', () => {
+    for (const bad of ['0', '-5', '30d', String(3661 * 86_400)]) {
+      expect(() => loadSettings({ NODE_ENV: 'test', SWITCHBOARD_TASK_RETENTION: bad })).toThrow(/SWITCHBOARD_TASK_RETENTION: SWITCHBOARD_TASK_RETENTION must be a positive number of seconds \(at most 316224000\)/);
+    }
+  });
+});

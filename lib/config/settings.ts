@@ -72,6 +72,7 @@ const EnvSchema = z.object({
   SWITCHBOARD_LOGIN_WINDOW: seconds('SWITCHBOARD_LOGIN_WINDOW', 86_400).default(60_000),
   SWITCHBOARD_LEASE: seconds('SWITCHBOARD_LEASE', 3600).default(15_000),
   SWITCHBOARD_OUTBOX_RETENTION: seconds('SWITCHBOARD_OUTBOX_RETENTION', 366 * 86_400).default(7 * 86_400_000),
+  SWITCHBOARD_TASK_RETENTION: seconds('SWITCHBOARD_TASK_RETENTION', 3660 * 86_400).optional(),
   SWITCHBOARD_INSTANCE_ID: z.string().trim().regex(/^[\w.:-]{1,100}$/, 'SWITCHBOARD_INSTANCE_ID must be 1–100 letters, digits, or . : _ -').optional(),
 });
 
@@ -128,6 +129,8 @@ export interface Settings {
   instanceId?: string;
   /** How long finished push deliveries and notifications are kept (the task page's delivery log). */
   outboxRetentionMs: number;
+  /** How long finished tasks (with their events, artifacts, messages) are kept; unset: forever. */
+  taskRetentionMs?: number;
 }
 
 export class SettingsError extends Error {}
@@ -175,6 +178,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     leaseMs: e.SWITCHBOARD_LEASE,
     instanceId: e.SWITCHBOARD_INSTANCE_ID,
     outboxRetentionMs: e.SWITCHBOARD_OUTBOX_RETENTION,
+    taskRetentionMs: e.SWITCHBOARD_TASK_RETENTION,
   };
 }
 

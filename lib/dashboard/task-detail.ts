@@ -26,7 +26,8 @@ async function eventsUpTo(record: TaskRecord, first: StoredEvent[]): Promise<Sto
   return [...first, ...more].filter((e) => e.seq <= record.lastSeq);
 }
 
-export async function loadTaskDetail(taskId: string): Promise<TaskDetail | null> {
+/** `compact: false` keeps every artifact chunk's content (an export); the task page compacts them. */
+export async function loadTaskDetail(taskId: string, { compact = true } = {}): Promise<TaskDetail | null> {
   const first = await listEvents(taskId, 0);
   const record = await findTask(taskId);
   if (!record) return null;
@@ -47,7 +48,7 @@ export async function loadTaskDetail(taskId: string): Promise<TaskDetail | null>
     },
     children,
     snapshot,
-    events: events.map((e) => compactEvent(toTimelineEvent(e))),
+    events: events.map((e) => (compact ? compactEvent(toTimelineEvent(e)) : toTimelineEvent(e))),
   };
 }
 

@@ -3,7 +3,7 @@
  * Filters map onto lib/db's keyset-paged listTasks, so deep pages cost the same as the first.
  */
 import { countTasks, countTasksByState, listTasks, type TaskListFilter } from '../db/task-repo';
-import type { TaskState } from '../protocol/types';
+import { OPEN_STATES } from '../protocol/types';
 import { processSingleton } from '../process-singleton';
 import { toTaskSummary } from './task-summary';
 import {
@@ -18,7 +18,7 @@ import {
 } from './wire';
 import { decodeListCursor, encodeListCursor } from '../db/list-cursor';
 
-const NON_TERMINAL: TaskState[] = ['submitted', 'working', 'input-required', 'auth-required', 'unknown'];
+const NON_TERMINAL = [...OPEN_STATES];
 
 type BaseFilter = Omit<TaskListFilter, 'limit' | 'cursor'>;
 
@@ -30,8 +30,12 @@ function stateFilter(state: DisplayState | undefined): Pick<TaskListFilter, 'sta
   return { states: [state], detached: false };
 }
 
-function baseFilter(f: TaskFilter & { until?: string; after?: string }, now: number): BaseFilter {
+/** `after` is exclusive (what is new since a list was loaded), `since` inclusive (an export's start). */
+type Bounds = { until?: string; after?: string; since?: string };
+
+function baseFilter(f: TaskFilter & Bounds, now: number): BaseFilter {
   const bounds: number[] = [];
+  if (f.since) bounds.push(Date.parse(f.since));
   if (f.range) bounds.push(now - TIME_RANGE_MS[f.range]);
   if (f.after) bounds.push(Date.parse(f.after) + 1); // listTasks' since is inclusive
   return {
@@ -45,7 +49,7 @@ function baseFilter(f: TaskFilter & { until?: string; after?: string }, now: num
 
 export class BadCursorError extends Error {}
 
-export async function listTaskPage(q: TaskListQuery): Promise<TaskListResponse> {
+export async function listTaskPage(q: TaskListQuery & Bounds): Promise<TaskListResponse> {
   const now = Date.now();
   const cursor = q.cursor ? decodeListCursor(q.cursor) : undefined;
   if (cursor === null) throw new BadCursorError('cursor: not a cursor this server issued');

@@ -170,6 +170,25 @@ export const TaskDetailSchema = z.object({
 });
 export type TaskDetail = z.infer<typeof TaskDetailSchema>;
 
+/**
+ * GET /api/tasks/export: one page of tasks as JSON Lines, newest first (the list's keyset order),
+ * each line a whole task (TaskExportLineSchema); the next page's cursor comes in a header, read
+ * before the body is streamed. `since`: only tasks created at or after it.
+ */
+export const EXPORT_LIMIT_DEFAULT = 200;
+export const EXPORT_LIMIT_MAX = 1_000;
+export const EXPORT_NEXT_CURSOR_HEADER = 'Switchboard-Next-Cursor';
+export const TaskExportQuerySchema = z.object({
+  since: z.iso.datetime({ offset: true }).optional(),
+  state: DisplayStateSchema.optional(),
+  cursor: z.string().max(500).optional(),
+  limit: z.coerce.number().int().min(1).max(EXPORT_LIMIT_MAX).default(EXPORT_LIMIT_DEFAULT),
+});
+export type TaskExportQuery = z.infer<typeof TaskExportQuerySchema>;
+/** One exported task: the task page's detail with every event whole (artifact chunks not compacted). */
+export const TaskExportLineSchema = TaskDetailSchema;
+export type TaskExportLine = TaskDetail;
+
 /** Per-task SSE (`/api/tasks/:id/events`): event names and their data. */
 export const TASK_STREAM_EVENTS = { snapshot: 'snapshot', event: 'task-event', end: 'end' } as const;
 /** The `end` frame's data: the state the task ended in and its last seq. */

@@ -23,6 +23,8 @@ export type ProtocolVersion = (typeof PROTOCOL_VERSIONS)[number];
 export const TERMINAL_STATES = ['completed', 'canceled', 'failed', 'rejected'] as const satisfies readonly TaskState[];
 export type TerminalState = (typeof TERMINAL_STATES)[number];
 export const INTERRUPTED_STATES: readonly TaskState[] = ['input-required', 'auth-required'];
+/** Every state a task has not ended in (running, waiting, or unknown). */
+export const OPEN_STATES: readonly TaskState[] = TASK_STATES.filter((s) => !(TERMINAL_STATES as readonly string[]).includes(s));
 
 export function isTerminalState(state: string): boolean {
   return (TERMINAL_STATES as readonly string[]).includes(state);

@@ -12,7 +12,7 @@ import { sealPlaintextPushSecrets } from '../db/push-repo';
 import { agentRegistry, defaultAgentProblem, reapOrphanedLaunches } from '../agents/registry';
 import { recoverInterruptedTasks, drainAndStop } from '../engine/lifecycle';
 import { ensurePushDelivery } from '../push/push-delivery';
-import { startOutboxPruner } from '../db/outbox-pruner';
+import { startPruner } from '../db/pruner';
 import { NotificationConfigError, startNotifications } from '../notify';
 import { processSingleton } from '../process-singleton';
 import { applyHeapGrowth } from '../engine/heap-growth';
@@ -83,7 +83,7 @@ async function boot(): Promise<void> {
   if (currentStore() === 'postgresql') await startCluster();
   else await recoverInterruptedTasks();
   ensurePushDelivery();
-  startOutboxPruner(getSettings().outboxRetentionMs);
+  startPruner({ outboxMs: getSettings().outboxRetentionMs, taskMs: getSettings().taskRetentionMs });
   for (const hook of hooks()) {
     await hook().catch((err) => log.error('boot hook failed', { error: errorMessage(err) }));
   }

@@ -1,8 +1,26 @@
 /** Options every command shares, and argument parsers that reject bad values with the option named. */
 import { InvalidArgumentError, type Command } from 'commander';
 
+export function urlOption(cmd: Command): Command {
+  return cmd.option('--url <url>', 'the Switchboard to talk to (default $SWITCHBOARD_URL or http://127.0.0.1:3000)');
+}
+
 export function commonOptions(cmd: Command): Command {
-  return cmd.option('--json', 'print one JSON document on stdout (for scripts)').option('--url <url>', 'the Switchboard to talk to (default $SWITCHBOARD_URL or http://127.0.0.1:3000)');
+  return urlOption(cmd.option('--json', 'print one JSON document on stdout (for scripts)'));
+}
+
+const RELATIVE = /^(\d{1,6})([mhd])$/;
+const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** A point in time: an ISO date or date-time, or a span back from now (`90m`, `24h`, `7d`); as ISO. */
+export function sinceArg(name: string, now = () => Date.now()) {
+  return (value: string): string => {
+    const relative = RELATIVE.exec(value.trim());
+    if (relative) return new Date(now() - Number(relative[1]) * UNIT_MS[relative[2] as keyof typeof UNIT_MS]).toISOString();
+    const at = /^\d{4}-\d\d-\d\d([T ]\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)?)?$/.test(value.trim()) ? Date.parse(value.trim()) : NaN;
+    if (Number.isNaN(at)) throw new InvalidArgumentError(`${name} must be an ISO date or time (2026-11-30, 2026-11-30T12:00:00Z) or a span back from now (90m, 24h, 7d)`);
+    return new Date(at).toISOString();
+  };
 }
 
 export function seconds(name: string) {

@@ -1,4 +1,4 @@
-/** `switchboard tasks ls|show|watch|cancel|reply`. */
+/** `switchboard tasks ls|show|watch|cancel|reply|export`. */
 import { Command, InvalidArgumentError } from 'commander';
 import { DISPLAY_STATES, DisplayStateSchema, type TaskSummary } from '../../dashboard/wire';
 import { apiTarget } from '../api';
@@ -6,7 +6,8 @@ import { EXIT, exitCodeForState, type ExitCode } from '../exit-codes';
 import { resultText, watchTask } from '../follow-command';
 import { printJson, printTable, shorten, type CommonOptions } from '../output';
 import { cancelTask, dispatch, fetchTaskDetail, listTasks } from '../tasks-api';
-import { commonOptions, positiveInt, reconnectOption } from './options';
+import { commonOptions, positiveInt, reconnectOption, sinceArg, urlOption } from './options';
+import { exportTasksTo } from '../tasks-export';
 
 type Exit = (code: ExitCode) => void;
 
@@ -85,6 +86,26 @@ function reply(exit: Exit): Command {
   });
 }
 
+function exportCmd(exit: Exit): Command {
+  const cmd = new Command('export')
+    .description('write tasks with all their events as JSON Lines (one task a line, newest first), e.g. to keep them before the retention prunes them')
+    .option('--since <when>', 'only tasks created at or after this: an ISO date or time, or a span back from now (90m, 24h, 7d)', sinceArg('--since'))
+    .option('--state <state>', `only tasks in this state (${DISPLAY_STATES.join(', ')})`, stateArg)
+    .option('--out <file>', 'write to this file (complete, or not at all) instead of stdout');
+  return urlOption(cmd).action(async (opts: { since?: string; state?: TaskSummary['displayState']; out?: string; url?: string }) => {
+    const count = await exportTasksTo(apiTarget(opts.url), { since: opts.since, state: opts.state }, opts.out);
+    process.stderr.write(`exported ${count} task${count === 1 ? '' : 's'}${opts.out ? ` to ${opts.out}` : ''}\n`);
+    exit(EXIT.completed);
+  });
+}
+
 export function tasksCommand(exit: Exit): Command {
-  return new Command('tasks').description('list, show, follow, cancel and answer tasks').addCommand(ls(exit)).addCommand(show(exit)).addCommand(watch(exit)).addCommand(cancel(exit)).addCommand(reply(exit));
+  return new Command('tasks')
+    .description('list, show, follow, cancel, answer and export tasks')
+    .addCommand(ls(exit))
+    .addCommand(show(exit))
+    .addCommand(watch(exit))
+    .addCommand(cancel(exit))
+    .addCommand(reply(exit))
+    .addCommand(exportCmd(exit));
 }

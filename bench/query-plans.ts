@@ -1,0 +1,161 @@
+/**
+ * The query plans of the dashboard's list, search and count queries and of the task pruner
+ * (issue 28: "queries that scan must not exist: show the plan of each"). Seeds `--tasks N` tasks
+ * (default 20,000) through lib/db's writer, runs the dashboard's own functions
+ * (lib/dashboard/task-list.ts) with Prisma's statements captured at the driver adapter, and
+ * prints the plan of each statement with the time the call took: SQLite's `EXPLAIN QUERY PLAN`
+ * (seeded by bench/seed.ts; a read of a whole table or index is marked `<< SCAN`), or with
+ * `--store postgresql` PostgreSQL's `EXPLAIN` on an embedded server (seeded through the task
+ * repository, then ANALYZE, as autovacuum would; `Seq Scan` on a table is marked `<< SCAN`).
+ *
+ *   npx tsx bench/query-plans.ts [--tasks N] [--store sqlite|postgresql]
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { seed, RARE_WORD } from './seed';
+import { seedPg } from './seed-pg';
+import { startEmbeddedPostgres } from '../tests/support/embedded-postgres';
+import { freshPgDatabase } from '../tests/support/postgres';
+
+interface Captured {
+  sql: string;
+  args: unknown[];
+}
+const captured: Captured[] = [];
+
+type Fn = (...args: unknown[]) => unknown;
+/** The adapter's queryRaw/executeRaw, recorded on the way through (as lib/db/query-counter.ts counts them). */
+function capturing<T extends object>(target: T, wrap: (prop: string, value: Fn, t: T) => Fn | undefined): T {
+  return new Proxy(target, {
+    get(t, prop) {
+      const value = Reflect.get(t, prop, t);
+      if (typeof value !== 'function') return value;
+      return (typeof prop === 'string' && wrap(prop, value as Fn, t)) || (value as Fn).bind(t);
+    },
+  });
+}
+const recordQueries = (adapter: object): object =>
+  capturing(adapter, (prop, fn, t) =>
+    prop === 'queryRaw' || prop === 'executeRaw'
+      ? (query: unknown) => {
+          const q = query as { sql: string; args: unknown[] };
+          captured.push({ sql: q.sql, args: q.args });
+          return fn.call(t, query);
+        }
+      : undefined,
+  );
+
+function parseArgs(argv: string[]): { tasks: number; store: 'sqlite' | 'postgresql' } {
+  const value = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
+  const tasks = Number(value('--tasks') ?? 20_000);
+  if (!Number.isInteger(tasks) || tasks < 1) throw new Error('--tasks: expected a positive whole number');
+  const store = value('--store') ?? 'sqlite';
+  if (store !== 'sqlite' && store !== 'postgresql') throw new Error('--store: sqlite or postgresql');
+  return { tasks, store };
+}
+
+const installDb = (client: unknown) => ((globalThis as unknown as Record<symbol, unknown>)[Symbol.for('switchboard.db')] = client);
+
+/** A driver-adapter factory whose adapters record every statement. */
+const recordingFactory = <F extends object>(factory: F): F =>
+  capturing(factory, (prop, fn, t) => (prop === 'connect' ? async () => recordQueries((await fn.call(t)) as object) : undefined));
+
+type Explain = (sql: string, args: unknown[]) => Promise<string[]>;
+
+/** SQLite: seeded file, the dashboard's client on it, EXPLAIN QUERY PLAN on a read-only connection. */
+async function sqliteStore(tasks: number): Promise<{ ids: string[]; explain: Explain; close: () => Promise<void> }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-plans-'));
+  const file = path.join(dir, 'switchboard.db');
+  process.env.DATABASE_URL = `file:${file}`;
+  const { ids } = seed(file, tasks);
+  const conn = new Database(file, { readonly: true });
+  const { PrismaClient } = await import('../lib/db/generated/client');
+  installDb(new PrismaClient({ adapter: recordingFactory(new PrismaBetterSqlite3({ url: file, timeout: 10_000 })) }));
+  const tables = new Set((conn.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name));
+  const explain: Explain = async (sql) => {
+    const rows = conn.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => null)) as { detail: string }[];
+    return rows.map((r) => `${r.detail}${verdict(r.detail, tables)}`);
+  };
+  return { ids, explain, close: async () => (conn.close(), fs.rmSync(dir, { recursive: true, force: true })) };
+}
+
+/** PostgreSQL: an embedded server, migrated by the store, seeded through the repository, analysed. */
+async function pgStoreFor(tasks: number): Promise<{ ids: string[]; explain: Explain; close: () => Promise<void> }> {
+  const server = await startEmbeddedPostgres();
+  process.env.DATABASE_URL = await freshPgDatabase(server.url);
+  const client = await import('../lib/db/client');
+  await client.pgStore().ready;
+  const { PrismaClient } = await import('../lib/db/generated-pg/client');
+  installDb(new PrismaClient({ adapter: recordingFactory(new PrismaPg(client.pgStore().pool)) }));
+  const ids = await seedPg(tasks, (m) => process.stderr.write(`${m}\n`));
+  await client.pgQuery('ANALYZE');
+  const explain: Explain = async (sql, args) => {
+    const rows = (await client.pgQuery<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, args)).rows.map((r) => r['QUERY PLAN']);
+    return rows.map((line) => `${line}${/Seq Scan on "?(Task|TaskEvent|Message|Artifact|PushDelivery|NotificationDelivery)"?\b/.test(line) ? '   << SCAN' : ''}`);
+  };
+  return { ids, explain, close: async () => (await client.pgStore().pool.end(), await server.stop()) };
+}
+
+async function main(): Promise<void> {
+  const { tasks, store } = parseArgs(process.argv.slice(2));
+  process.env.SWITCHBOARD_LOG_LEVEL = 'error';
+  const opened = store === 'sqlite' ? await sqliteStore(tasks) : await pgStoreFor(tasks);
+  const { ids } = opened;
+  const { listTaskPage, taskCounts } = await import('../lib/dashboard/task-list');
+  const { loadTaskDetail } = await import('../lib/dashboard/task-detail');
+  const { TASK_PRUNE } = await import('../lib/db/task-pruner');
+
+  const first = await listTaskPage({ limit: 50 });
+  const probes: [string, () => Promise<unknown>][] = [
+    ['list, first page', () => listTaskPage({ limit: 50 })],
+    ['list, deep page (cursor)', () => listTaskPage({ limit: 50, cursor: first.nextCursor ?? undefined })],
+    ['list, state=failed', () => listTaskPage({ limit: 50, state: 'failed' })],
+    ['list, state=detached', () => listTaskPage({ limit: 50, state: 'detached' })],
+    ['list, agent=echo', () => listTaskPage({ limit: 50, agent: 'echo' })],
+    ['list, agent=echo, 24h', () => listTaskPage({ limit: 50, agent: 'echo', range: '24h' })],
+    ['list, outbound to peer lab', () => listTaskPage({ limit: 50, direction: 'outbound', agent: 'lab' })],
+    [`search, rare word (${RARE_WORD})`, () => listTaskPage({ limit: 50, q: RARE_WORD })],
+    ['search, no hit', () => listTaskPage({ limit: 50, q: 'nothing-matches' })],
+    ['counts, no filter', () => taskCounts({})],
+    ['counts, agent=echo', () => taskCounts({ agent: 'echo' })],
+    ['task page (children)', () => loadTaskDetail(ids[Math.floor(ids.length / 2)])],
+  ];
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  out(`# Query plans (${store}, ${tasks.toLocaleString('en-US')} tasks seeded)\n`);
+  for (const [name, call] of probes) {
+    captured.length = 0;
+    const started = performance.now();
+    await call();
+    const ms = performance.now() - started;
+    out(`## ${name} — ${ms.toFixed(1)} ms, ${captured.length} statement(s)`);
+    for (const q of [...captured]) await printPlan(opened.explain, q.sql, q.args, out);
+  }
+  out('## task pruner (lib/db/task-pruner.ts)');
+  const cutoff = new Date(Date.now() - 86_400_000).toISOString();
+  await printPlan(opened.explain, store === 'sqlite' ? TASK_PRUNE.sqlite : TASK_PRUNE.pg, [cutoff, 100], out);
+  await opened.close();
+}
+
+/** What a plan line costs, for the lines that read more than an index search: `<< SCAN` marks a read of a whole table or index. */
+function verdict(detail: string, tables: Set<string>): string {
+  const m = /^SCAN (?:main\.)?(\S+)(?: USING (COVERING )?INDEX)?/.exec(detail);
+  if (!m || !tables.has(m[1])) return ''; // a CTE or subquery's own rows
+  if (!detail.includes(' USING ')) return '   << SCAN (every row)';
+  if (m[2]) return '   << SCAN (every index entry)';
+  return '   (in index order, until the page is full: << SCAN of every row when few match, and for a count)';
+}
+
+async function printPlan(explain: Explain, sql: string, args: unknown[], out: (line: string) => void): Promise<void> {
+  const shown = sql.replace(/\s+/g, ' ').replace(/^SELECT ((`main`\.`Task`|"public"\."Task")\.[`"]\w+[`"], )+\S+ FROM/, 'SELECT <task columns> FROM');
+  out(`    ${shown.slice(0, 400)}${shown.length > 400 ? ' …' : ''}`);
+  for (const line of await explain(sql, args)) out(`      ${line}`);
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});
