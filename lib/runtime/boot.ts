@@ -11,6 +11,8 @@ import { sealPlaintextPeerSecrets } from '../db/peer-repo';
 import { sealPlaintextPushSecrets } from '../db/push-repo';
 import { agentRegistry, defaultAgentProblem, reapOrphanedLaunches } from '../agents/registry';
 import { recoverInterruptedTasks, drainAndStop } from '../engine/lifecycle';
+import { startRelays } from '../engine/relay';
+import { resumeStrandedTurns } from '../engine/resume-turn';
 import { ensurePushDelivery } from '../push/push-delivery';
 import { startOutboxPruner } from '../db/outbox-pruner';
 import { NotificationConfigError, startNotifications } from '../notify';
@@ -66,9 +68,13 @@ async function boot(): Promise<void> {
   const defaultProblem = defaultAgentProblem();
   if (defaultProblem) fatal(defaultProblem);
   await reapOrphanedLaunches();
+  startRelays(); // before recovery: stranded relay turns are resumed, not ended
   // Alone on SQLite every stranded turn is ours; on PostgreSQL only those nobody alive holds.
   if (currentStore() === 'postgresql') await startCluster();
-  else await recoverInterruptedTasks();
+  else {
+    await resumeStrandedTurns(); // relays: their work went on at the peer
+    await recoverInterruptedTasks();
+  }
   ensurePushDelivery();
   startOutboxPruner(getSettings().outboxRetentionMs);
   for (const hook of hooks()) {
