@@ -8,7 +8,10 @@
  * - a 2,000-chunk stream (SendStreamingMessage): chunks/s direct and relayed, and each stream's
  *   accumulated artifact is checked whole.
  *
- *   npx tsx bench/relay.ts [--sends 300] [--streams 3] [--dist .next]
+ * The peer is the SDK reference server (`--peer ref-sdk`, default) or a second Switchboard
+ * (`--peer switchboard`: its built-in echo and slow agents), the other peer kind the issue names.
+ *
+ *   npx tsx bench/relay.ts [--peer ref-sdk|switchboard] [--sends 300] [--streams 3] [--dist .next]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,6 +29,7 @@ const arg = (name: string, fallback: string) => {
 const SENDS = Number(arg('sends', '300'));
 const STREAMS = Number(arg('streams', '3'));
 const DIST = arg('dist', '.next');
+const PEER = arg('peer', 'ref-sdk') === 'switchboard' ? 'switchboard' : 'ref-sdk';
 const CHUNKS = 2_000;
 const SIZE = 32;
 
@@ -47,7 +51,7 @@ async function timedStream(url: string): Promise<number> {
     url,
     method: 'POST',
     headers: { ...A2A_HEADERS, accept: 'text/event-stream' },
-    body: streamBody(`chunks ${CHUNKS} size ${SIZE}`, randomUUID()),
+    body: streamBody(`work 0s chunks ${CHUNKS} size ${SIZE}`, randomUUID()),
     onFrame: (frame) => {
       const result = (JSON.parse(frame.data) as { result?: { artifactUpdate?: { artifact?: { parts?: { text?: string }[] } } } }).result;
       const parts = result?.artifactUpdate?.artifact?.parts;
@@ -67,7 +71,7 @@ function summary(ms: number[]) {
 }
 
 async function main(): Promise<void> {
-  const peer = await startServer('ref-sdk', { distDir: DIST });
+  const peer = await startServer(PEER, { distDir: DIST });
   let hub: RunningServer | undefined;
   try {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-'));
@@ -98,6 +102,7 @@ async function main(): Promise<void> {
     const r = summary(ms.relayed);
     const report = {
       at: new Date().toISOString(),
+      peer: PEER,
       cores: os.cpus().length,
       loadavg: os.loadavg().map((l) => round(l, 2)),
       blockingEcho: { sends: SENDS, directMs: d, relayedMs: r, addedMs: { p50: round(r.p50 - d.p50, 1), p99: round(r.p99 - d.p99, 1) } },
