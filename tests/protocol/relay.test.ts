@@ -30,6 +30,7 @@ beforeAll(async () => {
       { slug: 'relay025', name: 'Legacy relay', relay: { url: peer025.url }, responseWindowSeconds: 30 },
       { slug: 'relay-short', relay: { peer: 'sdk13' }, responseWindowSeconds: 1, lateResultGraceSeconds: 120 },
       { slug: 'relay-down', relay: { url: `http://127.0.0.1:${downPort}` } },
+      { slug: 'relay-grace', relay: { peer: 'sdk13' }, responseWindowSeconds: 1, lateResultGraceSeconds: 2 },
     ],
   };
   fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify(config));
@@ -64,6 +65,18 @@ describe('relay agents are served like any agent', () => {
     const task = asTask(await client.sendMessage(sendParams('chunks 4 every 50ms')));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(artifactText(task)).toBe(chunks(4));
+  });
+
+  it('an HTTP+JSON (REST) caller reaches a v0.3 JSON-RPC-only peer (a2a-sdk 0.2.5)', async () => {
+    const res = await fetch(`${app.url}/a2a/relay025/message:send`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0' },
+      body: JSON.stringify({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'chunks 2 every 10ms' }] } }),
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { task: { status: { state: string }; artifacts: { parts: { text?: string }[] }[] } };
+    expect(body.task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(body.task.artifacts.flatMap((a) => a.parts).map((p) => p.text).join('')).toBe(chunks(2));
   });
 
   it('serves a card for both versions, with the configured name', async () => {
@@ -148,6 +161,22 @@ describe('one conversation across the hop', () => {
   });
 });
 
+describe('the grace bounds the caller\'s leg', () => {
+  it('a relay whose grace runs out ends FAILED and its peer task is canceled', async () => {
+    const before = peer13.requests.filter((r) => r.method === 'CancelTask' || r.method === 'tasks/cancel').length;
+    const client = await sdkClient(app.url, 'relay-grace', '1.0');
+    const started = asTask(await client.sendMessage(sendParams('chunks 40 every 250ms')));
+    expect(started.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+    const ended = await waitFor(async () => {
+      const task = await client.getTask({ tenant: '', id: started.id, historyLength: 0 });
+      return task.status?.state === TaskState.TASK_STATE_FAILED && task;
+    }, 30_000);
+    expect(partsText(ended.status?.message?.parts)).toContain('late-result grace exceeded');
+    await waitFor(async () => peer13.requests.filter((r) => r.method === 'CancelTask' || r.method === 'tasks/cancel').length > before);
+    await waitFor(async () => (await detail(started.id)).children[0]?.state === 'canceled');
+  });
+});
+
 describe('bad peers stay the peer\'s problem', () => {
   it('a peer that is down gives the caller FAILED with the reason, not a hang or a 500', async () => {
     const client = await sdkClient(app.url, 'relay-down', '1.0');
@@ -169,6 +198,22 @@ describe('restart safety', () => {
       const task = await again.getTask({ tenant: '', id: started.id, historyLength: 0 });
       return [TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED].includes(task.status!.state) && task;
     }, 60_000);
+    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(artifactText(done)).toBe(chunks(8));
+  });
+
+  it('a graceful stop (SIGTERM) mid-relay does not fail it: the next start follows it to its end', async () => {
+    const client = await sdkClient(app.url, 'relay-short', '1.0');
+    const started = asTask(await client.sendMessage(sendParams('chunks 8 every 600ms', { returnImmediately: true })));
+    await waitFor(async () => artifactText(await client.getTask({ tenant: '', id: started.id, historyLength: 0 })).length > 0, 30_000);
+    await app.stop();
+    await app.restart();
+    const again = await sdkClient(app.url, 'relay-short', '1.0');
+    const done = await waitFor(async () => {
+      const task = await again.getTask({ tenant: '', id: started.id, historyLength: 0 });
+      return [TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED].includes(task.status!.state) && task;
+    }, 60_000);
+    expect(partsText(done.status?.message?.parts)).not.toContain('interrupted');
     expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(artifactText(done)).toBe(chunks(8));
   });
