@@ -9,6 +9,7 @@ import { findPeerRecord } from '../../db/peer-repo';
 import { connect } from '../../peers/connect';
 import { resolveTarget } from '../../peers/resolve';
 import { errorMessage, log } from '../../log';
+import { processSingleton } from '../../process-singleton';
 
 type Json = Record<string, unknown>;
 
@@ -39,10 +40,17 @@ export function applyPeerCard(agent: ServedAgent, card: Json): void {
   if (skills.length) agent.skills = skills;
 }
 
-/** After a turn: the peer's card as last cached on its peer row. */
+/** How often a relay agent's card facts are re-read from the peer's cached card. */
+const REFRESH_EVERY_MS = 60_000;
+const refreshedAt = () => processSingleton('relay-card-refreshed', () => new Map<string, number>());
+
+/** After a turn (at most once a minute per agent): the peer's card as last cached on its peer row. */
 export async function refreshRelayCard(slug: string): Promise<void> {
   const agent = findAgent(slug);
   if (!agent?.relay || !agent.cardDefaults) return;
+  const last = refreshedAt().get(slug) ?? 0;
+  if (Date.now() - last < REFRESH_EVERY_MS) return;
+  refreshedAt().set(slug, Date.now());
   const peer = await findPeerRecord(agent.relay.peer).catch(() => null);
   if (peer?.card) applyPeerCard(agent, peer.card);
 }

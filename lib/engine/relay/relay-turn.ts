@@ -24,8 +24,10 @@ import { refreshRelayCard } from './card';
 /** What the runner returns once aborted: never recorded (whoever aborted claimed the end). */
 const ABORTED: TurnOutcome = { state: 'failed', reason: 'aborted' };
 
-async function mirroredArtifacts(taskId: string): Promise<ArtifactMirror> {
-  return new ArtifactMirror((await loadTask(taskId, { historyLength: 0 }))?.artifacts ?? []);
+/** What the caller's task already holds: nothing on a fresh task (no read), else its artifacts. */
+async function mirroredArtifacts(turn: AgentTurn): Promise<ArtifactMirror> {
+  if (turn.turnNumber === 1 && !turn.resumed) return new ArtifactMirror([]);
+  return new ArtifactMirror((await loadTask(turn.taskId, { historyLength: 0 }))?.artifacts ?? []);
 }
 
 /** Where a resumed turn stands: the caller's artifacts made equal to the peer's, then mirror on. */
@@ -63,7 +65,7 @@ async function cancelChild(child: RelayChild, turn: AgentTurn): Promise<void> {
 const aborted = (signal: AbortSignal) => new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
 
 export async function runRelayTurn(target: RelayTarget, turn: AgentTurn): Promise<TurnOutcome> {
-  const artifacts = await mirroredArtifacts(turn.taskId);
+  const artifacts = await mirroredArtifacts(turn);
   const child = await childFor(target, turn, artifacts);
   if (typeof child === 'string') return { state: 'failed', reason: `relay: ${child}` };
   if (child.afterSeq < 0) return outcomeOf((await findTask(child.id))!, target.peer, artifacts);
