@@ -79,6 +79,12 @@ describe('relay agents are served like any agent', () => {
     expect(body.task.artifacts.flatMap((a) => a.parts).map((p) => p.text).join('')).toBe(chunks(2));
   });
 
+  it('is listed with the served agents (dashboard, /api/status), with no config error', async () => {
+    const status = (await (await fetch(`${app.url}/api/status`)).json()) as { ok: boolean; agents: string[] };
+    expect(status.agents).toEqual(expect.arrayContaining(['relay13', 'relay025', 'relay-short', 'relay-down']));
+    expect(status.ok).toBe(true);
+  });
+
   it('serves a card for both versions, with the configured name', async () => {
     const card = (await (await fetch(`${app.url}/a2a/relay025/.well-known/agent-card.json`)).json()) as { name: string; supportedInterfaces?: unknown[] };
     expect(card.name).toBe('Legacy relay');
