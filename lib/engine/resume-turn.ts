@@ -7,7 +7,8 @@ import type { ServedAgent } from './agent';
 import { startTurn } from './run-turn';
 import { rearmGrace } from './detach';
 import { timingFor } from './timing';
-import { findTasksInStates, listMessages } from '../db/task-repo';
+import { findTask, findTasksInStates, listMessages } from '../db/task-repo';
+import type { TurnResumer } from './cluster';
 import { findAgent } from '../agents/registry';
 import { log } from '../log';
 import type { TaskRecord } from '../db/task-records';
@@ -39,3 +40,16 @@ export async function resumeStrandedTurns(): Promise<number> {
   if (resumed) log.info('resumed turns a restart interrupted', { count: resumed });
   return resumed;
 }
+
+/** The same, for the cluster's takeover of a dead instance's turns (PostgreSQL). */
+export const turnResumer: TurnResumer = {
+  async resumable(taskId) {
+    const record = await findTask(taskId);
+    return Boolean(record?.agentSlug && findAgent(record.agentSlug)?.resumable);
+  },
+  async resume(taskId) {
+    const record = await findTask(taskId);
+    const agent = record?.agentSlug ? findAgent(record.agentSlug) : undefined;
+    return Boolean(record && agent?.resumable && (await resumeStrandedTurn(agent, record)));
+  },
+};

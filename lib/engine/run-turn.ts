@@ -88,7 +88,7 @@ export function startTurn(start: TurnStart): void {
   };
   const done = runAndRecord(start, turn, pipe, controller);
   executions().add({ taskId: start.taskId, contextId: start.contextId, controller, done, agent: { slug: start.agent.slug, launcher: start.agent.launcher === true, resumable: start.agent.resumable === true } });
-  onTurnStarted(start.taskId, done);
+  onTurnStarted(start.taskId, done, { resumable: start.agent.resumable });
 }
 
 async function runAndRecord(start: TurnStart, turn: AgentTurn, pipe: EmitPipe, controller: LazyAbort): Promise<void> {
