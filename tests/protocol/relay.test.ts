@@ -14,13 +14,15 @@ import { sdkChunkText, startSdkPeer, type SdkPeer } from '../support/sdk-peer';
 import { startLegacySdkPeer } from '../support/legacy-sdk-peer';
 
 let app: AppServer;
+/** A second Switchboard as the peer (its built-in `ask` and `slow` agents). */
+let hub: AppServer;
 let peer13: SdkPeer;
 let peer025: SdkPeer;
 
 const chunks = (n: number) => Array.from({ length: n }, (_, i) => sdkChunkText(i)).join('');
 
 beforeAll(async () => {
-  [peer13, peer025] = await Promise.all([startSdkPeer(), startLegacySdkPeer('0.2.5')]);
+  [peer13, peer025, hub] = await Promise.all([startSdkPeer(), startLegacySdkPeer('0.2.5'), startApp()]);
   const downPort = await freePort();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-config-'));
   const config = {
@@ -30,6 +32,8 @@ beforeAll(async () => {
       { slug: 'relay025', name: 'Legacy relay', relay: { url: peer025.url }, responseWindowSeconds: 30 },
       { slug: 'relay-short', relay: { peer: 'sdk13' }, responseWindowSeconds: 1, lateResultGraceSeconds: 120 },
       { slug: 'relay-down', relay: { url: `http://127.0.0.1:${downPort}` } },
+      { slug: 'relay-hub-ask', relay: { url: `${hub.url}/a2a/ask` } },
+      { slug: 'relay-hub-slow', relay: { url: `${hub.url}/a2a/slow` } },
       { slug: 'relay-grace', relay: { peer: 'sdk13' }, responseWindowSeconds: 1, lateResultGraceSeconds: 2 },
     ],
   };
@@ -38,7 +42,7 @@ beforeAll(async () => {
   app = await startApp({ SWITCHBOARD_CONFIG: path.join(dir, 'config.json'), SWITCHBOARD_CLIENT_TIMEOUT: '2' });
 });
 afterAll(async () => {
-  await Promise.all([app?.stop(), peer13?.close(), peer025?.close()]);
+  await Promise.all([app?.stop(), hub?.stop(), peer13?.close(), peer025?.close()]);
 });
 
 interface Detail extends TaskView {
@@ -98,6 +102,31 @@ describe('relay agents are served like any agent', () => {
       return c.name === 'SDK reference peer' && c;
     });
     expect(card.skills.map((s) => s.id)).toEqual(['chunks']);
+  });
+});
+
+describe('a second Switchboard as the peer', () => {
+  it('v0.3 caller, Switchboard peer: input-required round-trips in one peer task', async () => {
+    const client = await sdkClient(app.url, 'relay-hub-ask', '0.3');
+    const asked = asTask(await client.sendMessage(sendParams('greet me')));
+    expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(partsText(asked.status?.message?.parts)).toContain('What is your name?');
+    const answered = asTask(await client.sendMessage(sendParams('Ada', { taskId: asked.id, contextId: asked.contextId })));
+    expect(answered.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(artifactText(answered)).toBe('Hello, Ada!');
+    const view = await detail(asked.id);
+    expect(view.children).toHaveLength(1);
+    const peerTask = await readTask(hub.url, view.children[0].remoteTaskId!);
+    expect(peerTask.task.state).toBe('completed');
+    expect(peerTask.events.filter((e) => e.type === 'message' || e.type === 'submitted')).toHaveLength(2);
+  });
+
+  it('a stream from a Switchboard peer arrives whole', async () => {
+    const client = await sdkClient(app.url, 'relay-hub-slow', '1.0');
+    const events = await collect(client.sendMessageStream(sendParams('work 1s chunks 50 size 40')));
+    expect(lastState(events)).toBe(TaskState.TASK_STATE_COMPLETED);
+    const text = streamedArtifactText(events);
+    expect(text.split('\n').filter(Boolean)).toHaveLength(50);
   });
 });
 
