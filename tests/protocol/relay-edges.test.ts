@@ -122,3 +122,11 @@ describe('bad peers end the caller\'s task FAILED with the reason', () => {
     expect(bad.calls[mode as 'garbage'].length).toBeGreaterThan(0);
   });
 });
+
+describe("a relay's dispatches reuse a fresh card", () => {
+  it('two turns in a row read the peer card at most once between them', async () => {
+    const before = bad.cardReads['no-result'];
+    for (let i = 0; i < 2; i++) expect((await send('relay-no-result', alice, 'again')).body.result).toMatchObject({ status: { state: 'failed' } });
+    expect(bad.cardReads['no-result'] - before).toBeLessThanOrEqual(1);
+  });
+});

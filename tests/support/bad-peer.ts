@@ -17,6 +17,8 @@ export interface BadPeer {
   at(mode: BadMode): string;
   /** JSON-RPC methods received, per mode. */
   calls: Record<BadMode, string[]>;
+  /** Agent card reads, per mode. */
+  cardReads: Record<BadMode, number>;
   close(): Promise<void>;
 }
 
@@ -56,11 +58,13 @@ function answer(res: http.ServerResponse, id: unknown, payload: { result?: unkno
 
 export async function startBadPeer(): Promise<BadPeer> {
   const calls: BadPeer['calls'] = { garbage: [], stall: [], 'no-result': [] };
+  const cardReads: BadPeer['cardReads'] = { garbage: 0, stall: 0, 'no-result': 0 };
   let base = '';
   const server = http.createServer(async (req, res) => {
     const mode = BAD_MODES.find((m) => req.url?.startsWith(`/${m}`));
     if (!mode) return void res.writeHead(404).end();
     if (req.method === 'GET' && req.url?.includes('.well-known')) {
+      cardReads[mode]++;
       res.writeHead(200, { 'Content-Type': 'application/json' });
       return void res.end(JSON.stringify(card(base, mode)));
     }
@@ -78,5 +82,5 @@ export async function startBadPeer(): Promise<BadPeer> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url: base, at: (mode) => `${base}/${mode}`, calls, close: () => closeServer(server) };
+  return { url: base, at: (mode) => `${base}/${mode}`, calls, cardReads, close: () => closeServer(server) };
 }

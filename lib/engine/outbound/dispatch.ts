@@ -55,6 +55,8 @@ const REQUEST_TEXT_LIMIT = 2_000;
  */
 export interface DispatchExtras {
   parts?: Part[];
+  /** Reuse the peer's card read within this long (a relay's turns), instead of reading it first. */
+  maxCardAgeMs?: number;
 }
 
 function userMessage(req: DispatchRequest, ids: { taskId?: string; contextId: string }, extras: DispatchExtras = {}): Message {
@@ -88,6 +90,7 @@ async function newDispatch(req: DispatchRequest, extras: DispatchExtras): Promis
     remoteContextId: contextId,
     message,
     startedAt: new Date().toISOString(),
+    ...(extras.maxCardAgeMs !== undefined ? { maxCardAgeMs: extras.maxCardAgeMs } : {}),
   };
   const resolved = { peer: target.peerName, url: target.url, matchedBy: target.matchedBy, timeoutMs: target.timeout.ms, timeoutSource: target.timeout.source };
   await createTaskRecord(

@@ -49,7 +49,7 @@ async function openConnection(recorder: RemoteRecorder, target: ResolvedTarget, 
     return reconnect(target, { version: follow.version, endpoint: follow.endpoint, streaming: follow.streaming ?? false });
   }
   try {
-    const { conn, warning } = await connect(target, { prefer: follow.prefer, signal });
+    const { conn, warning } = await connect(target, { prefer: follow.prefer, signal, maxCardAgeMs: follow.maxCardAgeMs });
     const events = [
       { type: 'status' as const, state: 'working' as const, payload: { connected: { version: conn.version, endpoint: conn.endpoint, streaming: conn.streaming } } },
       ...(warning ? [{ type: 'remote' as const, payload: { event: 'timing-warning', warning } }] : []),

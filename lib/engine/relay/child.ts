@@ -17,6 +17,9 @@ export interface RelayTarget {
   slug: string;
 }
 
+/** A relay's dispatches reuse the peer's card read this recently (refreshed by the next read after it). */
+const RELAY_CARD_MAX_AGE_MS = 30_000;
+
 /** The child to mirror, and the seq of its log after which this turn's events begin. */
 export interface RelayChild {
   id: string;
@@ -37,7 +40,7 @@ export async function startChild(target: RelayTarget, turn: AgentTurn): Promise<
   const contextId = await peerContextFor(target, turn);
   const { taskId } = await dispatchTask(
     { peer: target.peer, text: dispatchText(turn), mode: 'streaming', parentTaskId: turn.taskId, ...(contextId ? { contextId } : {}) },
-    { parts: turn.message.parts },
+    { parts: turn.message.parts, maxCardAgeMs: RELAY_CARD_MAX_AGE_MS },
   );
   return { id: taskId, afterSeq: 0 };
 }
