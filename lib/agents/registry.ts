@@ -4,7 +4,8 @@
  */
 import type { ServedAgent } from '../engine/agent';
 import { builtinAgents } from './builtin-agents';
-import { configIssue, fileConfig, isPeerConfigError, type AgentConfig, type ConfigIssue } from '../config/file-config';
+import { configIssue, fileConfig, isPeerConfigError, relayPeerName, type AgentConfig, type ConfigIssue } from '../config/file-config';
+import { relayRunner } from './relay-port';
 import { getSettings } from '../config/settings';
 import { delegationEnv } from '../auth/delegation-env';
 import { createLauncherRunner, LauncherConfigError, MAX_SESSIONS, reapOrphanedGroups } from '../launchers';
@@ -13,20 +14,38 @@ import { launcherSessionStore } from '../db/launcher-session-repo';
 import { processSingleton } from '../process-singleton';
 import { log } from '../log';
 
+function cardFacts(agent: AgentConfig, kind: string): Pick<ServedAgent, 'name' | 'description' | 'skills'> {
+  const name = agent.name ?? agent.slug;
+  const description = agent.description || name;
+  const skills = agent.skills?.length
+    ? agent.skills.map((s) => ({ ...s, description: s.description || s.name }))
+    : [{ id: agent.slug, name, description, tags: [kind] }];
+  return { name, description, skills };
+}
+
 function fromConfig(agent: AgentConfig, baseDir: string): ServedAgent {
-  return {
+  const common = {
     slug: agent.slug,
-    name: agent.name,
-    description: agent.description || agent.name,
-    skills: agent.skills.length
-      ? agent.skills.map((s) => ({ ...s, description: s.description || s.name }))
-      : [{ id: agent.slug, name: agent.name, description: agent.description || agent.name, tags: ['launcher'] }],
     responseWindowMs: agent.responseWindowSeconds !== undefined ? agent.responseWindowSeconds * 1000 : undefined,
     lateResultGraceMs: agent.lateResultGraceSeconds !== undefined ? agent.lateResultGraceSeconds * 1000 : undefined,
     extensions: agent.extensions,
-    runner: createLauncherRunner(agent.launcher, { slug: agent.slug, baseDir, ledger: launchedGroupLedger, sessions: launcherSessionStore(MAX_SESSIONS), turnEnv: delegationEnv }),
+  };
+  if (agent.relay) {
+    const peer = agent.relay.peer ?? relayPeerName(agent.slug);
+    return { ...common, ...cardFacts(agent, 'relay'), runner: relayRunner({ peer, slug: agent.slug }), relay: { peer }, resumable: true, cardDefaults: relayCardDefaults(agent) };
+  }
+  return {
+    ...common,
+    ...cardFacts(agent, 'launcher'),
+    runner: createLauncherRunner(agent.launcher!, { slug: agent.slug, baseDir, ledger: launchedGroupLedger, sessions: launcherSessionStore(MAX_SESSIONS), turnEnv: delegationEnv }),
     launcher: true,
   };
+}
+
+/** Which card facts of a relay agent the config left to the peer's card. */
+function relayCardDefaults(agent: AgentConfig): ServedAgent['cardDefaults'] {
+  const open = { name: !agent.name, description: agent.description === undefined, skills: !agent.skills?.length };
+  return open.name || open.description || open.skills ? open : undefined;
 }
 
 export interface AgentRegistry {

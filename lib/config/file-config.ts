@@ -33,26 +33,6 @@ const ExtensionSchema = z.strictObject({
   params: z.record(z.string(), z.unknown()).optional(),
 });
 
-export const AgentConfigSchema = z.strictObject({
-  slug: z
-    .string()
-    .regex(SLUG, 'expected lowercase letters, digits and dashes (served at /a2a/<slug>)')
-    .refine((s) => !RESERVED_SLUGS.includes(s), { message: `is reserved for a built-in agent (${RESERVED_SLUGS.join(', ')})` }),
-  name: z.string().min(1),
-  description: z.string().default(''),
-  skills: z.array(SkillSchema).default([]),
-  responseWindowSeconds: positiveSeconds.optional(),
-  lateResultGraceSeconds: positiveSeconds.optional(),
-  extensions: z
-    .array(ExtensionSchema)
-    .max(16)
-    .refine((list) => new Set(list.map((e) => e.uri)).size === list.length, 'each extension uri at most once')
-    .refine((list) => list.every((e) => e.uri !== TIMING_EXTENSION_URI), `${TIMING_EXTENSION_URI} is Switchboard's own; every card has it`)
-    .default([]),
-  launcher: LauncherSpecSchema,
-});
-export type AgentConfig = z.infer<typeof AgentConfigSchema>;
-
 export const PeerAuthSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('none') }),
   z.strictObject({ type: z.literal('bearer'), token: z.string().min(1).optional(), tokenEnv: z.string().min(1).optional() }),
@@ -86,6 +66,60 @@ export const PeerConfigSchema = z.strictObject({
   notes: z.string().optional(),
 });
 export type PeerConfig = z.infer<typeof PeerConfigSchema>;
+
+/**
+ * A relay agent's peer (docs/relay.md): a configured peer by name, or a URL with the same auth
+ * fields a peer has (the loader turns it into a config peer named `relay.<slug>`, so every call
+ * still goes through the one peer resolver).
+ */
+export const RelaySpecSchema = z
+  .strictObject({
+    peer: z.string().min(1).max(63).optional(),
+    url: z.url({ protocol: /^https?$/, message: 'expected an absolute http(s) URL' }).optional(),
+    auth: PeerAuthSchema.optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    credentialOrigins: CredentialOriginsSchema.optional(),
+    timeoutSeconds: positiveSeconds.optional(),
+  })
+  .superRefine((r, ctx) => {
+    if (Boolean(r.peer) === Boolean(r.url)) ctx.addIssue({ code: 'custom', path: ['peer'], message: 'give exactly one of peer or url' });
+    if (r.peer) {
+      for (const key of ['auth', 'headers', 'credentialOrigins', 'timeoutSeconds'] as const) {
+        if (r[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: 'only with url (a named peer has its own)' });
+      }
+    }
+  });
+export type RelaySpec = z.infer<typeof RelaySpecSchema>;
+
+/** The config peer a `relay: {url}` agent is served through. */
+export const relayPeerName = (slug: string) => `relay.${slug}`;
+
+export const AgentConfigSchema = z
+  .strictObject({
+    slug: z
+      .string()
+      .regex(SLUG, 'expected lowercase letters, digits and dashes (served at /a2a/<slug>)')
+      .refine((s) => !RESERVED_SLUGS.includes(s), { message: `is reserved for a built-in agent (${RESERVED_SLUGS.join(', ')})` }),
+    /** Optional for a relay agent: the peer's card names it. */
+    name: z.string().min(1).optional(),
+    description: z.string().optional(),
+    skills: z.array(SkillSchema).optional(),
+    responseWindowSeconds: positiveSeconds.optional(),
+    lateResultGraceSeconds: positiveSeconds.optional(),
+    extensions: z
+      .array(ExtensionSchema)
+      .max(16)
+      .refine((list) => new Set(list.map((e) => e.uri)).size === list.length, 'each extension uri at most once')
+      .refine((list) => list.every((e) => e.uri !== TIMING_EXTENSION_URI), `${TIMING_EXTENSION_URI} is Switchboard's own; every card has it`)
+      .default([]),
+    launcher: LauncherSpecSchema.optional(),
+    relay: RelaySpecSchema.optional(),
+  })
+  .superRefine((a, ctx) => {
+    if (Boolean(a.launcher) === Boolean(a.relay)) ctx.addIssue({ code: 'custom', path: ['launcher'], message: 'give exactly one of launcher or relay' });
+    if (a.launcher && !a.name) ctx.addIssue({ code: 'custom', path: ['name'], message: 'required for a launcher agent' });
+  });
+export type AgentConfig = z.infer<typeof AgentConfigSchema>;
 
 /**
  * One problem in the config file, as an operator needs it: where (file, entry, key) and what.
@@ -154,6 +188,15 @@ const nameOf = (field: string) => (raw: unknown) => {
   return typeof value === 'string' ? `"${value}"` : '(unnamed)';
 };
 
+/** The peers `relay: {url}` agents are served through, named `relay.<slug>`. */
+function relayPeers(agents: AgentConfig[]): PeerConfig[] {
+  return agents.flatMap(({ slug, relay }) =>
+    relay?.url
+      ? [{ name: relayPeerName(slug), url: relay.url, auth: relay.auth ?? { type: 'none' as const }, headers: relay.headers ?? {}, credentialOrigins: relay.credentialOrigins ?? [], timeoutSeconds: relay.timeoutSeconds, notes: `relay agent ${slug}` }]
+      : [],
+  );
+}
+
 const result = (base: Omit<FileConfig, 'errors'>): FileConfig => ({ ...base, errors: base.issues.map((i) => i.text) });
 
 export function loadFileConfig(configPath: string | undefined): FileConfig {
@@ -178,7 +221,7 @@ export function loadFileConfig(configPath: string | undefined): FileConfig {
     if (seen.has(a.slug)) issues.push(configIssue(file, `agents "${a.slug}"`, 'slug', 'duplicate; the first one is served'));
     return !seen.has(a.slug) && seen.add(a.slug);
   });
-  const peerList = validateEach(file, 'peers', peers, PeerConfigSchema, nameOf('name'), issues);
+  const peerList = [...validateEach(file, 'peers', peers, PeerConfigSchema, nameOf('name'), issues), ...relayPeers(uniqueAgents)];
   const rules = validateEach(file, 'notifications', notifications, NotificationRuleSchema, nameOf('name'), issues);
   const ruleNames = new Set<string>();
   for (const rule of rules) {

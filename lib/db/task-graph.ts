@@ -23,3 +23,33 @@ export async function listChildTasks(parentTaskId: string, limit = 100): Promise
   });
   return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString(), endedAt: r.endedAt?.toISOString() ?? null }));
 }
+
+/** The newest outbound child of a task (a relay agent's peer task for it), or null. */
+export async function latestOutboundChild(parentTaskId: string): Promise<string | null> {
+  const row = await db().task.findFirst({ where: { parentTaskId, direction: 'outbound' }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], select: { id: true } });
+  return row?.id ?? null;
+}
+
+/** How many of a context's newest tasks are searched for its relay child (older ones are not). */
+const CONTEXT_TASKS_SEARCHED = 200;
+
+/**
+ * The newest outbound child of an agent's inbound tasks in one caller's context: where a relay
+ * agent finds the peer's context that this (caller, context) maps to (docs/relay.md). Contexts
+ * belong to one owner and agent, so the inbound tasks are that caller's only.
+ */
+export async function latestChildInContext(agentSlug: string, owner: string, contextId: string): Promise<string | null> {
+  const parents = await db().task.findMany({
+    where: { contextId, agentSlug, owner, direction: 'inbound' },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: CONTEXT_TASKS_SEARCHED,
+    select: { id: true },
+  });
+  if (!parents.length) return null;
+  const row = await db().task.findFirst({
+    where: { parentTaskId: { in: parents.map((p) => p.id) }, direction: 'outbound' },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    select: { id: true },
+  });
+  return row?.id ?? null;
+}

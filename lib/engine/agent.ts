@@ -34,6 +34,11 @@ export interface AgentTurn {
   turnNumber: number;
   /** The conversation before this message, read on demand (a runner that needs none pays nothing). */
   conversation(bounds: ConversationBounds): Promise<Conversation>;
+  /**
+   * The turn was running when the hub stopped and boot resumed it (only for a `resumable`
+   * agent): `message` is the turn's message, and the runner continues instead of starting over.
+   */
+  resumed?: boolean;
 }
 
 /** How much of the conversation a runner takes: items are messages and artifacts, bytes their JSON. */
@@ -113,4 +118,13 @@ export interface ServedAgent {
   runner: AgentRunner;
   /** A command-line agent (lib/launchers): each running turn holds a child process. */
   launcher?: boolean;
+  /** A relay agent (docs/relay.md): its turns are done by this configured peer. */
+  relay?: { peer: string };
+  /**
+   * Its running turns survive a restart: boot resumes them (AgentTurn.resumed) instead of ending
+   * them `interrupted: restart`, and a shutdown leaves them running instead of failing them.
+   */
+  resumable?: boolean;
+  /** A relay agent's card facts the config left open: taken from the peer's card (lib/engine/relay/card.ts). */
+  cardDefaults?: { name: boolean; description: boolean; skills: boolean };
 }

@@ -31,10 +31,10 @@ async function cancelInbound(record: TaskRecord, reason: string): Promise<void> 
   if (won) executions().abort(record.id, reason);
 }
 
-export async function cancel(taskId: string, scope: TaskScope): Promise<Task> {
+/** `reason` names why the engine itself cancels (a relay's caller left); callers get reasonFor. */
+export async function cancel(taskId: string, scope: TaskScope, reason = reasonFor(scope)): Promise<Task> {
   const record = await requireTaskInScope(taskId, scope);
   if (isTerminalState(record.state)) throw new A2AError('taskNotCancelable', `task ${taskId} is already ${record.state}`);
-  const reason = reasonFor(scope);
   if (record.direction === 'inbound') {
     await cancelInbound(record, reason);
   } else {

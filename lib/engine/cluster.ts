@@ -77,14 +77,27 @@ function sweepSoon(state: ClusterState): void {
   state.sweepsLeft = SWEEP_RENEWALS;
 }
 
+/** How an orphaned inbound turn of a `resumable` agent (a relay) is resumed here instead of ended. */
+export interface TurnResumer {
+  resumable(taskId: string): Promise<boolean>;
+  /** False when it cannot be resumed after all (it is then ended as any orphan). */
+  resume(taskId: string): Promise<boolean>;
+}
+
 interface Holder {
   state: ClusterState | null;
   clustered: boolean | null;
   resumeFollow: FollowResumer | null;
+  resumeTurn: TurnResumer | null;
   outboxWork: Map<OwnedOutbox, OutboxWork>;
 }
 
-const holder = () => processSingleton<Holder>('cluster', () => ({ state: null, clustered: null, resumeFollow: null, outboxWork: new Map() }));
+const holder = () => processSingleton<Holder>('cluster', () => ({ state: null, clustered: null, resumeFollow: null, resumeTurn: null, outboxWork: new Map() }));
+
+/** Boot, before startCluster: resumable turns are taken over (one survivor each) rather than ended. */
+export function registerTurnResumer(resumer: TurnResumer): void {
+  holder().resumeTurn = resumer;
+}
 
 const noRows = () => Object.fromEntries(OWNED_OUTBOXES.map((outbox) => [outbox, 0])) as OutboxCounts;
 
@@ -154,11 +167,22 @@ async function recoverOrphans(state: ClusterState, atStart: boolean): Promise<vo
   const orphans = await state.leases.orphanedWork(atStart);
   const turns = orphans.filter((t) => t.direction === 'inbound' && !executions().get(t.id));
   let ended = 0;
+  const endedTurns: string[] = [];
+  const resumer = holder().resumeTurn;
   for (const turn of turns) {
+    if (resumer && (await resumer.resumable(turn.id))) {
+      // One survivor takes it (its lease), and resumes it; another's claim leaves it to that one.
+      const ours = turn.instance === instanceId() || (await state.leases.claimOrphan(turn));
+      if (!ours || (await resumer.resume(turn.id))) {
+        if (ours) ended++;
+        continue;
+      }
+    }
     const reason = atStart && (turn.instance === null || turn.instance === instanceId()) ? INTERRUPTED_RESTART : INSTANCE_LOST;
     if (await claimTerminal(turn.id, { state: 'failed', reason, message: agentText(turn.id, turn.contextId, endText(turn, reason)) })) ended++;
+    endedTurns.push(turn.id);
   }
-  await state.leases.dropLeases(turns.map((t) => t.id));
+  await state.leases.dropLeases(endedTurns);
   // The peer kept working on an orphaned follow: follow it from here (resubscribe, then poll).
   // Its lease moves to this instance when the follower starts (leaseWork).
   const resume = holder().resumeFollow;
@@ -168,7 +192,7 @@ async function recoverOrphans(state: ClusterState, atStart: boolean): Promise<vo
   }
   for (const follow of follows) resume!(follow.id);
   state.takenOver += ended + follows.length;
-  if (ended || follows.length) log.warn('took over work whose instance is gone', { endedTurns: ended, resumedFollows: follows.length, atStart });
+  if (ended || follows.length) log.warn('took over work whose instance is gone', { endedOrResumedTurns: ended, resumedFollows: follows.length, atStart });
 }
 
 /**
@@ -222,7 +246,7 @@ const endText = (turn: OrphanedTurn, reason: string) =>
     : `Task failed: ${INTERRUPTED_RESTART} (Switchboard stopped while it ran; its execution could not be resumed).`;
 
 /** A turn started here (run-turn.ts): lease it, and stop it when another instance ends its task. */
-export function onTurnStarted(taskId: string, done: Promise<void>): void {
+export function onTurnStarted(taskId: string, done: Promise<void>, opts: { resumable?: boolean } = {}): void {
   if (!isClustered()) return;
   const leases = holder().state?.leases;
   leases?.leaseTurn(taskId);
@@ -231,6 +255,9 @@ export function onTurnStarted(taskId: string, done: Promise<void>): void {
   });
   void done.finally(() => {
     unsubscribe();
+    // A resumable turn a shutdown stopped keeps its lease: once this instance has left (or at its
+    // own next start), the turn is an orphan that is resumed (registerTurnResumer).
+    if (opts.resumable && executions().shutdown.signal.aborted) return;
     leases?.releaseTurn(taskId);
   });
 }

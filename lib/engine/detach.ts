@@ -62,11 +62,19 @@ export async function detachTask(taskId: string, contextId: string, opts: Detach
   return change;
 }
 
-function armGrace(taskId: string, graceMs: number): void {
+function armGrace(taskId: string, graceMs: number, delayMs = graceMs): void {
   const execution = executions().get(taskId);
   if (!execution || execution.graceTimer) return;
-  execution.graceTimer = setTimeout(() => void expireGrace(taskId, graceMs), graceMs);
+  execution.graceTimer = setTimeout(() => void expireGrace(taskId, graceMs), delayMs);
   execution.graceTimer.unref?.();
+}
+
+/**
+ * A detached task whose turn boot resumed (a restart lost its timer): the grace counts on from
+ * the detach, so a restart never lengthens it; already over, it expires at once.
+ */
+export function rearmGrace(taskId: string, detachedAt: string, graceMs: number): void {
+  armGrace(taskId, graceMs, Math.max(0, Date.parse(detachedAt) + graceMs - Date.now()));
 }
 
 async function expireGrace(taskId: string, graceMs: number): Promise<void> {

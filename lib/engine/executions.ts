@@ -17,8 +17,11 @@ export interface Execution {
   controller: TurnAbort;
   done: Promise<void>;
   graceTimer?: NodeJS.Timeout;
-  /** The served agent's slug, and whether it is a launcher (for the running-turns gauge). */
-  agent?: { slug: string; launcher: boolean };
+  /**
+   * The served agent's slug, whether it is a launcher (for the running-turns gauge), and whether
+   * its turn survives a restart (a shutdown then leaves it to be resumed instead of failing it).
+   */
+  agent?: { slug: string; launcher: boolean; resumable?: boolean };
 }
 
 class ExecutionRegistry {

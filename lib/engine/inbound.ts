@@ -24,7 +24,7 @@ import { A2AError } from '../protocol/errors';
 import { requireTaskInScope } from './scoped-task';
 import type { Message, StreamEvent, Task } from '../protocol/types';
 import { isTerminalState, isTurnEndState, textOf } from '../protocol/types';
-import { getSettings } from '../config/settings';
+import { timingFor } from './timing';
 import { parentFromMetadata, traceFromMetadata, wantsChildren, withChildrenMetadata, type TraceContext } from '../protocol/trace-context';
 import { listChildTasks } from '../db/task-graph';
 import { beginTaskSpan } from '../tracing/spans';
@@ -51,13 +51,7 @@ export interface SendRequest {
   onTaskCreated?: (taskId: string) => Promise<unknown>;
 }
 
-export function timingFor(agent: ServedAgent) {
-  const settings = getSettings();
-  return {
-    windowMs: agent.responseWindowMs ?? settings.responseWindowMs,
-    graceMs: agent.lateResultGraceMs ?? settings.lateResultGraceMs,
-  };
-}
+export { timingFor } from './timing';
 
 const REQUEST_TEXT_LIMIT = 2_000;
 

@@ -1,7 +1,9 @@
 /**
  * Start-up and shutdown of the engine (design §1 rule 3, issue: restart and shutdown).
  * - Start: tasks left submitted/working by a crash cannot be resumed (their process is gone):
- *   they end FAILED `interrupted: restart` through the terminal claim, history intact.
+ *   they end FAILED `interrupted: restart` through the terminal claim, history intact. A
+ *   `resumable` agent's turn (a relay's: its work goes on at the peer) was resumed before
+ *   (resume-turn.ts), so it is running and left alone here.
  *   Input-required tasks wait for a message, so they stay as they are.
  * - SIGTERM: refuse new work, detach open calls, give running turns the drain time, then end
  *   the rest FAILED `interrupted: shutdown`.
@@ -40,10 +42,13 @@ export async function drainAndStop(drainMs: number): Promise<void> {
   const registry = executions();
   registry.accepting = false;
   registry.shutdown.abort('shutdown'); // open calls and streams detach and answer now
-  const running = registry.all();
+  // Turns that survive a restart (relays: the work goes on at the peer) stop at once, unclaimed.
+  for (const execution of registry.all()) if (execution.agent?.resumable) execution.controller.abort('shutdown: resumed at the next start');
+  const running = registry.all().filter((e) => !e.agent?.resumable);
   log.info('shutdown: draining running tasks', { running: running.length, drainMs });
   await settledWithin(Promise.allSettled(running.map((e) => e.done)), drainMs);
   for (const execution of registry.all()) {
+    if (execution.agent?.resumable) continue;
     const won = await claimTerminal(execution.taskId, {
       state: 'failed',
       reason: INTERRUPTED_SHUTDOWN,

@@ -24,6 +24,8 @@ export interface TurnStart {
   owner: string;
   /** 1 for the message that created the task, +1 for each answer after input-required. */
   turnNumber: number;
+  /** Boot resumes a turn a restart stranded (a `resumable` agent's): AgentTurn.resumed. */
+  resumed?: boolean;
 }
 
 /** Appends made by a running turn are refused once the task is no longer working. */
@@ -66,6 +68,7 @@ export function startTurn(start: TurnStart): void {
     peer: start.peer,
     owner: start.owner,
     turnNumber: start.turnNumber,
+    ...(start.resumed ? { resumed: true } : {}),
     conversation: (bounds) =>
       loadConversation({ taskId: start.taskId, contextId: start.contextId, agentSlug: start.agent.slug, owner: start.owner, messageId: start.message.messageId }, bounds),
     get signal() {
@@ -84,8 +87,8 @@ export function startTurn(start: TurnStart): void {
     },
   };
   const done = runAndRecord(start, turn, pipe, controller);
-  executions().add({ taskId: start.taskId, contextId: start.contextId, controller, done, agent: { slug: start.agent.slug, launcher: start.agent.launcher === true } });
-  onTurnStarted(start.taskId, done);
+  executions().add({ taskId: start.taskId, contextId: start.contextId, controller, done, agent: { slug: start.agent.slug, launcher: start.agent.launcher === true, resumable: start.agent.resumable === true } });
+  onTurnStarted(start.taskId, done, { resumable: start.agent.resumable });
 }
 
 async function runAndRecord(start: TurnStart, turn: AgentTurn, pipe: EmitPipe, controller: LazyAbort): Promise<void> {

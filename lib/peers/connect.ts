@@ -51,7 +51,31 @@ async function cachedInterface(target: ResolvedTarget, prefer?: ProtocolVersion)
   return cached && (!prefer || prefer === cached.version) ? cached : null;
 }
 
-export async function connect(target: ResolvedTarget, opts: { prefer?: ProtocolVersion; signal?: AbortSignal } = {}): Promise<Connected> {
+/** A configured peer's card read at most `maxAgeMs` ago, as a connection; null when older or unknown. */
+async function recentCard(target: ResolvedTarget, maxAgeMs: number, prefer?: ProtocolVersion): Promise<Connected | null> {
+  if (!target.peerName) return null;
+  const peer = await findPeerRecord(target.peerName);
+  const fetchedAt = peer?.cardFetchedAt ? Date.parse(peer.cardFetchedAt) : NaN;
+  if (!(Date.now() - fetchedAt <= maxAgeMs)) return null;
+  const cached = await cachedInterface(target, prefer);
+  return cached ? { conn: toConnection(target, cached), card: null, warning: null } : null;
+}
+
+export interface ConnectOptions {
+  prefer?: ProtocolVersion;
+  signal?: AbortSignal;
+  /**
+   * Reuse a configured peer's card read within this long instead of reading it again (a relay
+   * agent's dispatches: one card read per turn would be most of the relay's added latency).
+   */
+  maxCardAgeMs?: number;
+}
+
+export async function connect(target: ResolvedTarget, opts: ConnectOptions = {}): Promise<Connected> {
+  if (opts.maxCardAgeMs !== undefined) {
+    const recent = await recentCard(target, opts.maxCardAgeMs, opts.prefer);
+    if (recent) return recent;
+  }
   let card: CardInfo;
   try {
     card = await fetchAgentCard(target.url, target.headers, target.timeout.ms, opts);

@@ -5,12 +5,14 @@
  */
 import { getSettings, isLoopbackHost, SettingsError } from '../config/settings';
 import { currentStore, storeReady } from '../db/client';
-import { leaveCluster, startCluster } from '../engine/cluster';
+import { leaveCluster, registerTurnResumer, startCluster } from '../engine/cluster';
 import { countApiKeys } from '../db/key-repo';
 import { sealPlaintextPeerSecrets } from '../db/peer-repo';
 import { sealPlaintextPushSecrets } from '../db/push-repo';
 import { agentRegistry, defaultAgentProblem, reapOrphanedLaunches } from '../agents/registry';
 import { recoverInterruptedTasks, drainAndStop } from '../engine/lifecycle';
+import { startRelays } from '../engine/relay';
+import { resumeStrandedTurns, turnResumer } from '../engine/resume-turn';
 import { ensurePushDelivery } from '../push/push-delivery';
 import { startPruner } from '../db/pruner';
 import { NotificationConfigError, startNotifications } from '../notify';
@@ -79,9 +81,16 @@ async function boot(): Promise<void> {
   const defaultProblem = defaultAgentProblem();
   if (defaultProblem) fatal(defaultProblem);
   await reapOrphanedLaunches();
+  startRelays(); // before recovery: stranded relay turns are resumed, not ended
   // Alone on SQLite every stranded turn is ours; on PostgreSQL only those nobody alive holds.
-  if (currentStore() === 'postgresql') await startCluster();
-  else await recoverInterruptedTasks();
+  if (currentStore() === 'postgresql') {
+    registerTurnResumer(turnResumer); // a relay turn nobody alive holds is resumed, not ended
+    await startCluster();
+  }
+  else {
+    await resumeStrandedTurns(); // relays: their work went on at the peer
+    await recoverInterruptedTasks();
+  }
   ensurePushDelivery();
   startPruner({ outboxMs: getSettings().outboxRetentionMs, taskMs: getSettings().taskRetentionMs });
   for (const hook of hooks()) {

@@ -36,7 +36,7 @@ function exampleRunner(file: string): LauncherRunner {
   const config = loadFileConfig(path.resolve('examples', file));
   expect(config.errors).toEqual([]);
   const [agent] = config.agents;
-  const runner = createLauncherRunner(agent.launcher, { slug: agent.slug, baseDir: config.baseDir });
+  const runner = createLauncherRunner(agent.launcher!, { slug: agent.slug, baseDir: config.baseDir });
   runners.push(runner);
   return runner;
 }

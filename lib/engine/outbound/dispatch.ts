@@ -49,8 +49,18 @@ export type DispatchRequest = z.infer<typeof DispatchRequestSchema>;
 
 const REQUEST_TEXT_LIMIT = 2_000;
 
-function userMessage(req: DispatchRequest, ids: { taskId?: string; contextId: string }): Message {
-  const parts: Part[] = [{ kind: 'text', text: req.text }];
+/**
+ * What the engine itself may add to a dispatch beyond the API's fields: the parts to send (a
+ * relay agent passes its caller's message on whole; the API sends `text`).
+ */
+export interface DispatchExtras {
+  parts?: Part[];
+  /** Reuse the peer's card read within this long (a relay's turns), instead of reading it first. */
+  maxCardAgeMs?: number;
+}
+
+function userMessage(req: DispatchRequest, ids: { taskId?: string; contextId: string }, extras: DispatchExtras = {}): Message {
+  const parts: Part[] = extras.parts ?? [{ kind: 'text', text: req.text }];
   return { kind: 'message', messageId: randomUUID(), role: 'user', parts, ...ids, ...(req.metadata ? { metadata: req.metadata } : {}) };
 }
 
@@ -61,7 +71,7 @@ async function parentTask(parentTaskId: string | undefined): Promise<TaskRecord 
   return parent;
 }
 
-async function newDispatch(req: DispatchRequest): Promise<{ taskId: string }> {
+async function newDispatch(req: DispatchRequest, extras: DispatchExtras): Promise<{ taskId: string }> {
   const target = await resolveTarget({ peer: req.peer, url: req.url, timeoutSeconds: req.timeoutSeconds });
   const parent = await parentTask(req.parentTaskId);
   const taskId = newId();
@@ -69,7 +79,7 @@ async function newDispatch(req: DispatchRequest): Promise<{ taskId: string }> {
   const traceContext = beginTaskSpan({ taskId, contextId, direction: 'outbound', target: target.peerName ?? target.url, parent: parent?.traceContext });
   // The peer's task names ours as its parent, and the trace travels in metadata too.
   const metadata = withTraceMetadata(req.metadata, traceContext, { taskId, ...dashboardLink(taskId) });
-  const message = userMessage({ ...req, metadata }, { contextId });
+  const message = userMessage({ ...req, metadata }, { contextId }, extras);
   const follow: FollowState = {
     mode: req.mode,
     phase: 'connect',
@@ -80,6 +90,7 @@ async function newDispatch(req: DispatchRequest): Promise<{ taskId: string }> {
     remoteContextId: contextId,
     message,
     startedAt: new Date().toISOString(),
+    ...(extras.maxCardAgeMs !== undefined ? { maxCardAgeMs: extras.maxCardAgeMs } : {}),
   };
   const resolved = { peer: target.peerName, url: target.url, matchedBy: target.matchedBy, timeoutMs: target.timeout.ms, timeoutSource: target.timeout.source };
   await createTaskRecord(
@@ -103,7 +114,7 @@ function assertFollowUpTarget(req: DispatchRequest, record: TaskRecord, follow: 
   }
 }
 
-async function followUp(req: DispatchRequest, taskId: string): Promise<{ taskId: string }> {
+async function followUp(req: DispatchRequest, taskId: string, extras: DispatchExtras): Promise<{ taskId: string }> {
   const record = await findTask(taskId);
   if (!record || record.direction !== 'outbound') throw new ClientError(404, 'unknown_task', `taskId: no outbound task ${taskId}`, 'taskId');
   const follow = readFollowState(record);
@@ -113,7 +124,7 @@ async function followUp(req: DispatchRequest, taskId: string): Promise<{ taskId:
   assertFollowUpTarget(req, record, follow);
   const overrideSeconds = req.timeoutSeconds ?? follow.target.timeoutSeconds;
   const target = await resolveTarget({ peer: follow.target.peer, url: follow.target.url, timeoutSeconds: overrideSeconds });
-  const message = userMessage(req, { taskId: record.remoteTaskId, contextId: follow.remoteContextId ?? record.contextId });
+  const message = userMessage(req, { taskId: record.remoteTaskId, contextId: follow.remoteContextId ?? record.contextId }, extras);
   const next: FollowState = {
     ...follow,
     mode: req.mode,
@@ -137,6 +148,6 @@ async function followUp(req: DispatchRequest, taskId: string): Promise<{ taskId:
 }
 
 /** Creates (or continues) the outbound task and starts working on it; returns at once. */
-export async function dispatchTask(req: DispatchRequest): Promise<{ taskId: string }> {
-  return req.taskId ? followUp(req, req.taskId) : newDispatch(req);
+export async function dispatchTask(req: DispatchRequest, extras: DispatchExtras = {}): Promise<{ taskId: string }> {
+  return req.taskId ? followUp(req, req.taskId, extras) : newDispatch(req, extras);
 }

@@ -58,6 +58,8 @@ async function finalSnapshot(job: FollowJob, step: Extract<Step, { kind: 'termin
 
 /** True when the turn is over (ended, interrupted, or the task ended locally). */
 export async function settle(job: FollowJob, step: Step): Promise<boolean> {
+  // An end is claimed only after the chunks before it committed.
+  if (step.kind !== 'continue') await job.recorder.flush();
   switch (step.kind) {
     case 'continue':
       return false;
@@ -71,6 +73,7 @@ export async function settle(job: FollowJob, step: Step): Promise<boolean> {
       return true;
     case 'terminal': {
       const final = await finalSnapshot(job, step);
+      await job.recorder.flush();
       await claimPeerEnd(taskOf(job), final.status, final.metadata);
       return true;
     }

@@ -39,6 +39,8 @@ const FollowStateSchema = z.object({
   answering: z.string().optional(),
   /** Start of this turn's following (ISO): the follow limit counts from here. */
   startedAt: z.string(),
+  /** A relay's dispatch reuses the peer's card read within this long (lib/peers/connect.ts). */
+  maxCardAgeMs: z.number().optional(),
 });
 export type FollowState = z.infer<typeof FollowStateSchema>;
 

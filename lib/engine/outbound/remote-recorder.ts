@@ -13,6 +13,7 @@ import type { EventPayload } from '../../protocol/task-events';
 import type { Artifact, ArtifactChunk, Message, StreamEvent, Task, TaskStatus } from '../../protocol/types';
 import { isTerminalState, isTurnEndState } from '../../protocol/types';
 import { followJson, statusKey, type FollowState } from './follow-state';
+import { EmitPipe } from '../emit-pipe';
 
 /** What applying one remote event means for the follower. */
 export type Step =
@@ -37,6 +38,14 @@ const ENDED: Step = { kind: 'ended-locally' };
 export class RemoteRecorder {
   /** The last status recorded, so repeated snapshots (polling, reconnects) add no duplicates. */
   private lastStatus: string | undefined;
+  /**
+   * Artifact chunks are pipelined like a served turn's emits (emit-pipe.ts): a stream's chunks
+   * commit many per transaction instead of one commit each. Every other write waits for them
+   * first (flush), so the log keeps the peer's order.
+   */
+  private readonly chunks = new EmitPipe();
+  /** A pipelined chunk found the task already ended here. */
+  private endedHere = false;
 
   constructor(
     readonly taskId: string,
@@ -49,8 +58,15 @@ export class RemoteRecorder {
 
   /** Appends events unless the task already ended; false when it had. */
   async write(events: NewEvent[], patch: TaskPatch = {}, messages: Message[] = []): Promise<boolean> {
+    await this.flush();
+    if (this.endedHere) return false;
     const change = await recordEvents(this.taskId, events, { onlyIfNotTerminal: true, patch, messages });
     return change !== null;
+  }
+
+  /** Waits until every pipelined chunk has committed (before an end is claimed). */
+  async flush(): Promise<void> {
+    await this.chunks.drain();
   }
 
   async saveFollow(changes: Partial<FollowState>, events: NewEvent[] = [], patch: TaskPatch = {}): Promise<boolean> {
@@ -80,6 +96,7 @@ export class RemoteRecorder {
    * one `detached` event, so the outbound task shows detached like an inbound one.
    */
   async recordDetached(reason: string, message?: Message): Promise<void> {
+    await this.flush();
     await recordEvents(this.taskId, [{ type: 'detached', state: 'working', payload: { reason, ...(message ? { message } : {}) } }], {
       onlyIfNotTerminal: true,
       onlyIfNotDetached: true,
@@ -103,9 +120,13 @@ export class RemoteRecorder {
   }
 
   async recordChunk(chunk: ArtifactChunk): Promise<boolean> {
-    const ok = await this.write([{ type: 'artifact', payload: chunk }]);
-    if (ok) this.artifacts = accumulateArtifacts([chunk], this.artifacts);
-    return ok;
+    if (this.endedHere) return false;
+    this.artifacts = accumulateArtifacts([chunk], this.artifacts);
+    await this.chunks.push(async () => {
+      const change = await recordEvents(this.taskId, [{ type: 'artifact', payload: chunk }], { onlyIfNotTerminal: true });
+      if (!change) this.endedHere = true;
+    });
+    return !this.endedHere;
   }
 
   async recordMessage(message: Message): Promise<boolean> {

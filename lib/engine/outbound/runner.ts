@@ -49,7 +49,7 @@ async function openConnection(recorder: RemoteRecorder, target: ResolvedTarget, 
     return reconnect(target, { version: follow.version, endpoint: follow.endpoint, streaming: follow.streaming ?? false });
   }
   try {
-    const { conn, warning } = await connect(target, { prefer: follow.prefer, signal });
+    const { conn, warning } = await connect(target, { prefer: follow.prefer, signal, maxCardAgeMs: follow.maxCardAgeMs });
     const events = [
       { type: 'status' as const, state: 'working' as const, payload: { connected: { version: conn.version, endpoint: conn.endpoint, streaming: conn.streaming } } },
       ...(warning ? [{ type: 'remote' as const, payload: { event: 'timing-warning', warning } }] : []),
@@ -80,6 +80,15 @@ async function runOutbound(taskId: string, signal: AbortSignal, opts: RunOptions
   if (!opened) return;
   const conn: PeerConnection = { ...opened, trace: { taskId, context: record.traceContext } };
   const job: FollowJob = { recorder, conn, signal, followLimitMs: getSettings().followLimitMs };
+  try {
+    await sendAndFollow(job, follow, opts);
+  } finally {
+    await recorder.flush(); // the follower is done only once its pipelined chunks are
+  }
+}
+
+async function sendAndFollow(job: FollowJob, follow: FollowState, opts: RunOptions): Promise<void> {
+  const recorder = job.recorder;
   let next: AfterSend;
   if (follow.phase === 'connect' || follow.phase === 'send') next = await sendTurn(job);
   else next = recorder.remoteTaskId ? 'follow' : { locate: opts.resumed ? 'restarted after sending, before the peer named its task' : 'the send ended before the peer named its task' };

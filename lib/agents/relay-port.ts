@@ -1,0 +1,26 @@
+/**
+ * The runner of a relay agent (docs/relay.md). The work is the engine's (an outbound child task
+ * mirrored into the inbound one: lib/engine/relay), but agents sit below the engine, so the
+ * engine installs its relay turn here at boot and the runner reaches it through the process.
+ */
+import type { AgentRunner, AgentTurn, TurnOutcome } from '../engine/agent';
+import { processSingleton } from '../process-singleton';
+
+export type RelayTurn = (relay: { peer: string; slug: string }, turn: AgentTurn) => Promise<TurnOutcome>;
+
+const installed = () => processSingleton<{ run: RelayTurn | null }>('relay-turn', () => ({ run: null }));
+
+/** Called once at boot by the engine (lib/engine/relay). */
+export function installRelayTurn(run: RelayTurn): void {
+  installed().run = run;
+}
+
+export function relayRunner(relay: { peer: string; slug: string }): AgentRunner {
+  return {
+    async runTurn(turn) {
+      const run = installed().run;
+      if (!run) return { state: 'failed', reason: 'relay: the relay engine is not started (boot did not run)' };
+      return run(relay, turn);
+    },
+  };
+}

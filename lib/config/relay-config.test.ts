@@ -1,0 +1,50 @@
+/** Relay agents in the config file: the two forms, and the entries refused by key. */
+import { afterAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadFileConfig } from './file-config';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-relay-config-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function load(agent: Record<string, unknown>, peers: unknown[] = []) {
+  const file = path.join(dir, `${crypto.randomUUID()}.json`);
+  fs.writeFileSync(file, JSON.stringify({ peers, agents: [{ slug: 'r', ...agent }] }));
+  return loadFileConfig(file);
+}
+
+describe('relay agents', () => {
+  it('name a configured peer; name, description and skills are optional', () => {
+    const config = load({ relay: { peer: 'b' }, responseWindowSeconds: 1, lateResultGraceSeconds: 300 }, [{ name: 'b', url: 'http://b.example' }]);
+    expect(config.issues).toEqual([]);
+    expect(config.agents[0]).toMatchObject({ slug: 'r', relay: { peer: 'b' }, responseWindowSeconds: 1, lateResultGraceSeconds: 300 });
+    expect(config.agents[0].name).toBeUndefined();
+    expect(config.peers.map((p) => p.name)).toEqual(['b']);
+  });
+
+  it('or a URL with the auth fields a peer has, served through a config peer `relay.<slug>`', () => {
+    const config = load({ relay: { url: 'https://c.example/a2a', auth: { type: 'bearer', tokenEnv: 'C_TOKEN' }, timeoutSeconds: 30 } });
+    expect(config.issues).toEqual([]);
+    expect(config.peers).toEqual([
+      expect.objectContaining({ name: 'relay.r', url: 'https://c.example/a2a', auth: { type: 'bearer', tokenEnv: 'C_TOKEN' }, timeoutSeconds: 30 }),
+    ]);
+  });
+
+  it('refuses ambiguous or incomplete entries, naming the key', () => {
+    for (const [agent, key, message] of [
+      [{ relay: { peer: 'b', url: 'https://c.example' } }, 'relay.peer', 'exactly one of peer or url'],
+      [{ relay: {} }, 'relay.peer', 'exactly one of peer or url'],
+      [{ relay: { peer: 'b', auth: { type: 'none' } } }, 'relay.auth', 'only with url'],
+      [{ relay: { url: 'ftp://c.example' } }, 'relay.url', 'http(s)'],
+      [{ relay: { peer: 'b' }, launcher: { type: 'process', command: ['true'] } }, 'launcher', 'exactly one of launcher or relay'],
+      [{ launcher: { type: 'process', command: ['true'] } }, 'name', 'required for a launcher agent'],
+      [{ relay: { peer: 'b', token: 'x' } }, 'relay', 'token'],
+    ] as const) {
+      const config = load(agent);
+      expect(config.agents, JSON.stringify(agent)).toEqual([]);
+      expect(config.issues[0].key).toBe(key);
+      expect(config.issues[0].message).toContain(message);
+    }
+  });
+});

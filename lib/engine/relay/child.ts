@@ -1,0 +1,61 @@
+/**
+ * A relay turn's peer task: the outbound child of the inbound task, started, continued or found
+ * again through the one dispatch path (lib/engine/outbound/dispatch.ts). The peer sees only the
+ * caller's message parts: no caller metadata, headers or credentials cross the hop.
+ */
+import type { AgentTurn } from '../agent';
+import { dispatchTask } from '../outbound/dispatch';
+import { readFollowState } from '../outbound/follow-state';
+import { findTask } from '../../db/task-repo';
+import { latestChildInContext, latestOutboundChild } from '../../db/task-graph';
+import type { TaskRecord } from '../../db/task-records';
+import { textOf } from '../../protocol/types';
+
+export interface RelayTarget {
+  /** The configured peer the relay agent is served by. */
+  peer: string;
+  slug: string;
+}
+
+/** A relay's dispatches reuse the peer's card read this recently (refreshed by the next read after it). */
+const RELAY_CARD_MAX_AGE_MS = 30_000;
+
+/** The child to mirror, and the seq of its log after which this turn's events begin. */
+export interface RelayChild {
+  id: string;
+  afterSeq: number;
+}
+
+/** The peer context this caller's context maps to: the one its previous peer task ran in. */
+async function peerContextFor(target: RelayTarget, turn: AgentTurn): Promise<string | undefined> {
+  const previous = await latestChildInContext(target.slug, turn.owner, turn.contextId);
+  const record = previous ? await findTask(previous) : null;
+  return (record && readFollowState(record)?.remoteContextId) || undefined;
+}
+
+const dispatchText = (turn: AgentTurn) => textOf(turn.message.parts) || '(no text)';
+
+/** A new peer task for the turn that created the inbound task. */
+export async function startChild(target: RelayTarget, turn: AgentTurn): Promise<RelayChild> {
+  const contextId = await peerContextFor(target, turn);
+  const { taskId } = await dispatchTask(
+    { peer: target.peer, text: dispatchText(turn), mode: 'streaming', parentTaskId: turn.taskId, ...(contextId ? { contextId } : {}) },
+    { parts: turn.message.parts, maxCardAgeMs: RELAY_CARD_MAX_AGE_MS },
+  );
+  return { id: taskId, afterSeq: 0 };
+}
+
+export async function currentChild(turn: AgentTurn): Promise<TaskRecord | null> {
+  const id = await latestOutboundChild(turn.taskId);
+  return id ? findTask(id) : null;
+}
+
+/**
+ * The caller answered the input the peer asked for: the answer goes to the SAME peer task (a
+ * follow-up dispatch of the child). Null when the child does not wait for input.
+ */
+export async function continueChild(child: TaskRecord, turn: AgentTurn): Promise<RelayChild | null> {
+  if (child.state !== 'input-required' && child.state !== 'auth-required') return null;
+  await dispatchTask({ taskId: child.id, text: dispatchText(turn), mode: 'streaming' }, { parts: turn.message.parts });
+  return { id: child.id, afterSeq: child.lastSeq };
+}
