@@ -13,7 +13,7 @@ import { startTurn } from './run-turn';
 import { committedThrough, observeTaskBatches, type ObservationEnd } from './observe';
 import { detachTask, detachGuidance, markReattached, type DetachReason } from './detach';
 import { buildTask, loadTask } from './snapshot';
-import { toStreamEvent } from './stream-events';
+import { toStreamEvent, type StreamEnd } from './stream-events';
 import { agentText } from './messages';
 import { directReplyIn } from './direct-reply';
 import { findTask, listMessages } from '../db/task-repo';
@@ -23,7 +23,7 @@ import type { CallerScope } from '../db/task-scope';
 import { A2AError } from '../protocol/errors';
 import { requireTaskInScope } from './scoped-task';
 import type { Message, StreamEvent, Task } from '../protocol/types';
-import { isTerminalState, isTurnEndState, textOf } from '../protocol/types';
+import { isTerminalState, textOf } from '../protocol/types';
 import { getSettings } from '../config/settings';
 import { parentFromMetadata, traceFromMetadata, wantsChildren, withChildrenMetadata, type TraceContext } from '../protocol/trace-context';
 import { listChildTasks } from '../db/task-graph';
@@ -193,21 +193,24 @@ interface FollowOptions {
   graceMs: number;
   signal?: AbortSignal;
   detachOnLeave: boolean;
+  /** Where the stream ends: a send's at the turn's end, a subscription's at a terminal state. */
+  endsAt?: StreamEnd;
   /** The task snapshot not sent yet: it precedes the first batch, unless that is a direct reply. */
   held?: Task;
 }
 
-function toStreamBatch(events: StoredEvent[], contextId: string): StreamBatch {
+function toStreamBatch(events: StoredEvent[], contextId: string, endsAt: StreamEnd = 'turn'): StreamBatch {
   const out: StreamBatch = [];
   for (const event of events) {
-    const streamed = toStreamEvent(event, contextId);
+    const streamed = toStreamEvent(event, contextId, endsAt);
     if (streamed) out.push(streamed);
   }
   return out;
 }
 
 async function* followTurn(record: TaskRecord, opts: FollowOptions): AsyncGenerator<StreamBatch> {
-  const events = observeTaskBatches(record.id, { afterSeq: record.lastSeq, until: 'turn', windowMs: opts.windowMs, signal: opts.signal });
+  const endsAt = opts.endsAt ?? 'turn';
+  const events = observeTaskBatches(record.id, { afterSeq: record.lastSeq, until: endsAt, windowMs: opts.windowMs, signal: opts.signal });
   let end: ObservationEnd = 'aborted';
   let lastSeq = record.lastSeq;
   let held = opts.held;
@@ -225,7 +228,7 @@ async function* followTurn(record: TaskRecord, opts: FollowOptions): AsyncGenera
         end = 'ended';
         break;
       }
-      const out: StreamBatch = [...(held ? [held] : []), ...toStreamBatch(step.value, record.contextId)];
+      const out: StreamBatch = [...(held ? [held] : []), ...toStreamBatch(step.value, record.contextId, endsAt)];
       held = undefined;
       if (out.length) yield out;
     }
@@ -251,8 +254,9 @@ async function* answerWindowEnd(record: TaskRecord, afterSeq: number, end: Obser
   const windowMs = opts.windowMs ?? 0;
   const change = opts.detachOnLeave ? await detachTask(record.id, record.contextId, { reason, windowMs, graceMs: opts.graceMs }) : null;
   const throughSeq = change?.task.lastSeq ?? (await findTask(record.id))?.lastSeq ?? afterSeq;
-  const owed = await committedThrough(record.id, afterSeq, throughSeq, 'turn');
-  const out: StreamBatch = [...(held ? [held] : []), ...toStreamBatch(owed.events, record.contextId)];
+  const endsAt = opts.endsAt ?? 'turn';
+  const owed = await committedThrough(record.id, afterSeq, throughSeq, endsAt);
+  const out: StreamBatch = [...(held ? [held] : []), ...toStreamBatch(owed.events, record.contextId, endsAt)];
   const detachShown = change !== null && owed.events.some((e) => e.type === 'detached');
   if (!owed.ended && !detachShown) {
     const guidance = detachGuidance(record.id, reason, windowMs);
@@ -281,24 +285,24 @@ async function finalSnapshot(record: TaskRecord): Promise<StreamBatch> {
 }
 
 /**
- * tasks/resubscribe and SubscribeToTask: the snapshot, then every later event until the end.
- * Not bounded by the response window, so an observer that attached after a detach sees the
- * result; the late-result grace bounds the task itself. On a terminal task v0.3 gets the final
- * snapshot (and a final status) and v1.0 gets -32004, as its spec requires; on an interrupted
- * one both get the snapshot and a final status, and the stream closes.
+ * tasks/resubscribe and SubscribeToTask: the snapshot, then every later event until the task is
+ * terminal (v1.0 §3.1.6), across turns: a task waiting for input keeps the stream open, and its
+ * answer's turn and completion come over it (docs/decisions.md 160: v0.3 alike, as the
+ * @a2a-js/sdk 1.3.0 reference does). Not bounded by the response window, so an observer that
+ * attached after a detach sees the result; the late-result grace bounds the task itself. On a
+ * terminal task v0.3 gets the final snapshot (and a final status) and v1.0 gets -32004, as its
+ * spec requires.
  */
 export async function* resubscribe(taskId: string, scope: CallerScope, version: ProtocolVersion, signal?: AbortSignal): AsyncGenerator<StreamBatch> {
   // Scope first: a foreign subscriber must not write anything (no `reattached` event).
   const record = await requireTaskInScope(taskId, scope);
-  if (isTerminalState(record.state) && version === '1.0') throw new A2AError('unsupportedOperation', `task ${taskId} is already ${record.state}`);
-  // Terminal (v0.3) or interrupted (input-required, auth-required, both versions): the turn is
-  // over, so the stream ends at once with the task and a final status.
-  if (isTurnEndState(record.state)) {
+  if (isTerminalState(record.state)) {
+    if (version === '1.0') throw new A2AError('unsupportedOperation', `task ${taskId} is already ${record.state}`);
     yield await finalSnapshot(record);
     return;
   }
   if (record.detached) await markReattached(taskId, version === '1.0' ? 'SubscribeToTask' : 'tasks/resubscribe');
   const fresh = (await findTask(taskId))!;
   yield [await buildTask(fresh)];
-  yield* followTurn(fresh, { graceMs: 0, signal, detachOnLeave: false });
+  yield* followTurn(fresh, { graceMs: 0, signal, detachOnLeave: false, endsAt: 'terminal' });
 }

@@ -4,9 +4,15 @@
  */
 import type { StoredEvent } from '../db/task-records';
 import type { StreamEvent } from '../protocol/types';
-import { isTurnEndState } from '../protocol/types';
+import { isTerminalState, isTurnEndState } from '../protocol/types';
 
-export function toStreamEvent(event: StoredEvent, contextId: string): StreamEvent | null {
+/**
+ * Where a stream ends, which is what v0.3's `final` marks: a send's stream at the turn's end
+ * (input-required included), a subscription only at a terminal state (v1.0 §3.1.6).
+ */
+export type StreamEnd = 'turn' | 'terminal';
+
+export function toStreamEvent(event: StoredEvent, contextId: string, endsAt: StreamEnd = 'turn'): StreamEvent | null {
   const taskId = event.taskId;
   if (event.type === 'status' || event.type === 'detached') {
     const payload = event.payload;
@@ -16,7 +22,7 @@ export function toStreamEvent(event: StoredEvent, contextId: string): StreamEven
       taskId,
       contextId,
       status: { state, timestamp: event.at, ...(payload.message ? { message: payload.message } : {}) },
-      final: event.type === 'status' && isTurnEndState(state),
+      final: event.type === 'status' && (endsAt === 'turn' ? isTurnEndState(state) : isTerminalState(state)),
       ...(payload.metadata ? { metadata: payload.metadata } : {}),
     };
   }
