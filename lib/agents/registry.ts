@@ -24,6 +24,7 @@ function fromConfig(agent: AgentConfig, baseDir: string): ServedAgent {
     responseWindowMs: agent.responseWindowSeconds !== undefined ? agent.responseWindowSeconds * 1000 : undefined,
     lateResultGraceMs: agent.lateResultGraceSeconds !== undefined ? agent.lateResultGraceSeconds * 1000 : undefined,
     extensions: agent.extensions,
+    inputModes: agent.inputModes ? [...new Set(agent.inputModes)] : undefined,
     runner: createLauncherRunner(agent.launcher, { slug: agent.slug, baseDir, ledger: launchedGroupLedger, sessions: launcherSessionStore(MAX_SESSIONS), turnEnv: delegationEnv }),
     launcher: true,
   };

@@ -1,4 +1,4 @@
-/** Agent extensions in the config file: defaults, and the entries that are refused by key. */
+/** Agent extensions and input modes in the config file: defaults, and the entries that are refused by key. */
 import { afterAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -9,9 +9,9 @@ import { TIMING_EXTENSION_URI } from '../protocol/extensions';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-config-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-function load(extensions: unknown) {
+function load(extensions: unknown, extra: Record<string, unknown> = {}) {
   const file = path.join(dir, `${crypto.randomUUID()}.json`);
-  fs.writeFileSync(file, JSON.stringify({ agents: [{ slug: 'x', name: 'X', extensions, launcher: { type: 'process', command: ['true'] } }] }));
+  fs.writeFileSync(file, JSON.stringify({ agents: [{ slug: 'x', name: 'X', extensions, ...extra, launcher: { type: 'process', command: ['true'] } }] }));
   return loadFileConfig(file);
 }
 
@@ -34,6 +34,27 @@ describe('agent extensions', () => {
       const config = load(extensions);
       expect(config.agents).toEqual([]);
       expect(config.issues[0].key).toMatch(/^extensions/);
+      expect(config.issues[0].message).toContain(message);
+    }
+  });
+});
+
+describe('agent input modes', () => {
+  it('are optional, and normalised to lowercase', () => {
+    expect(load([]).agents[0].inputModes).toBeUndefined();
+    expect(load([], { inputModes: [' Text/Plain', 'image/*', '*/*'] }).agents[0].inputModes).toEqual(['text/plain', 'image/*', '*/*']);
+  });
+
+  it('refuses what is not a media type, and an empty list, naming the key', () => {
+    for (const [inputModes, message] of [
+      [['text'], 'expected a media type'],
+      [['text/plain; charset=utf-8'], 'expected a media type'],
+      [['*/plain'], 'expected a media type'],
+      [[], 'at least one'],
+    ] as const) {
+      const config = load([], { inputModes });
+      expect(config.agents).toEqual([]);
+      expect(config.issues[0].key).toMatch(/^inputModes/);
       expect(config.issues[0].message).toContain(message);
     }
   });

@@ -11,6 +11,7 @@ import type { ServedAgent } from '../engine/agent';
 import { timingFor } from '../engine/inbound';
 import { TIMING_EXTENSION_URI } from '../protocol/extensions';
 import { isV1, requestedVersion } from './requested-version';
+import { inputModesOf } from './input-modes';
 
 export const SWITCHBOARD_VERSION = '0.1.0';
 
@@ -87,7 +88,7 @@ export function buildAgentCard(agent: ServedAgent, baseUrl: string, opts: CardOp
     ],
     provider: { organization: 'Switchboard', url: baseUrl },
     capabilities,
-    defaultInputModes: ['text/plain', 'application/json'],
+    defaultInputModes: [...inputModesOf(agent)],
     defaultOutputModes: ['text/plain', 'application/json'],
     skills: agent.skills.map((s) => ({ ...s, tags: s.tags.length ? s.tags : ['general'] })),
   };

@@ -16,6 +16,7 @@ import type { SendRequest } from '../engine/inbound';
 import type { SendParams } from './params';
 import { pushConfigToWire } from './push-wire';
 import { assertRequiredExtensions } from './requested-extensions';
+import { assertInputModes } from './input-modes';
 import type { Operation, ProtocolVersion } from './rpc-methods';
 import { isAcceptingWork } from '../engine/lifecycle';
 import type { z } from 'zod';
@@ -60,6 +61,7 @@ async function* render(batches: AsyncGenerator<StreamBatch>, v: ProtocolVersion)
 /** Builds the engine request; an inline push config is checked before any task is created. */
 async function sendRequest(p: SendParams, ctx: RpcContext): Promise<SendRequest> {
   assertRequiredExtensions(ctx.agent, ctx.extensions);
+  assertInputModes(ctx.agent, p.partMediaTypes);
   const push = p.push;
   if (push) assertWebhookAllowed(push.url);
   return {
