@@ -3,7 +3,7 @@
  * method names and shapes of v0.3 and v1.0 (design §2 table) are chosen here and converted
  * with lib/protocol's converters.
  */
-import { rpcCall, rpcStream, type CallOptions, type RpcTarget } from './json-rpc';
+import { rpcCall, rpcStream, UnreadableStreamError, type CallOptions, type RpcTarget } from './json-rpc';
 import { TransportError } from './http-transport';
 import type { Message, StreamEvent, Task } from '../protocol/types';
 import { messageToV10, streamEventFromV10, taskFromV10 } from '../protocol/v10';
@@ -26,6 +26,15 @@ function toEvent(target: RpcTarget, result: unknown): StreamEvent {
   const event = target.version === '1.0' ? streamEventFromV10(json) : streamEventFromV03(json);
   if (!event) throw new TransportError(`unrecognised event from the peer: ${JSON.stringify(result).slice(0, 200)}`);
   return event;
+}
+
+/** An event on a stream: one we cannot make out makes the stream unreadable (not the task failed). */
+function streamedEvent(target: RpcTarget, result: unknown): StreamEvent {
+  try {
+    return toEvent(target, result);
+  } catch (err) {
+    throw err instanceof TransportError ? new UnreadableStreamError(err.message) : err;
+  }
 }
 
 function toTask(target: RpcTarget, result: unknown): Task {
@@ -51,12 +60,12 @@ export async function sendMessage(target: RpcTarget, message: Message, blocking:
 
 /** message/stream | SendStreamingMessage; opts.timeoutMs is an idle timeout. */
 export async function* streamMessage(target: RpcTarget, message: Message, opts: CallOptions): AsyncGenerator<StreamEvent> {
-  for await (const result of rpcStream(target, METHODS[target.version].stream, sendParams(target, message), opts)) yield toEvent(target, result);
+  for await (const result of rpcStream(target, METHODS[target.version].stream, sendParams(target, message), opts)) yield streamedEvent(target, result);
 }
 
 /** tasks/resubscribe | SubscribeToTask; opts.timeoutMs is an idle timeout. */
 export async function* subscribeTask(target: RpcTarget, taskId: string, opts: CallOptions): AsyncGenerator<StreamEvent> {
-  for await (const result of rpcStream(target, METHODS[target.version].subscribe, { id: taskId }, opts)) yield toEvent(target, result);
+  for await (const result of rpcStream(target, METHODS[target.version].subscribe, { id: taskId }, opts)) yield streamedEvent(target, result);
 }
 
 /** tasks/get | GetTask; `metadata` goes with the request (e.g. asking a Switchboard for the children). */
