@@ -148,7 +148,20 @@ const ANSWERED_ENDS: readonly ObservationEnd[] = ['window', 'shutdown'];
  * that created its task and ended with a direct message answers with that Message.
  */
 export async function sendMessage(req: SendRequest, mode: SendMode): Promise<Task | Message> {
+  return (await startSend(req, mode))();
+}
+
+/**
+ * A send in two steps: the task is created (or continued) now, so every refusal (params, scope,
+ * state) is thrown before anything is answered; the returned function then waits for the answer.
+ * The HTTP layer commits to a 200 only between the two (lib/server/held-response.ts).
+ */
+export async function startSend(req: SendRequest, mode: SendMode): Promise<() => Promise<Task | Message>> {
   const record = await beginTurn(req);
+  return () => answerSend(req, mode, record);
+}
+
+async function answerSend(req: SendRequest, mode: SendMode, record: TaskRecord): Promise<Task | Message> {
   const { windowMs, graceMs } = timingFor(req.agent);
   if (mode === 'non-blocking') {
     await detachTask(record.id, record.contextId, { reason: 'non-blocking request', windowMs, graceMs });

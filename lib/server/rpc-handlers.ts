@@ -3,7 +3,7 @@
  * protocol version. Streaming operations return an async iterable of wire results.
  */
 import type { ServedAgent } from '../engine/agent';
-import { getTask, resubscribe, sendMessage, streamMessage, type StreamBatch } from '../engine/inbound';
+import { getTask, resubscribe, startSend, streamMessage, type StreamBatch } from '../engine/inbound';
 import { cancel } from '../engine/cancel';
 import type { CallerScope } from '../db/task-scope';
 import { listInboundTasks } from './list-tasks';
@@ -38,8 +38,12 @@ export interface RpcContext {
   trace?: TraceContext;
 }
 
-/** A stream's results come in batches: the events that committed together (see StreamBatch). */
-export type RpcOutcome = { kind: 'result'; result: unknown } | { kind: 'stream'; events: AsyncGenerator<unknown[]> };
+/**
+ * A stream's results come in batches: the events that committed together (see StreamBatch). A
+ * blocking send whose task exists is `held`: its answer is still to come, and nothing can be
+ * refused any more, so the HTTP layer may send headers before it (held-response.ts).
+ */
+export type RpcOutcome = { kind: 'result'; result: unknown } | { kind: 'stream'; events: AsyncGenerator<unknown[]> } | { kind: 'held'; result: Promise<unknown> };
 
 function parse<T>(schema: z.ZodType<T>, params: unknown): T {
   const parsed = schema.safeParse(params ?? {});
@@ -89,9 +93,10 @@ const HANDLERS: Record<Operation, Handler> = {
   send: async (params, ctx, v) => {
     refuseWhenDraining();
     const p = parse(SendSchemas[v], params);
+    const answering = await startSend(await sendRequest(p, ctx), p.blocking ? 'blocking' : 'non-blocking');
     // A Task, or the agent's direct Message: v1.0 wraps either ({task} | {message}).
-    const answer = await sendMessage(await sendRequest(p, ctx), p.blocking ? 'blocking' : 'non-blocking');
-    return { kind: 'result', result: v === '1.0' ? streamEventToV10(answer) : answer };
+    const result = answering().then((answer) => (v === '1.0' ? streamEventToV10(answer) : answer));
+    return p.blocking ? { kind: 'held', result } : { kind: 'result', result: await result };
   },
   stream: async (params, ctx, v) => {
     refuseWhenDraining();

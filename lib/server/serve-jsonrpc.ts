@@ -20,6 +20,7 @@ import { SSE_HEADERS, sseData, sseErrorEvent } from '../protocol/sse-frames';
 import { sseBatchResponse } from './sse-response';
 import { asA2AError } from './operation-error';
 import { inboundTrace } from './trace-headers';
+import { heldJsonResponse } from './held-response';
 
 type RpcId = string | number | null;
 
@@ -112,6 +113,13 @@ export async function serveJsonRpc(req: Request, agent: ServedAgent): Promise<Re
     const outcome = await runOperation(method.op, params, ctx);
     if (outcome.kind === 'result') return Response.json({ jsonrpc: '2.0', id: envelope.id, result: outcome.result });
     const id = envelope.id;
+    if (outcome.kind === 'held') {
+      return await heldJsonResponse(outcome.result, {
+        body: (result) => JSON.stringify({ jsonrpc: '2.0', id, result }),
+        errorResponse: (err) => answer(asA2AError(err, logContext)),
+        errorBody: (err) => JSON.stringify({ jsonrpc: '2.0', id, error: toJsonRpcError(asA2AError(err, logContext), method.version) }),
+      });
+    }
     return await sseBatchResponse(outcome.events, {
       frame: (result) => sseData({ jsonrpc: '2.0', id, result }),
       errorFrame: (err) => sseErrorEvent({ jsonrpc: '2.0', id, error: toJsonRpcError(asA2AError(err, logContext), method.version) }),

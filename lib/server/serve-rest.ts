@@ -21,6 +21,7 @@ import { encodeFrame, sseData } from '../protocol/sse-frames';
 import { requestedVersion } from './requested-version';
 import { requestedExtensions } from './requested-extensions';
 import { inboundTrace } from './trace-headers';
+import { heldJsonResponse } from './held-response';
 
 type Verb = 'GET' | 'POST' | 'DELETE';
 
@@ -140,6 +141,17 @@ export async function serveRest(req: Request, agent: ServedAgent, segments: stri
   try {
     const outcome = await runOperation(found.op, params, { agent, version: '1.0', caller: auth.caller, ownerName: auth.ownerName, scope: callerScope(agent.slug, auth.owner), extensions: requestedExtensions(req), signal: req.signal, trace: inboundTrace(req) });
     if (outcome.kind === 'result') return Response.json(outcome.result ?? {});
+    if (outcome.kind === 'held') {
+      return await heldJsonResponse(outcome.result, {
+        body: (result) => JSON.stringify(result ?? {}),
+        errorResponse: (err) => restError(asA2AError(err, logContext)),
+        // After the 200 went out: the AIP-193 body, its `code` the status it would have had.
+        errorBody: (err) => {
+          const error = asA2AError(err, logContext);
+          return JSON.stringify({ error: { ...toRestError(error).error, code: httpStatusOf(error) } });
+        },
+      });
+    }
     return await sseBatchResponse(outcome.events, {
       frame: (result) => sseData(result),
       errorFrame: (err) => encodeFrame({ event: 'error', data: toRestError(asA2AError(err, logContext)) }),
