@@ -16,15 +16,16 @@ import { buildTask, loadTask } from './snapshot';
 import { toStreamEvent, type StreamEnd } from './stream-events';
 import { agentText } from './messages';
 import { directReplyIn } from './direct-reply';
-import { findTask, listMessages } from '../db/task-repo';
+import { findTask, findTaskWithSentMessage, listMessages } from '../db/task-repo';
 import { newId } from '../db/ids';
 import { isContextTaken, type StoredEvent, type TaskRecord } from '../db/task-records';
 import type { CallerScope } from '../db/task-scope';
 import { A2AError } from '../protocol/errors';
 import { requireTaskInScope } from './scoped-task';
 import type { Message, StreamEvent, Task } from '../protocol/types';
-import { isTerminalState, textOf } from '../protocol/types';
+import { isTerminalState, isTurnEndState, textOf } from '../protocol/types';
 import { getSettings } from '../config/settings';
+import { processSingleton } from '../process-singleton';
 import { parentFromMetadata, traceFromMetadata, wantsChildren, withChildrenMetadata, type TraceContext } from '../protocol/trace-context';
 import { listChildTasks } from '../db/task-graph';
 import { beginTaskSpan } from '../tracing/spans';
@@ -60,6 +61,38 @@ export function timingFor(agent: ServedAgent) {
 }
 
 const REQUEST_TEXT_LIMIT = 2_000;
+
+/** The task a send works on, and whether the send repeated one already taken (nothing started). */
+interface Begun {
+  record: TaskRecord;
+  repeated: boolean;
+}
+
+/** Sends being begun in this process, by caller, agent and messageId: a concurrent repeat waits for the first. */
+const beginning = () => processSingleton('sends-beginning', () => new Map<string, Promise<Begun>>());
+
+/**
+ * Idempotent sends (decision 166): a message whose id this caller already sent to this agent
+ * within SWITCHBOARD_SEND_DEDUP_WINDOW (a client retrying after a timeout) starts nothing and
+ * answers with the task the first one created or continued, never a second task.
+ */
+async function beginSend(req: SendRequest): Promise<Begun> {
+  const key = `${req.scope.agentSlug}\n${req.scope.owner}\n${req.message.messageId}`;
+  const inFlight = beginning();
+  const earlier = inFlight.get(key);
+  if (earlier) await earlier.catch(() => undefined);
+  const begun = (async (): Promise<Begun> => {
+    const since = new Date(Date.now() - getSettings().sendDedupWindowMs);
+    const sent = await findTaskWithSentMessage(req.scope, req.message.messageId, since);
+    return sent ? { record: sent, repeated: true } : { record: await beginTurn(req), repeated: false };
+  })();
+  inFlight.set(key, begun);
+  try {
+    return await begun;
+  } finally {
+    if (inFlight.get(key) === begun) inFlight.delete(key);
+  }
+}
 
 /** Creates the task (or continues an input-required one) and starts its turn. */
 async function beginTurn(req: SendRequest): Promise<TaskRecord> {
@@ -157,8 +190,19 @@ export async function sendMessage(req: SendRequest, mode: SendMode): Promise<Tas
  * The HTTP layer commits to a 200 only between the two (lib/server/held-response.ts).
  */
 export async function startSend(req: SendRequest, mode: SendMode): Promise<() => Promise<Task | Message>> {
-  const record = await beginTurn(req);
+  const { record, repeated } = await beginSend(req);
+  if (repeated) return () => answerRepeat(req, mode, record);
   return () => answerSend(req, mode, record);
+}
+
+/** A repeated send: the task as it is, or (blocking, turn still running) as the turn leaves it. */
+async function answerRepeat(req: SendRequest, mode: SendMode, record: TaskRecord): Promise<Task | Message> {
+  if (mode === 'blocking' && !isTurnEndState(record.state)) {
+    const { windowMs } = timingFor(req.agent);
+    const events = observeTaskBatches(record.id, { afterSeq: record.lastSeq, until: 'turn', windowMs, signal: req.signal });
+    while (!(await events.next()).done);
+  }
+  return (await loadTask(record.id, { historyLength: req.historyLength }))!;
 }
 
 async function answerSend(req: SendRequest, mode: SendMode, record: TaskRecord): Promise<Task | Message> {
@@ -191,9 +235,15 @@ export type StreamBatch = StreamEvent[];
 
 /** message/stream and SendStreamingMessage: the task, then its events, within the window. */
 export async function* streamMessage(req: SendRequest): AsyncGenerator<StreamBatch> {
-  const record = await beginTurn(req);
+  const { record, repeated } = await beginSend(req);
   const { windowMs, graceMs } = timingFor(req.agent);
   const snapshot = await buildTask(record, { historyLength: req.historyLength });
+  if (repeated) {
+    // The stream the first send opened may be gone: the task, then its turn's rest, if any.
+    yield [snapshot];
+    if (!isTurnEndState(record.state)) yield* followTurn(record, { windowMs, graceMs, signal: req.signal, detachOnLeave: true });
+    return;
+  }
   // A new task whose agent may answer with a message: the task goes out with the turn's first
   // event, so a reply that comes first is the stream's only event (a Message, not a Task).
   const held = req.agent.runner.mayReplyWithMessage === true && !req.message.taskId;
