@@ -37,6 +37,7 @@ const BOTH_PROVIDERS = [
   'tests/protocol/http-json.test.ts',
   'tests/protocol/subscribe-input-required.test.ts',
   'tests/protocol/idempotent-sends.test.ts',
+  'tests/protocol/generations.test.ts',
   'tests/security/sessions.test.ts',
   'tests/security/bounds.test.ts',
   'tests/client/restart.test.ts',

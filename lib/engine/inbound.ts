@@ -336,8 +336,26 @@ async function* answerWindowEnd(record: TaskRecord, afterSeq: number, end: Obser
 }
 
 /** tasks/get | GetTask; asked for them (`metadata.switchboard.children`), with the task's delegation children. */
-export async function getTask(taskId: string, scope: CallerScope, historyLength?: number, metadata?: Record<string, unknown>): Promise<Task> {
-  const task = await buildTask(await requireTaskInScope(taskId, scope), { historyLength });
+/** A bounded long poll (the generation extension): answer once the task passes `after`, or after `ms`. */
+export interface GenerationWait {
+  after: number;
+  ms: number;
+  signal?: AbortSignal;
+}
+
+/** Waits until the task has an event after `wait.after` (or is terminal), at most `wait.ms`. */
+async function waitForGeneration(record: TaskRecord, wait: GenerationWait): Promise<TaskRecord> {
+  if (wait.after > record.lastSeq) throw new A2AError('invalidParams', `generation ${wait.after} is ahead of task ${record.id}'s generation ${record.lastSeq}`);
+  if (record.lastSeq > wait.after || isTerminalState(record.state)) return record;
+  const events = observeTaskBatches(record.id, { afterSeq: wait.after, until: 'terminal', windowMs: wait.ms, signal: wait.signal });
+  await events.next();
+  await events.return('aborted');
+  return (await findTask(record.id)) ?? record;
+}
+
+export async function getTask(taskId: string, scope: CallerScope, historyLength?: number, metadata?: Record<string, unknown>, wait?: GenerationWait): Promise<Task> {
+  const found = await requireTaskInScope(taskId, scope);
+  const task = await buildTask(wait ? await waitForGeneration(found, wait) : found, { historyLength });
   if (wantsChildren(metadata)) task.metadata = withChildrenMetadata(task.metadata, await listChildTasks(task.id));
   return task;
 }
@@ -356,9 +374,12 @@ async function finalSnapshot(record: TaskRecord): Promise<StreamBatch> {
  * terminal task v0.3 gets the final snapshot (and a final status) and v1.0 gets -32004, as its
  * spec requires.
  */
-export async function* resubscribe(taskId: string, scope: CallerScope, version: ProtocolVersion, signal?: AbortSignal): AsyncGenerator<StreamBatch> {
+export async function* resubscribe(taskId: string, scope: CallerScope, version: ProtocolVersion, signal?: AbortSignal, afterGeneration?: number): AsyncGenerator<StreamBatch> {
   // Scope first: a foreign subscriber must not write anything (no `reattached` event).
   const record = await requireTaskInScope(taskId, scope);
+  if (afterGeneration !== undefined && afterGeneration > record.lastSeq) {
+    throw new A2AError('invalidParams', `generation ${afterGeneration} is ahead of task ${taskId}'s generation ${record.lastSeq}`);
+  }
   if (isTerminalState(record.state)) {
     if (version === '1.0') throw new A2AError('unsupportedOperation', `task ${taskId} is already ${record.state}`);
     yield await finalSnapshot(record);
@@ -366,6 +387,13 @@ export async function* resubscribe(taskId: string, scope: CallerScope, version: 
   }
   if (record.detached) await markReattached(taskId, version === '1.0' ? 'SubscribeToTask' : 'tasks/resubscribe');
   const fresh = (await findTask(taskId))!;
+  // Resuming (the generation extension): the log holds every event of a task still running, so
+  // the events after the caller's generation follow with no snapshot, no gap and no duplicate.
+  if (afterGeneration !== undefined) {
+    yield []; // commits the response at once, whether or not anything is new yet
+    yield* followTurn({ ...fresh, lastSeq: afterGeneration }, { graceMs: 0, signal, detachOnLeave: false, endsAt: 'terminal' });
+    return;
+  }
   yield [await buildTask(fresh)];
   yield* followTurn(fresh, { graceMs: 0, signal, detachOnLeave: false, endsAt: 'terminal' });
 }

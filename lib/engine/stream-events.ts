@@ -12,6 +12,15 @@ import { isTerminalState, isTurnEndState } from '../protocol/types';
  */
 export type StreamEnd = 'turn' | 'terminal';
 
+/**
+ * The event's generation (its seq in the task's log) in `metadata.switchboard.generation`, beside
+ * whatever metadata it carries: the Switchboard generation extension (GENERATION_EXTENSION_URI).
+ */
+function withGeneration(metadata: Record<string, unknown> | null | undefined, seq: number): Record<string, unknown> {
+  const own = metadata?.switchboard;
+  return { ...metadata, switchboard: { ...(own && typeof own === 'object' ? own : {}), generation: seq } };
+}
+
 export function toStreamEvent(event: StoredEvent, contextId: string, endsAt: StreamEnd = 'turn'): StreamEvent | null {
   const taskId = event.taskId;
   if (event.type === 'status' || event.type === 'detached') {
@@ -23,7 +32,7 @@ export function toStreamEvent(event: StoredEvent, contextId: string, endsAt: Str
       contextId,
       status: { state, timestamp: event.at, ...(payload.message ? { message: payload.message } : {}) },
       final: event.type === 'status' && (endsAt === 'turn' ? isTurnEndState(state) : isTerminalState(state)),
-      ...(payload.metadata ? { metadata: payload.metadata } : {}),
+      metadata: withGeneration(payload.metadata, event.seq),
     };
   }
   if (event.type === 'artifact') {
@@ -35,6 +44,7 @@ export function toStreamEvent(event: StoredEvent, contextId: string, endsAt: Str
       artifact: chunk.artifact,
       ...(chunk.append !== undefined ? { append: chunk.append } : {}),
       ...(chunk.lastChunk !== undefined ? { lastChunk: chunk.lastChunk } : {}),
+      metadata: withGeneration(undefined, event.seq),
     };
   }
   return null;

@@ -9,7 +9,8 @@
  */
 import type { ServedAgent } from '../engine/agent';
 import { timingFor } from '../engine/inbound';
-import { TIMING_EXTENSION_URI } from '../protocol/extensions';
+import { GENERATION_EXTENSION_URI, TIMING_EXTENSION_URI } from '../protocol/extensions';
+import { getSettings } from '../config/settings';
 import { isV1, requestedVersion } from './requested-version';
 import { inputModesOf } from './input-modes';
 
@@ -73,6 +74,13 @@ export function buildAgentCard(agent: ServedAgent, baseUrl: string, opts: CardOp
         description: 'Response window and late-result grace: a blocking call held longer than the window returns the task WORKING (detached); fetch the result with tasks/get or tasks/resubscribe.',
         required: false,
         params: { responseWindowSeconds: windowMs / 1000, lateResultGraceSeconds: graceMs / 1000 },
+      },
+      {
+        uri: GENERATION_EXTENSION_URI,
+        description:
+          'Generations (A2A v1.1 resumable tasks, for v1.0 and v0.3 clients): every task carries metadata.switchboard.generation and every streamed event its own; subscribe with the Last-Event-ID header (or metadata.switchboard.afterGeneration) set to the last generation seen to resume after it, with no gap and no duplicate. Sends are idempotent by messageId.',
+        required: false,
+        params: { field: 'metadata.switchboard.generation', resumeHeader: 'Last-Event-ID', resumeParam: 'metadata.switchboard.afterGeneration', sendDedupWindowSeconds: getSettings().sendDedupWindowMs / 1000 },
       },
       ...(agent.extensions ?? []),
     ],

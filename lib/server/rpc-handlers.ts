@@ -3,7 +3,7 @@
  * protocol version. Streaming operations return an async iterable of wire results.
  */
 import type { ServedAgent } from '../engine/agent';
-import { getTask, resubscribe, startSend, streamMessage, type StreamBatch } from '../engine/inbound';
+import { getTask, resubscribe, startSend, streamMessage, type GenerationWait, type StreamBatch } from '../engine/inbound';
 import { cancel } from '../engine/cancel';
 import type { CallerScope } from '../db/task-scope';
 import { listInboundTasks } from './list-tasks';
@@ -36,6 +36,44 @@ export interface RpcContext {
   signal: AbortSignal;
   /** W3C trace context from the request's traceparent/tracestate headers. */
   trace?: TraceContext;
+  /** The request's Last-Event-ID header: a subscription resumes after that generation. */
+  lastEventId?: string | null;
+}
+
+/** The longest a GetTask long poll is held (well inside every client's timeouts). */
+const MAX_GENERATION_WAIT_SECONDS = 60;
+
+/**
+ * GetTask as a bounded long poll (the generation extension): `metadata.switchboard.
+ * waitForGenerationAfter: N` answers once the task's generation passes N (or it is terminal),
+ * at most `waitSeconds` (default and bound 60 s).
+ */
+function generationWait(metadata: Record<string, unknown> | undefined, signal: AbortSignal): GenerationWait | undefined {
+  const sb = metadata?.switchboard;
+  if (!sb || typeof sb !== 'object') return undefined;
+  const { waitForGenerationAfter: after, waitSeconds = MAX_GENERATION_WAIT_SECONDS } = sb as Record<string, unknown>;
+  if (after === undefined) return undefined;
+  if (typeof after !== 'number' || !Number.isSafeInteger(after) || after < 0) throw new A2AError('invalidParams', 'params.metadata.switchboard.waitForGenerationAfter: expected a whole number ≥ 0');
+  if (typeof waitSeconds !== 'number' || !(waitSeconds > 0) || waitSeconds > MAX_GENERATION_WAIT_SECONDS) {
+    throw new A2AError('invalidParams', `params.metadata.switchboard.waitSeconds: expected seconds > 0 and ≤ ${MAX_GENERATION_WAIT_SECONDS}`);
+  }
+  return { after, ms: waitSeconds * 1000, signal };
+}
+
+/**
+ * Where a subscription resumes (the generation extension): `metadata.switchboard.afterGeneration`
+ * in the params, else the Last-Event-ID header; a whole number, or the field is named.
+ */
+function resumeAfter(metadata: Record<string, unknown> | undefined, lastEventId: string | null | undefined): number | undefined {
+  const sb = metadata?.switchboard;
+  const given = sb && typeof sb === 'object' ? (sb as Record<string, unknown>).afterGeneration : undefined;
+  if (given !== undefined) {
+    if (typeof given !== 'number' || !Number.isSafeInteger(given) || given < 0) throw new A2AError('invalidParams', 'params.metadata.switchboard.afterGeneration: expected a whole number ≥ 0');
+    return given;
+  }
+  if (lastEventId === null || lastEventId === undefined || lastEventId === '') return undefined;
+  if (!/^\d{1,15}$/.test(lastEventId)) throw new A2AError('invalidParams', 'Last-Event-ID: expected a generation (a whole number ≥ 0)');
+  return Number(lastEventId);
 }
 
 /**
@@ -106,7 +144,8 @@ const HANDLERS: Record<Operation, Handler> = {
   },
   get: async (params, ctx, v) => {
     const p = parse(TaskQuerySchema, params);
-    return { kind: 'result', result: renderTask(await getTask(p.id, ctx.scope, p.historyLength, p.metadata), v) };
+    const wait = generationWait(p.metadata, ctx.signal);
+    return { kind: 'result', result: renderTask(await getTask(p.id, ctx.scope, p.historyLength, p.metadata, wait), v) };
   },
   list: async (params, ctx, v) => {
     const p = parse(ListTasksSchema, params);
@@ -118,7 +157,8 @@ const HANDLERS: Record<Operation, Handler> = {
   },
   subscribe: async (params, ctx, v) => {
     const p = parse(TaskIdSchema, params);
-    return { kind: 'stream', events: render(resubscribe(p.id, ctx.scope, v, ctx.signal), v) };
+    const after = resumeAfter(p.metadata, ctx.lastEventId);
+    return { kind: 'stream', events: render(resubscribe(p.id, ctx.scope, v, ctx.signal, after), v) };
   },
   pushSet: async (params, ctx, v) => {
     const p = parse(PushSetSchemas[v], params);
