@@ -11,6 +11,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DefaultRequestHandler, InMemoryTaskStore, JsonRpcTransportHandler } from 'a2a-sdk-0314/server';
 import { LegacyChunkingExecutor, legacyCard } from './legacy-sdk-peer';
+import { closeServer } from './sdk-peer';
 
 export type Framing = 'record-separator' | 'garbage';
 
@@ -69,10 +70,6 @@ export async function startFramedPeer(framing: Framing): Promise<FramedPeer> {
   return {
     url: baseUrl,
     methods,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => closeServer(server),
   };
 }
