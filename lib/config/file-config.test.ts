@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadFileConfig } from './file-config';
-import { TIMING_EXTENSION_URI } from '../protocol/extensions';
+import { GENERATION_EXTENSION_URI, TIMING_EXTENSION_URI } from '../protocol/extensions';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-config-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -25,10 +25,11 @@ describe('agent extensions', () => {
     ]);
   });
 
-  it('refuses a repeated uri, the timing extension, an unknown key, naming the key', () => {
+  it("refuses a repeated uri, Switchboard's own extensions, an unknown key, naming the key", () => {
     for (const [extensions, message] of [
       [[{ uri: 'urn:example:a' }, { uri: 'urn:example:a' }], 'each extension uri at most once'],
-      [[{ uri: TIMING_EXTENSION_URI }], "is Switchboard's own"],
+      [[{ uri: TIMING_EXTENSION_URI }], "are Switchboard's own"],
+      [[{ uri: GENERATION_EXTENSION_URI }], "are Switchboard's own"],
       [[{ uri: 'urn:example:a', mandatory: true }], 'mandatory'],
     ] as const) {
       const config = load(extensions);

@@ -9,7 +9,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { LauncherSpecSchema } from '../launchers/spec';
 import { NotificationRuleSchema, type NotificationRule } from './notification-rules';
-import { TIMING_EXTENSION_URI } from '../protocol/extensions';
+import { GENERATION_EXTENSION_URI, TIMING_EXTENSION_URI } from '../protocol/extensions';
 import { MEDIA_RANGE } from '../protocol/media-types';
 import { getSettings } from './settings';
 
@@ -48,7 +48,7 @@ export const AgentConfigSchema = z.strictObject({
     .array(ExtensionSchema)
     .max(16)
     .refine((list) => new Set(list.map((e) => e.uri)).size === list.length, 'each extension uri at most once')
-    .refine((list) => list.every((e) => e.uri !== TIMING_EXTENSION_URI), `${TIMING_EXTENSION_URI} is Switchboard's own; every card has it`)
+    .refine((list) => list.every((e) => e.uri !== TIMING_EXTENSION_URI && e.uri !== GENERATION_EXTENSION_URI), `${TIMING_EXTENSION_URI} and ${GENERATION_EXTENSION_URI} are Switchboard's own; every card has them`)
     .default([]),
   /** The media types its messages' parts may have (card `defaultInputModes`); others get -32005. */
   inputModes: z
