@@ -57,6 +57,16 @@ function v10StateName(status: unknown): unknown {
   return `TASK_STATE_${status.toUpperCase().replace(/-/g, '_')}`;
 }
 
+/**
+ * GetTask's long poll over HTTP+JSON (the generation extension): `?waitForGenerationAfter=N
+ * &waitSeconds=S` become the `metadata.switchboard` fields JSON-RPC callers send.
+ */
+function generationQuery(query: Record<string, unknown>): Record<string, unknown> {
+  const { waitForGenerationAfter, waitSeconds, ...rest } = query;
+  if (waitForGenerationAfter === undefined) return rest;
+  return { ...rest, metadata: { switchboard: { waitForGenerationAfter, ...(waitSeconds !== undefined ? { waitSeconds } : {}) } } };
+}
+
 /** `tasks/<id>:cancel` → [id, 'cancel']; `tasks/<id>` → [id, undefined]. */
 function splitVerb(segment: string): [string, string | undefined] {
   const colon = segment.lastIndexOf(':');
@@ -77,7 +87,7 @@ function route(verb: Verb, segments: string[], url: URL): Route | WrongVerb | A2
     const [id, action] = splitVerb(second);
     if (action === 'cancel') return at('POST', { op: 'cancel', params: { id }, body: true });
     if (action === 'subscribe') return at('POST', { op: 'subscribe', params: { id }, body: false });
-    if (action === undefined) return at('GET', { op: 'get', params: { ...query, id }, body: false });
+    if (action === undefined) return at('GET', { op: 'get', params: { ...generationQuery(query), id }, body: false });
   }
   if (root === 'tasks' && third === 'pushNotificationConfigs' && segments.length === 3) {
     if (verb === 'POST') return { op: 'pushSet', params: { taskId: second }, body: true };

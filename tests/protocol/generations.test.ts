@@ -114,6 +114,10 @@ describe('generations', () => {
     const atOnce = (await poll(done.metadata.switchboard.generation, 30)).body.result;
     expect(atOnce.status.state).toBe('TASK_STATE_COMPLETED');
     expect(Date.now() - t1).toBeLessThan(30_000);
+    const rest = await (await fetch(`${app.url}/a2a/slow/tasks/${id}?waitForGenerationAfter=${done.metadata.switchboard.generation}&waitSeconds=30`, { headers: V10 })).json();
+    expect(rest.metadata.switchboard.generation).toBe(done.metadata.switchboard.generation);
+    const restBad = await fetch(`${app.url}/a2a/slow/tasks/${id}?waitForGenerationAfter=0&waitSeconds=61`, { headers: V10 });
+    expect(restBad.status).toBe(400);
     expect((await poll(0, 61)).body.error).toMatchObject({ code: -32602, message: expect.stringContaining('waitSeconds') });
     expect((await poll(-1, 1)).body.error).toMatchObject({ code: -32602, message: expect.stringContaining('waitForGenerationAfter') });
   });
