@@ -15,7 +15,7 @@ import { ModePicker } from './mode-picker';
 import { TargetPicker } from './target-picker';
 import { toDispatchInput, useDispatchDraft, type DispatchDraft } from './use-dispatch-draft';
 
-const FORM_FIELDS = ['peer', 'url', 'text', 'mode', 'timeoutSeconds', 'contextId', 'taskId'];
+const FORM_FIELDS = ['peer', 'url', 'text', 'data', 'mode', 'timeoutSeconds', 'contextId', 'taskId'];
 
 /** The API's 400 names a field (dotted for nested ones); show it there, or above the form. */
 function fieldErrors(error: unknown): { byField: Record<string, string>; general: string | null } {
@@ -98,6 +98,17 @@ export function DispatchForm() {
               aria-describedby={byField.text ? 'text-error' : undefined}
               placeholder="What should the agent do?"
               onChange={(e) => change({ text: e.target.value })}
+            />
+          </Field>
+          <Field id="data" label="Data (JSON object, optional)" error={byField.data} hint="Sent as a data part, after the text: an answer that is not text, such as a tool approval.">
+            <Textarea
+              id="data"
+              rows={3}
+              value={draft.data}
+              invalid={Boolean(byField.data)}
+              aria-describedby={byField.data ? 'data-error' : 'data-hint'}
+              placeholder='{"callId": "…", "outcome": "proceed_once"}'
+              onChange={(e) => change({ data: e.target.value })}
             />
           </Field>
           <ModePicker value={draft.mode} onChange={(mode) => change({ mode })} error={byField.mode} />

@@ -9,6 +9,8 @@ export interface DispatchDraft {
   peer: string;
   url: string;
   text: string;
+  /** A data part as JSON text (an answer that is not text, e.g. a tool approval); empty: none. */
+  data: string;
   mode: DispatchMode;
   timeoutSeconds: string;
   contextId: string;
@@ -24,6 +26,7 @@ export function useDispatchDraft() {
       peer: params.get('peer') ?? '',
       url: params.get('url') ?? '',
       text: params.get('text') ?? '',
+      data: '',
       mode: (DISPATCH_MODES as readonly string[]).includes(mode ?? '') ? (mode as DispatchMode) : 'blocking',
       timeoutSeconds: params.get('timeout') ?? '',
       contextId: params.get('contextId') ?? '',
@@ -42,14 +45,28 @@ export function toDispatchInput(d: DispatchDraft): { input: DispatchInput } | { 
   if (timeoutSeconds !== undefined && !Number.isFinite(timeoutSeconds)) {
     return { field: 'timeoutSeconds', message: 'timeoutSeconds: enter a number of seconds, e.g. 600 or 0.5' };
   }
+  const data = parseData(d.data);
+  if (data === 'invalid') return { field: 'data', message: 'data: enter a JSON object, e.g. {"callId": "c1", "outcome": "proceed_once"}' };
   return {
     input: {
       ...(d.target === 'peer' ? { peer: d.peer } : { url: d.url.trim() }),
-      text: d.text,
+      ...(d.text || !data ? { text: d.text } : {}),
+      ...(data ? { data } : {}),
       mode: d.mode,
       ...(timeoutSeconds !== undefined ? { timeoutSeconds } : {}),
       ...(d.contextId.trim() ? { contextId: d.contextId.trim() } : {}),
       ...(d.taskId.trim() ? { taskId: d.taskId.trim() } : {}),
     },
   };
+}
+
+/** The data field: empty is none; anything else must be a JSON object (the server bounds its size). */
+function parseData(raw: string): Record<string, unknown> | null | 'invalid' {
+  if (!raw.trim()) return null;
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : 'invalid';
+  } catch {
+    return 'invalid';
+  }
 }

@@ -29,6 +29,7 @@ function fromConfig(agent: AgentConfig, baseDir: string): ServedAgent {
     responseWindowMs: agent.responseWindowSeconds !== undefined ? agent.responseWindowSeconds * 1000 : undefined,
     lateResultGraceMs: agent.lateResultGraceSeconds !== undefined ? agent.lateResultGraceSeconds * 1000 : undefined,
     extensions: agent.extensions,
+    inputModes: agent.inputModes ? [...new Set(agent.inputModes)] : undefined,
   };
   if (agent.relay) {
     const peer = agent.relay.peer ?? relayPeerName(agent.slug);

@@ -2,7 +2,7 @@
  * `--follow` and `tasks watch`: follow a task with progress, stream its result to stdout, and
  * exit with the code of its ending. Ctrl-C only stops following (the task is never canceled).
  */
-import { textOf } from '../protocol/types';
+import { textOf, type Task } from '../protocol/types';
 import type { TaskDetail } from '../dashboard/wire';
 import type { ApiTarget } from './api';
 import { EXIT, type ExitCode } from './exit-codes';
@@ -16,8 +16,21 @@ export interface WatchOptions {
   reconnectLimit: number;
 }
 
+/**
+ * A task's result: its artifacts' text; a task with none (an agent that answers in status
+ * messages, as Gemini CLI's A2A server does) has the agent's final message as its result.
+ */
 export function resultText(detail: TaskDetail): string {
-  return (detail.snapshot.artifacts ?? []).map((a) => textOf(a.parts)).join('\n');
+  const artifacts = detail.snapshot.artifacts ?? [];
+  if (artifacts.length) return artifacts.map((a) => textOf(a.parts)).join('\n');
+  return finalAgentText(detail.snapshot);
+}
+
+function finalAgentText(task: Task): string {
+  const status = task.status.message;
+  if (status?.role === 'agent' && textOf(status.parts)) return textOf(status.parts);
+  const last = [...(task.history ?? [])].reverse().find((m) => m.role === 'agent' && textOf(m.parts));
+  return last ? textOf(last.parts) : '';
 }
 
 function ending(detail: TaskDetail, code: ExitCode): string {

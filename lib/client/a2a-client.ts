@@ -3,7 +3,7 @@
  * method names and shapes of v0.3 and v1.0 (design §2 table) are chosen here and converted
  * with lib/protocol's converters.
  */
-import { rpcCall as jsonRpcCall, rpcStream as jsonRpcStream, type CallOptions, type RpcTarget } from './json-rpc';
+import { rpcCall as jsonRpcCall, rpcStream as jsonRpcStream, UnreadableStreamError, type CallOptions, type RpcTarget } from './json-rpc';
 import { grpcCall, grpcStream } from './grpc-transport';
 import { parseGrpcEndpoint } from './grpc-endpoint';
 import { TransportError } from './http-transport';
@@ -36,6 +36,15 @@ function toEvent(target: RpcTarget, result: unknown): StreamEvent {
   return event;
 }
 
+/** An event on a stream: one we cannot make out makes the stream unreadable (not the task failed). */
+function streamedEvent(target: RpcTarget, result: unknown): StreamEvent {
+  try {
+    return toEvent(target, result);
+  } catch (err) {
+    throw err instanceof TransportError ? new UnreadableStreamError(err.message) : err;
+  }
+}
+
 function toTask(target: RpcTarget, result: unknown): Task {
   const json = asJson(result, 'task');
   if (typeof json.id !== 'string') throw new TransportError(`task without an id from the peer: ${JSON.stringify(result).slice(0, 200)}`);
@@ -59,12 +68,12 @@ export async function sendMessage(target: RpcTarget, message: Message, blocking:
 
 /** message/stream | SendStreamingMessage; opts.timeoutMs is an idle timeout. */
 export async function* streamMessage(target: RpcTarget, message: Message, opts: CallOptions): AsyncGenerator<StreamEvent> {
-  for await (const result of rpcStream(target, METHODS[target.version].stream, sendParams(target, message), opts)) yield toEvent(target, result);
+  for await (const result of rpcStream(target, METHODS[target.version].stream, sendParams(target, message), opts)) yield streamedEvent(target, result);
 }
 
 /** tasks/resubscribe | SubscribeToTask; opts.timeoutMs is an idle timeout. */
 export async function* subscribeTask(target: RpcTarget, taskId: string, opts: CallOptions): AsyncGenerator<StreamEvent> {
-  for await (const result of rpcStream(target, METHODS[target.version].subscribe, { id: taskId }, opts)) yield toEvent(target, result);
+  for await (const result of rpcStream(target, METHODS[target.version].subscribe, { id: taskId }, opts)) yield streamedEvent(target, result);
 }
 
 /** tasks/get | GetTask; `metadata` goes with the request (e.g. asking a Switchboard for the children). */

@@ -25,6 +25,20 @@ export interface RpcTarget {
   trace?: CallTrace;
 }
 
+/**
+ * The peer's event stream could not be read (an event that is not JSON): the stream is given up,
+ * never the task; the caller falls back to a plain send and polling (decision 162).
+ */
+export class UnreadableStreamError extends TransportError {}
+
+/**
+ * An event's JSON. RFC 7464 JSON text sequences start each record with U+001E (RS); some peers
+ * (VoltAgent) put one before every SSE data payload, so one leading RS is accepted.
+ */
+export function parseEventData(data: string): unknown {
+  return JSON.parse(data.startsWith('\u001e') ? data.slice(1) : data);
+}
+
 /** A JSON-RPC error object answered by the peer. */
 export class RpcError extends Error {
   constructor(
@@ -169,9 +183,9 @@ export async function* rpcStream(target: RpcTarget, method: string, params: unkn
     for await (const event of parseSse(touching(res.chunks, t.touch))) {
       let body: Record<string, unknown> | null;
       try {
-        body = asRecord(JSON.parse(event.data));
+        body = asRecord(parseEventData(event.data));
       } catch {
-        throw new TransportError(`malformed event from the peer: ${event.data.slice(0, 200)}`);
+        throw new UnreadableStreamError(`malformed event from the peer (not JSON): ${JSON.stringify(event.data.slice(0, 200))}`);
       }
       const error = body && rpcErrorOf(body);
       if (error) throw error;

@@ -1,17 +1,17 @@
-/** Agent extensions in the config file: defaults, and the entries that are refused by key. */
+/** Agent extensions and input modes in the config file: defaults, and the entries that are refused by key. */
 import { afterAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadFileConfig } from './file-config';
-import { TIMING_EXTENSION_URI } from '../protocol/extensions';
+import { GENERATION_EXTENSION_URI, TIMING_EXTENSION_URI } from '../protocol/extensions';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-config-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-function load(extensions: unknown) {
+function load(extensions: unknown, extra: Record<string, unknown> = {}) {
   const file = path.join(dir, `${crypto.randomUUID()}.json`);
-  fs.writeFileSync(file, JSON.stringify({ agents: [{ slug: 'x', name: 'X', extensions, launcher: { type: 'process', command: ['true'] } }] }));
+  fs.writeFileSync(file, JSON.stringify({ agents: [{ slug: 'x', name: 'X', extensions, ...extra, launcher: { type: 'process', command: ['true'] } }] }));
   return loadFileConfig(file);
 }
 
@@ -25,15 +25,37 @@ describe('agent extensions', () => {
     ]);
   });
 
-  it('refuses a repeated uri, the timing extension, an unknown key, naming the key', () => {
+  it("refuses a repeated uri, Switchboard's own extensions, an unknown key, naming the key", () => {
     for (const [extensions, message] of [
       [[{ uri: 'urn:example:a' }, { uri: 'urn:example:a' }], 'each extension uri at most once'],
-      [[{ uri: TIMING_EXTENSION_URI }], "is Switchboard's own"],
+      [[{ uri: TIMING_EXTENSION_URI }], "are Switchboard's own"],
+      [[{ uri: GENERATION_EXTENSION_URI }], "are Switchboard's own"],
       [[{ uri: 'urn:example:a', mandatory: true }], 'mandatory'],
     ] as const) {
       const config = load(extensions);
       expect(config.agents).toEqual([]);
       expect(config.issues[0].key).toMatch(/^extensions/);
+      expect(config.issues[0].message).toContain(message);
+    }
+  });
+});
+
+describe('agent input modes', () => {
+  it('are optional, and normalised to lowercase', () => {
+    expect(load([]).agents[0].inputModes).toBeUndefined();
+    expect(load([], { inputModes: [' Text/Plain', 'image/*', '*/*'] }).agents[0].inputModes).toEqual(['text/plain', 'image/*', '*/*']);
+  });
+
+  it('refuses what is not a media type, and an empty list, naming the key', () => {
+    for (const [inputModes, message] of [
+      [['text'], 'expected a media type'],
+      [['text/plain; charset=utf-8'], 'expected a media type'],
+      [['*/plain'], 'expected a media type'],
+      [[], 'at least one'],
+    ] as const) {
+      const config = load([], { inputModes });
+      expect(config.agents).toEqual([]);
+      expect(config.issues[0].key).toMatch(/^inputModes/);
       expect(config.issues[0].message).toContain(message);
     }
   });

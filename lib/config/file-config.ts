@@ -9,7 +9,8 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { LauncherSpecSchema } from '../launchers/spec';
 import { NotificationRuleSchema, type NotificationRule } from './notification-rules';
-import { TIMING_EXTENSION_URI } from '../protocol/extensions';
+import { GENERATION_EXTENSION_URI, TIMING_EXTENSION_URI } from '../protocol/extensions';
+import { MEDIA_RANGE } from '../protocol/media-types';
 import { getSettings } from './settings';
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -110,8 +111,14 @@ export const AgentConfigSchema = z
       .array(ExtensionSchema)
       .max(16)
       .refine((list) => new Set(list.map((e) => e.uri)).size === list.length, 'each extension uri at most once')
-      .refine((list) => list.every((e) => e.uri !== TIMING_EXTENSION_URI), `${TIMING_EXTENSION_URI} is Switchboard's own; every card has it`)
+      .refine((list) => list.every((e) => e.uri !== TIMING_EXTENSION_URI && e.uri !== GENERATION_EXTENSION_URI), `${TIMING_EXTENSION_URI} and ${GENERATION_EXTENSION_URI} are Switchboard's own; every card has them`)
       .default([]),
+    /** The media types its messages' parts may have (card `defaultInputModes`); others get -32005. */
+    inputModes: z
+      .array(z.string().transform((t) => t.trim().toLowerCase()).pipe(z.string().regex(MEDIA_RANGE, 'expected a media type such as "text/plain", "image/*" or "*/*"')))
+      .min(1, 'expected at least one media type')
+      .max(32, 'at most 32 media types')
+      .optional(),
     launcher: LauncherSpecSchema.optional(),
     relay: RelaySpecSchema.optional(),
   })

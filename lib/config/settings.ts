@@ -46,6 +46,8 @@ const EnvSchema = z.object({
   SWITCHBOARD_CLIENT_TIMEOUT: seconds('SWITCHBOARD_CLIENT_TIMEOUT').default(330_000),
   SWITCHBOARD_FOLLOW_LIMIT: seconds('SWITCHBOARD_FOLLOW_LIMIT', 7 * 86_400).default(86_400_000),
   SWITCHBOARD_DRAIN: seconds('SWITCHBOARD_DRAIN', 3600).default(10_000),
+  SWITCHBOARD_BLOCKING_KEEPALIVE: seconds('SWITCHBOARD_BLOCKING_KEEPALIVE', 60).default(5_000),
+  SWITCHBOARD_SEND_DEDUP_WINDOW: seconds('SWITCHBOARD_SEND_DEDUP_WINDOW', 30 * 86_400).default(86_400_000),
   SWITCHBOARD_MAX_BODY_BYTES: positiveInt('SWITCHBOARD_MAX_BODY_BYTES').default(1_048_576),
   SWITCHBOARD_CONFIG: z.string().trim().min(1).optional(),
   SWITCHBOARD_PUSH_ALLOWLIST: z.string().default(''),
@@ -95,6 +97,10 @@ export interface Settings {
   followLimitMs: number;
   /** How long running tasks may finish after SIGTERM. */
   drainMs: number;
+  /** A held blocking answer: headers go out after at most min(1 s, this), then a space this often. */
+  blockingKeepaliveMs: number;
+  /** How long a sent messageId is remembered: a repeat within it answers with the first task. */
+  sendDedupWindowMs: number;
   maxBodyBytes: number;
   configPath?: string;
   /** Hosts or CIDR-less host names that push webhooks may target even if private. */
@@ -158,6 +164,8 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     clientTimeoutMs: e.SWITCHBOARD_CLIENT_TIMEOUT,
     followLimitMs: e.SWITCHBOARD_FOLLOW_LIMIT,
     drainMs: e.SWITCHBOARD_DRAIN,
+    blockingKeepaliveMs: e.SWITCHBOARD_BLOCKING_KEEPALIVE,
+    sendDedupWindowMs: e.SWITCHBOARD_SEND_DEDUP_WINDOW,
     maxBodyBytes: e.SWITCHBOARD_MAX_BODY_BYTES,
     configPath: e.SWITCHBOARD_CONFIG,
     pushAllowlist: e.SWITCHBOARD_PUSH_ALLOWLIST.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean),

@@ -41,6 +41,8 @@ function describeRemote(p: RemoteNote): { title: string; detail: string | null }
       return { title: 'Client timeout — following the task instead', detail: detail(p.note) };
     case 'streaming-unsupported':
       return { title: 'The peer does not stream', detail: detail(p.note) };
+    case 'stream-unreadable':
+      return { title: `The peer's stream could not be read — ${p.via ?? 'falling back'}`, detail: detail(p.reason) };
     case 'polling':
       return { title: 'Polling the peer (it cannot be subscribed to)', detail: detail(p.reason) };
     case 'timing-warning':

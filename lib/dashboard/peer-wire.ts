@@ -77,7 +77,9 @@ export type DispatchMode = (typeof DISPATCH_MODES)[number];
 export interface DispatchInput {
   peer?: string;
   url?: string;
-  text: string;
+  text?: string;
+  /** A data part (a JSON object), e.g. an answer that is not text. */
+  data?: Record<string, unknown>;
   mode: DispatchMode;
   timeoutSeconds?: number;
   contextId?: string;

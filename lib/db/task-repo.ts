@@ -167,6 +167,20 @@ export async function findTaskInScope(taskId: string, scope: TaskScope): Promise
   return record && inScope(record, scope) ? record : null;
 }
 
+/**
+ * The caller's task that already holds a user message with this id, recorded at or after
+ * `since`: a repeated send (a client retrying after a timeout) answers with it (decision 166).
+ */
+export async function findTaskWithSentMessage(scope: CallerScope, messageId: string, since: Date): Promise<TaskRecord | null> {
+  const row = await db().message.findFirst({
+    where: { messageId, role: 'user', task: { direction: scope.direction, agentSlug: scope.agentSlug, owner: scope.owner } },
+    orderBy: { id: 'desc' },
+    select: { taskId: true, createdAt: true },
+  });
+  if (!row || row.createdAt.getTime() < since.getTime()) return null;
+  return findTaskInScope(row.taskId, scope);
+}
+
 const rawToStoredEvent = (r: RawEventRow): StoredEvent => toStoredEvent(r.taskId, { ...r, at: isoFromSqlite(r.at)! }, JSON.parse(r.payload));
 
 export async function listEvents(taskId: string, afterSeq = 0, types?: EventType[]): Promise<StoredEvent[]> {

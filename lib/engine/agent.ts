@@ -113,6 +113,8 @@ export interface ServedAgent {
   responseWindowMs?: number;
   /** Overrides SWITCHBOARD_LATE_RESULT_GRACE for this agent (ms). */
   lateResultGraceMs?: number;
+  /** The media types its messages' parts may have (the card's defaultInputModes); unset: DEFAULT_INPUT_MODES. */
+  inputModes?: readonly string[];
   /** Extensions the agent's card declares beside Switchboard's timing extension. */
   extensions?: AgentExtension[];
   runner: AgentRunner;

@@ -13,10 +13,10 @@ import { startTurn } from './run-turn';
 import { committedThrough, observeTaskBatches, type ObservationEnd } from './observe';
 import { detachTask, detachGuidance, markReattached, type DetachReason } from './detach';
 import { buildTask, loadTask } from './snapshot';
-import { toStreamEvent } from './stream-events';
+import { toStreamEvent, type StreamEnd } from './stream-events';
 import { agentText } from './messages';
 import { directReplyIn } from './direct-reply';
-import { findTask, listMessages } from '../db/task-repo';
+import { findTask, findTaskWithSentMessage, listMessages } from '../db/task-repo';
 import { newId } from '../db/ids';
 import { isContextTaken, type StoredEvent, type TaskRecord } from '../db/task-records';
 import type { CallerScope } from '../db/task-scope';
@@ -25,6 +25,8 @@ import { requireTaskInScope } from './scoped-task';
 import type { Message, StreamEvent, Task } from '../protocol/types';
 import { isTerminalState, isTurnEndState, textOf } from '../protocol/types';
 import { timingFor } from './timing';
+import { getSettings } from '../config/settings';
+import { processSingleton } from '../process-singleton';
 import { parentFromMetadata, traceFromMetadata, wantsChildren, withChildrenMetadata, type TraceContext } from '../protocol/trace-context';
 import { listChildTasks } from '../db/task-graph';
 import { beginTaskSpan } from '../tracing/spans';
@@ -54,6 +56,38 @@ export interface SendRequest {
 export { timingFor } from './timing';
 
 const REQUEST_TEXT_LIMIT = 2_000;
+
+/** The task a send works on, and whether the send repeated one already taken (nothing started). */
+interface Begun {
+  record: TaskRecord;
+  repeated: boolean;
+}
+
+/** Sends being begun in this process, by caller, agent and messageId: a concurrent repeat waits for the first. */
+const beginning = () => processSingleton('sends-beginning', () => new Map<string, Promise<Begun>>());
+
+/**
+ * Idempotent sends (decision 166): a message whose id this caller already sent to this agent
+ * within SWITCHBOARD_SEND_DEDUP_WINDOW (a client retrying after a timeout) starts nothing and
+ * answers with the task the first one created or continued, never a second task.
+ */
+async function beginSend(req: SendRequest): Promise<Begun> {
+  const key = `${req.scope.agentSlug}\n${req.scope.owner}\n${req.message.messageId}`;
+  const inFlight = beginning();
+  const earlier = inFlight.get(key);
+  if (earlier) await earlier.catch(() => undefined);
+  const begun = (async (): Promise<Begun> => {
+    const since = new Date(Date.now() - getSettings().sendDedupWindowMs);
+    const sent = await findTaskWithSentMessage(req.scope, req.message.messageId, since);
+    return sent ? { record: sent, repeated: true } : { record: await beginTurn(req), repeated: false };
+  })();
+  inFlight.set(key, begun);
+  try {
+    return await begun;
+  } finally {
+    if (inFlight.get(key) === begun) inFlight.delete(key);
+  }
+}
 
 /** Creates the task (or continues an input-required one) and starts its turn. */
 async function beginTurn(req: SendRequest): Promise<TaskRecord> {
@@ -142,7 +176,31 @@ const ANSWERED_ENDS: readonly ObservationEnd[] = ['window', 'shutdown'];
  * that created its task and ended with a direct message answers with that Message.
  */
 export async function sendMessage(req: SendRequest, mode: SendMode): Promise<Task | Message> {
-  const record = await beginTurn(req);
+  return (await startSend(req, mode))();
+}
+
+/**
+ * A send in two steps: the task is created (or continued) now, so every refusal (params, scope,
+ * state) is thrown before anything is answered; the returned function then waits for the answer.
+ * The HTTP layer commits to a 200 only between the two (lib/server/held-response.ts).
+ */
+export async function startSend(req: SendRequest, mode: SendMode): Promise<() => Promise<Task | Message>> {
+  const { record, repeated } = await beginSend(req);
+  if (repeated) return () => answerRepeat(req, mode, record);
+  return () => answerSend(req, mode, record);
+}
+
+/** A repeated send: the task as it is, or (blocking, turn still running) as the turn leaves it. */
+async function answerRepeat(req: SendRequest, mode: SendMode, record: TaskRecord): Promise<Task | Message> {
+  if (mode === 'blocking' && !isTurnEndState(record.state)) {
+    const { windowMs } = timingFor(req.agent);
+    const events = observeTaskBatches(record.id, { afterSeq: record.lastSeq, until: 'turn', windowMs, signal: req.signal });
+    while (!(await events.next()).done);
+  }
+  return (await loadTask(record.id, { historyLength: req.historyLength }))!;
+}
+
+async function answerSend(req: SendRequest, mode: SendMode, record: TaskRecord): Promise<Task | Message> {
   const { windowMs, graceMs } = timingFor(req.agent);
   if (mode === 'non-blocking') {
     await detachTask(record.id, record.contextId, { reason: 'non-blocking request', windowMs, graceMs });
@@ -172,9 +230,15 @@ export type StreamBatch = StreamEvent[];
 
 /** message/stream and SendStreamingMessage: the task, then its events, within the window. */
 export async function* streamMessage(req: SendRequest): AsyncGenerator<StreamBatch> {
-  const record = await beginTurn(req);
+  const { record, repeated } = await beginSend(req);
   const { windowMs, graceMs } = timingFor(req.agent);
   const snapshot = await buildTask(record, { historyLength: req.historyLength });
+  if (repeated) {
+    // The stream the first send opened may be gone: the task, then its turn's rest, if any.
+    yield [snapshot];
+    if (!isTurnEndState(record.state)) yield* followTurn(record, { windowMs, graceMs, signal: req.signal, detachOnLeave: true });
+    return;
+  }
   // A new task whose agent may answer with a message: the task goes out with the turn's first
   // event, so a reply that comes first is the stream's only event (a Message, not a Task).
   const held = req.agent.runner.mayReplyWithMessage === true && !req.message.taskId;
@@ -187,21 +251,24 @@ interface FollowOptions {
   graceMs: number;
   signal?: AbortSignal;
   detachOnLeave: boolean;
+  /** Where the stream ends: a send's at the turn's end, a subscription's at a terminal state. */
+  endsAt?: StreamEnd;
   /** The task snapshot not sent yet: it precedes the first batch, unless that is a direct reply. */
   held?: Task;
 }
 
-function toStreamBatch(events: StoredEvent[], contextId: string): StreamBatch {
+function toStreamBatch(events: StoredEvent[], contextId: string, endsAt: StreamEnd = 'turn'): StreamBatch {
   const out: StreamBatch = [];
   for (const event of events) {
-    const streamed = toStreamEvent(event, contextId);
+    const streamed = toStreamEvent(event, contextId, endsAt);
     if (streamed) out.push(streamed);
   }
   return out;
 }
 
 async function* followTurn(record: TaskRecord, opts: FollowOptions): AsyncGenerator<StreamBatch> {
-  const events = observeTaskBatches(record.id, { afterSeq: record.lastSeq, until: 'turn', windowMs: opts.windowMs, signal: opts.signal });
+  const endsAt = opts.endsAt ?? 'turn';
+  const events = observeTaskBatches(record.id, { afterSeq: record.lastSeq, until: endsAt, windowMs: opts.windowMs, signal: opts.signal });
   let end: ObservationEnd = 'aborted';
   let lastSeq = record.lastSeq;
   let held = opts.held;
@@ -219,7 +286,7 @@ async function* followTurn(record: TaskRecord, opts: FollowOptions): AsyncGenera
         end = 'ended';
         break;
       }
-      const out: StreamBatch = [...(held ? [held] : []), ...toStreamBatch(step.value, record.contextId)];
+      const out: StreamBatch = [...(held ? [held] : []), ...toStreamBatch(step.value, record.contextId, endsAt)];
       held = undefined;
       if (out.length) yield out;
     }
@@ -245,8 +312,9 @@ async function* answerWindowEnd(record: TaskRecord, afterSeq: number, end: Obser
   const windowMs = opts.windowMs ?? 0;
   const change = opts.detachOnLeave ? await detachTask(record.id, record.contextId, { reason, windowMs, graceMs: opts.graceMs }) : null;
   const throughSeq = change?.task.lastSeq ?? (await findTask(record.id))?.lastSeq ?? afterSeq;
-  const owed = await committedThrough(record.id, afterSeq, throughSeq, 'turn');
-  const out: StreamBatch = [...(held ? [held] : []), ...toStreamBatch(owed.events, record.contextId)];
+  const endsAt = opts.endsAt ?? 'turn';
+  const owed = await committedThrough(record.id, afterSeq, throughSeq, endsAt);
+  const out: StreamBatch = [...(held ? [held] : []), ...toStreamBatch(owed.events, record.contextId, endsAt)];
   const detachShown = change !== null && owed.events.some((e) => e.type === 'detached');
   if (!owed.ended && !detachShown) {
     const guidance = detachGuidance(record.id, reason, windowMs);
@@ -263,8 +331,26 @@ async function* answerWindowEnd(record: TaskRecord, afterSeq: number, end: Obser
 }
 
 /** tasks/get | GetTask; asked for them (`metadata.switchboard.children`), with the task's delegation children. */
-export async function getTask(taskId: string, scope: CallerScope, historyLength?: number, metadata?: Record<string, unknown>): Promise<Task> {
-  const task = await buildTask(await requireTaskInScope(taskId, scope), { historyLength });
+/** A bounded long poll (the generation extension): answer once the task passes `after`, or after `ms`. */
+export interface GenerationWait {
+  after: number;
+  ms: number;
+  signal?: AbortSignal;
+}
+
+/** Waits until the task has an event after `wait.after` (or is terminal), at most `wait.ms`. */
+async function waitForGeneration(record: TaskRecord, wait: GenerationWait): Promise<TaskRecord> {
+  if (wait.after > record.lastSeq) throw new A2AError('invalidParams', `generation ${wait.after} is ahead of task ${record.id}'s generation ${record.lastSeq}`);
+  if (record.lastSeq > wait.after || isTerminalState(record.state)) return record;
+  const events = observeTaskBatches(record.id, { afterSeq: wait.after, until: 'terminal', windowMs: wait.ms, signal: wait.signal });
+  await events.next();
+  await events.return('aborted');
+  return (await findTask(record.id)) ?? record;
+}
+
+export async function getTask(taskId: string, scope: CallerScope, historyLength?: number, metadata?: Record<string, unknown>, wait?: GenerationWait): Promise<Task> {
+  const found = await requireTaskInScope(taskId, scope);
+  const task = await buildTask(wait ? await waitForGeneration(found, wait) : found, { historyLength });
   if (wantsChildren(metadata)) task.metadata = withChildrenMetadata(task.metadata, await listChildTasks(task.id));
   return task;
 }
@@ -275,24 +361,34 @@ async function finalSnapshot(record: TaskRecord): Promise<StreamBatch> {
 }
 
 /**
- * tasks/resubscribe and SubscribeToTask: the snapshot, then every later event until the end.
- * Not bounded by the response window, so an observer that attached after a detach sees the
- * result; the late-result grace bounds the task itself. On a terminal task v0.3 gets the final
- * snapshot (and a final status) and v1.0 gets -32004, as its spec requires; on an interrupted
- * one both get the snapshot and a final status, and the stream closes.
+ * tasks/resubscribe and SubscribeToTask: the snapshot, then every later event until the task is
+ * terminal (v1.0 §3.1.6), across turns: a task waiting for input keeps the stream open, and its
+ * answer's turn and completion come over it (docs/decisions.md 160: v0.3 alike, as the
+ * @a2a-js/sdk 1.3.0 reference does). Not bounded by the response window, so an observer that
+ * attached after a detach sees the result; the late-result grace bounds the task itself. On a
+ * terminal task v0.3 gets the final snapshot (and a final status) and v1.0 gets -32004, as its
+ * spec requires.
  */
-export async function* resubscribe(taskId: string, scope: CallerScope, version: ProtocolVersion, signal?: AbortSignal): AsyncGenerator<StreamBatch> {
+export async function* resubscribe(taskId: string, scope: CallerScope, version: ProtocolVersion, signal?: AbortSignal, afterGeneration?: number): AsyncGenerator<StreamBatch> {
   // Scope first: a foreign subscriber must not write anything (no `reattached` event).
   const record = await requireTaskInScope(taskId, scope);
-  if (isTerminalState(record.state) && version === '1.0') throw new A2AError('unsupportedOperation', `task ${taskId} is already ${record.state}`);
-  // Terminal (v0.3) or interrupted (input-required, auth-required, both versions): the turn is
-  // over, so the stream ends at once with the task and a final status.
-  if (isTurnEndState(record.state)) {
+  if (afterGeneration !== undefined && afterGeneration > record.lastSeq) {
+    throw new A2AError('invalidParams', `generation ${afterGeneration} is ahead of task ${taskId}'s generation ${record.lastSeq}`);
+  }
+  if (isTerminalState(record.state)) {
+    if (version === '1.0') throw new A2AError('unsupportedOperation', `task ${taskId} is already ${record.state}`);
     yield await finalSnapshot(record);
     return;
   }
   if (record.detached) await markReattached(taskId, version === '1.0' ? 'SubscribeToTask' : 'tasks/resubscribe');
   const fresh = (await findTask(taskId))!;
+  // Resuming (the generation extension): the log holds every event of a task still running, so
+  // the events after the caller's generation follow with no snapshot, no gap and no duplicate.
+  if (afterGeneration !== undefined) {
+    yield []; // commits the response at once, whether or not anything is new yet
+    yield* followTurn({ ...fresh, lastSeq: afterGeneration }, { graceMs: 0, signal, detachOnLeave: false, endsAt: 'terminal' });
+    return;
+  }
   yield [await buildTask(fresh)];
-  yield* followTurn(fresh, { graceMs: 0, signal, detachOnLeave: false });
+  yield* followTurn(fresh, { graceMs: 0, signal, detachOnLeave: false, endsAt: 'terminal' });
 }

@@ -32,6 +32,8 @@ export function switchboardMetadata(record: TaskRecord): Record<string, unknown>
     ...(record.endReason ? { endReason: record.endReason } : {}),
     ...(record.remoteTaskId ? { remoteTaskId: record.remoteTaskId } : {}),
     lastSeq: record.lastSeq,
+    // The generation extension's name for the same counter (GENERATION_EXTENSION_URI).
+    generation: record.lastSeq,
   };
 }
 

@@ -5,6 +5,14 @@
  */
 export const TIMING_EXTENSION_URI = 'https://switchboard.dev/extensions/timing/v1';
 
+/**
+ * Switchboard's generation extension (A2A v1.1's `generation`, offered to v1.0 and v0.3 clients):
+ * every task carries `metadata.switchboard.generation` (its event log's last seq) and every
+ * streamed event its own; a subscription resumes after one (`Last-Event-ID`, or
+ * `metadata.switchboard.afterGeneration`) without a gap or a duplicate.
+ */
+export const GENERATION_EXTENSION_URI = 'https://switchboard.dev/extensions/generation/v1';
+
 /** An extension an agent declares in its card (`capabilities.extensions[]`, both versions). */
 export interface AgentExtension {
   uri: string;

@@ -10,9 +10,10 @@
  */
 import type { ServedAgent } from '../engine/agent';
 import { timingFor } from '../engine/inbound';
-import { TIMING_EXTENSION_URI } from '../protocol/extensions';
-import { isV1, requestedVersion } from './requested-version';
+import { GENERATION_EXTENSION_URI, TIMING_EXTENSION_URI } from '../protocol/extensions';
 import { getSettings } from '../config/settings';
+import { isV1, requestedVersion } from './requested-version';
+import { inputModesOf } from './input-modes';
 
 export const SWITCHBOARD_VERSION = '0.1.0';
 
@@ -87,6 +88,13 @@ export function buildAgentCard(agent: ServedAgent, baseUrl: string, opts: CardOp
         required: false,
         params: { responseWindowSeconds: windowMs / 1000, lateResultGraceSeconds: graceMs / 1000 },
       },
+      {
+        uri: GENERATION_EXTENSION_URI,
+        description:
+          'Generations (A2A v1.1 resumable tasks, for v1.0 and v0.3 clients): every task carries metadata.switchboard.generation and every streamed event its own; subscribe with the Last-Event-ID header (or metadata.switchboard.afterGeneration) set to the last generation seen to resume after it, with no gap and no duplicate. Sends are idempotent by messageId.',
+        required: false,
+        params: { field: 'metadata.switchboard.generation', resumeHeader: 'Last-Event-ID', resumeParam: 'metadata.switchboard.afterGeneration', sendDedupWindowSeconds: getSettings().sendDedupWindowMs / 1000 },
+      },
       ...(agent.extensions ?? []),
     ],
   };
@@ -102,7 +110,7 @@ export function buildAgentCard(agent: ServedAgent, baseUrl: string, opts: CardOp
     ],
     provider: { organization: 'Switchboard', url: baseUrl },
     capabilities,
-    defaultInputModes: ['text/plain', 'application/json'],
+    defaultInputModes: [...inputModesOf(agent)],
     defaultOutputModes: ['text/plain', 'application/json'],
     skills: agent.skills.map((s) => ({ ...s, tags: s.tags.length ? s.tags : ['general'] })),
   };

@@ -28,13 +28,18 @@ function matches(ifNoneMatch: string | null, etag: string): boolean {
   return ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
+/** How long a client may reuse a card without asking again (then If-None-Match revalidates it). */
+export const CARD_MAX_AGE_SECONDS = 60;
+
 /**
- * A card whose URLs come from SWITCHBOARD_PUBLIC_URL may be cached by anyone; one that reflects
- * the request's Host (`reflected`) must not be mixed up between origins by a shared cache.
+ * A card whose URLs come from SWITCHBOARD_PUBLIC_URL may be cached by anyone. One that reflects
+ * the request's Host (`reflected`) is `private`: the caller's own cache may keep it as long (it
+ * asked with that Host), but no shared cache stores it, since many key on the URL alone and
+ * ignore Vary, and would hand one origin's card to another (decision 163).
  */
 function cachingFor(reflected: boolean): Record<string, string> {
-  if (!reflected) return { 'Cache-Control': 'public, max-age=60', Vary: 'A2A-Version' };
-  return { 'Cache-Control': 'private, no-cache', Vary: 'A2A-Version, Host, X-Forwarded-Host, X-Forwarded-Proto' };
+  if (!reflected) return { 'Cache-Control': `public, max-age=${CARD_MAX_AGE_SECONDS}`, Vary: 'A2A-Version' };
+  return { 'Cache-Control': `private, max-age=${CARD_MAX_AGE_SECONDS}`, Vary: 'A2A-Version, Host, X-Forwarded-Host, X-Forwarded-Proto' };
 }
 
 export function cardResponse(req: Request, card: unknown, reflected: boolean): Response {

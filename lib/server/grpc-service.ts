@@ -111,8 +111,10 @@ async function unary(call: ServerUnaryCall<Request, ProtoJson>, callback: sendUn
     const prepared = await prepare(call, controller.signal);
     logContext = prepared.logContext;
     const outcome = await runOperation(prepared.op, prepared.params, prepared.ctx);
-    if (outcome.kind !== 'result') throw new Error(`${prepared.op} answered a stream on a unary method`);
-    callback(null, (outcome.result ?? {}) as ProtoJson);
+    if (outcome.kind === 'stream') throw new Error(`${prepared.op} answered a stream on a unary method`);
+    // A held blocking send: gRPC has no body to keep alive, so the answer simply comes at the window.
+    const result = outcome.kind === 'held' ? await outcome.result : outcome.result;
+    callback(null, (result ?? {}) as ProtoJson);
   } catch (err) {
     callback(failure(err, logContext));
   }

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { Message } from '../protocol/types';
 import { messageFromV10 } from '../protocol/v10';
+import { partMediaType } from '../protocol/media-types';
 
 const metadata = z.record(z.string(), z.unknown()).optional();
 
@@ -98,6 +99,8 @@ export interface SendParams {
   historyLength?: number;
   push?: PushConfigInput;
   metadata?: Record<string, unknown>;
+  /** Each part's media type, declared or implied by its kind (undefined: a file naming none). */
+  partMediaTypes: (string | undefined)[];
 }
 
 const v03Push = (c: z.infer<typeof V03PushConfig>): PushConfigInput => ({
@@ -119,6 +122,7 @@ export const SendSchemas = {
     .transform(
       (p): SendParams => ({
         message: { ...p.message, kind: 'message' } as Message,
+        partMediaTypes: (p.message.parts as Message['parts']).map((part) => partMediaType(part)),
         blocking: p.configuration?.blocking !== false,
         historyLength: p.configuration?.historyLength,
         push: p.configuration?.pushNotificationConfig ? v03Push(p.configuration.pushNotificationConfig) : undefined,
@@ -134,15 +138,17 @@ export const SendSchemas = {
       metadata,
       tenant: z.string().optional(),
     })
-    .transform(
-      (p): SendParams => ({
-        message: messageFromV10(p.message as Record<string, unknown>),
+    .transform((p): SendParams => {
+      const message = messageFromV10(p.message as Record<string, unknown>);
+      return {
+        message,
         blocking: p.configuration?.returnImmediately !== true,
         historyLength: p.configuration?.historyLength,
         push: p.configuration?.taskPushNotificationConfig,
         metadata: p.metadata,
-      }),
-    ),
+        partMediaTypes: message.parts.map((part, i) => partMediaType(part, p.message.parts[i].mediaType)),
+      };
+    }),
 };
 
 export const TaskQuerySchema = z.object({ id: z.string().min(1), historyLength, metadata, tenant: z.string().optional() });

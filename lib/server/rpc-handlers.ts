@@ -3,7 +3,7 @@
  * protocol version. Streaming operations return an async iterable of wire results.
  */
 import type { ServedAgent } from '../engine/agent';
-import { getTask, resubscribe, sendMessage, streamMessage, type StreamBatch } from '../engine/inbound';
+import { getTask, resubscribe, startSend, streamMessage, type GenerationWait, type StreamBatch } from '../engine/inbound';
 import { cancel } from '../engine/cancel';
 import type { CallerScope } from '../db/task-scope';
 import { listInboundTasks } from './list-tasks';
@@ -16,6 +16,7 @@ import type { SendRequest } from '../engine/inbound';
 import type { SendParams } from './params';
 import { pushConfigToWire } from './push-wire';
 import { assertRequiredExtensions } from './requested-extensions';
+import { assertInputModes } from './input-modes';
 import type { Operation, ProtocolVersion } from './rpc-methods';
 import { isAcceptingWork } from '../engine/lifecycle';
 import type { z } from 'zod';
@@ -35,10 +36,52 @@ export interface RpcContext {
   signal: AbortSignal;
   /** W3C trace context from the request's traceparent/tracestate headers. */
   trace?: TraceContext;
+  /** The request's Last-Event-ID header: a subscription resumes after that generation. */
+  lastEventId?: string | null;
 }
 
-/** A stream's results come in batches: the events that committed together (see StreamBatch). */
-export type RpcOutcome = { kind: 'result'; result: unknown } | { kind: 'stream'; events: AsyncGenerator<unknown[]> };
+/** The longest a GetTask long poll is held (well inside every client's timeouts). */
+const MAX_GENERATION_WAIT_SECONDS = 60;
+
+/**
+ * GetTask as a bounded long poll (the generation extension): `metadata.switchboard.
+ * waitForGenerationAfter: N` answers once the task's generation passes N (or it is terminal),
+ * at most `waitSeconds` (default and bound 60 s).
+ */
+function generationWait(metadata: Record<string, unknown> | undefined, signal: AbortSignal): GenerationWait | undefined {
+  const sb = metadata?.switchboard;
+  if (!sb || typeof sb !== 'object') return undefined;
+  const { waitForGenerationAfter: after, waitSeconds = MAX_GENERATION_WAIT_SECONDS } = sb as Record<string, unknown>;
+  if (after === undefined) return undefined;
+  if (typeof after !== 'number' || !Number.isSafeInteger(after) || after < 0) throw new A2AError('invalidParams', 'params.metadata.switchboard.waitForGenerationAfter: expected a whole number ≥ 0');
+  if (typeof waitSeconds !== 'number' || !(waitSeconds > 0) || waitSeconds > MAX_GENERATION_WAIT_SECONDS) {
+    throw new A2AError('invalidParams', `params.metadata.switchboard.waitSeconds: expected seconds > 0 and ≤ ${MAX_GENERATION_WAIT_SECONDS}`);
+  }
+  return { after, ms: waitSeconds * 1000, signal };
+}
+
+/**
+ * Where a subscription resumes (the generation extension): `metadata.switchboard.afterGeneration`
+ * in the params, else the Last-Event-ID header; a whole number, or the field is named.
+ */
+function resumeAfter(metadata: Record<string, unknown> | undefined, lastEventId: string | null | undefined): number | undefined {
+  const sb = metadata?.switchboard;
+  const given = sb && typeof sb === 'object' ? (sb as Record<string, unknown>).afterGeneration : undefined;
+  if (given !== undefined) {
+    if (typeof given !== 'number' || !Number.isSafeInteger(given) || given < 0) throw new A2AError('invalidParams', 'params.metadata.switchboard.afterGeneration: expected a whole number ≥ 0');
+    return given;
+  }
+  if (lastEventId === null || lastEventId === undefined || lastEventId === '') return undefined;
+  if (!/^\d{1,15}$/.test(lastEventId)) throw new A2AError('invalidParams', 'Last-Event-ID: expected a generation (a whole number ≥ 0)');
+  return Number(lastEventId);
+}
+
+/**
+ * A stream's results come in batches: the events that committed together (see StreamBatch). A
+ * blocking send whose task exists is `held`: its answer is still to come, and nothing can be
+ * refused any more, so the HTTP layer may send headers before it (held-response.ts).
+ */
+export type RpcOutcome = { kind: 'result'; result: unknown } | { kind: 'stream'; events: AsyncGenerator<unknown[]> } | { kind: 'held'; result: Promise<unknown> };
 
 function parse<T>(schema: z.ZodType<T>, params: unknown): T {
   const parsed = schema.safeParse(params ?? {});
@@ -60,6 +103,7 @@ async function* render(batches: AsyncGenerator<StreamBatch>, v: ProtocolVersion)
 /** Builds the engine request; an inline push config is checked before any task is created. */
 async function sendRequest(p: SendParams, ctx: RpcContext): Promise<SendRequest> {
   assertRequiredExtensions(ctx.agent, ctx.extensions);
+  assertInputModes(ctx.agent, p.partMediaTypes);
   const push = p.push;
   if (push) assertWebhookAllowed(push.url);
   return {
@@ -87,9 +131,10 @@ const HANDLERS: Record<Operation, Handler> = {
   send: async (params, ctx, v) => {
     refuseWhenDraining();
     const p = parse(SendSchemas[v], params);
+    const answering = await startSend(await sendRequest(p, ctx), p.blocking ? 'blocking' : 'non-blocking');
     // A Task, or the agent's direct Message: v1.0 wraps either ({task} | {message}).
-    const answer = await sendMessage(await sendRequest(p, ctx), p.blocking ? 'blocking' : 'non-blocking');
-    return { kind: 'result', result: v === '1.0' ? streamEventToV10(answer) : answer };
+    const result = answering().then((answer) => (v === '1.0' ? streamEventToV10(answer) : answer));
+    return p.blocking ? { kind: 'held', result } : { kind: 'result', result: await result };
   },
   stream: async (params, ctx, v) => {
     refuseWhenDraining();
@@ -99,7 +144,8 @@ const HANDLERS: Record<Operation, Handler> = {
   },
   get: async (params, ctx, v) => {
     const p = parse(TaskQuerySchema, params);
-    return { kind: 'result', result: renderTask(await getTask(p.id, ctx.scope, p.historyLength, p.metadata), v) };
+    const wait = generationWait(p.metadata, ctx.signal);
+    return { kind: 'result', result: renderTask(await getTask(p.id, ctx.scope, p.historyLength, p.metadata, wait), v) };
   },
   list: async (params, ctx, v) => {
     const p = parse(ListTasksSchema, params);
@@ -111,7 +157,8 @@ const HANDLERS: Record<Operation, Handler> = {
   },
   subscribe: async (params, ctx, v) => {
     const p = parse(TaskIdSchema, params);
-    return { kind: 'stream', events: render(resubscribe(p.id, ctx.scope, v, ctx.signal), v) };
+    const after = resumeAfter(p.metadata, ctx.lastEventId);
+    return { kind: 'stream', events: render(resubscribe(p.id, ctx.scope, v, ctx.signal, after), v) };
   },
   pushSet: async (params, ctx, v) => {
     const p = parse(PushSetSchemas[v], params);

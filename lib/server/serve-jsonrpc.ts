@@ -20,6 +20,7 @@ import { SSE_HEADERS, sseData, sseErrorEvent } from '../protocol/sse-frames';
 import { sseBatchResponse } from './sse-response';
 import { asA2AError } from './operation-error';
 import { inboundTrace } from './trace-headers';
+import { heldJsonResponse } from './held-response';
 
 type RpcId = string | number | null;
 
@@ -104,7 +105,7 @@ export async function serveJsonRpc(req: Request, agent: ServedAgent): Promise<Re
   if (!acceptsVersionHeader(header)) {
     return rpcError(envelope.id, new A2AError('versionNotSupported', `A2A-Version ${header}; supported: 0.3, 1.0`), '1.0');
   }
-  const ctx = { agent, version: method.version, caller: auth.caller, ownerName: auth.ownerName, scope: callerScope(agent.slug, auth.owner), extensions: requestedExtensions(req), signal: req.signal, trace: inboundTrace(req) };
+  const ctx = { agent, version: method.version, caller: auth.caller, ownerName: auth.ownerName, scope: callerScope(agent.slug, auth.owner), extensions: requestedExtensions(req), signal: req.signal, trace: inboundTrace(req), lastEventId: req.headers.get('last-event-id') };
   const logContext = { agent: agent.slug, method: envelope.method, caller: auth.caller };
   // v1.0 is ProtoJSON: proto field names (task_id) are read as their JSON names (taskId).
   const params = method.version === '1.0' ? toProtoJsonNames(envelope.params) : envelope.params;
@@ -112,6 +113,13 @@ export async function serveJsonRpc(req: Request, agent: ServedAgent): Promise<Re
     const outcome = await runOperation(method.op, params, ctx);
     if (outcome.kind === 'result') return Response.json({ jsonrpc: '2.0', id: envelope.id, result: outcome.result });
     const id = envelope.id;
+    if (outcome.kind === 'held') {
+      return await heldJsonResponse(outcome.result, {
+        body: (result) => JSON.stringify({ jsonrpc: '2.0', id, result }),
+        errorResponse: (err) => answer(asA2AError(err, logContext)),
+        errorBody: (err) => JSON.stringify({ jsonrpc: '2.0', id, error: toJsonRpcError(asA2AError(err, logContext), method.version) }),
+      });
+    }
     return await sseBatchResponse(outcome.events, {
       frame: (result) => sseData({ jsonrpc: '2.0', id, result }),
       errorFrame: (err) => sseErrorEvent({ jsonrpc: '2.0', id, error: toJsonRpcError(asA2AError(err, logContext), method.version) }),

@@ -21,6 +21,7 @@ import { encodeFrame, sseData } from '../protocol/sse-frames';
 import { acceptsV1Only, requestedVersion } from './requested-version';
 import { requestedExtensions } from './requested-extensions';
 import { inboundTrace } from './trace-headers';
+import { heldJsonResponse } from './held-response';
 
 type Verb = 'GET' | 'POST' | 'DELETE';
 
@@ -56,6 +57,16 @@ function v10StateName(status: unknown): unknown {
   return `TASK_STATE_${status.toUpperCase().replace(/-/g, '_')}`;
 }
 
+/**
+ * GetTask's long poll over HTTP+JSON (the generation extension): `?waitForGenerationAfter=N
+ * &waitSeconds=S` become the `metadata.switchboard` fields JSON-RPC callers send.
+ */
+function generationQuery(query: Record<string, unknown>): Record<string, unknown> {
+  const { waitForGenerationAfter, waitSeconds, ...rest } = query;
+  if (waitForGenerationAfter === undefined) return rest;
+  return { ...rest, metadata: { switchboard: { waitForGenerationAfter, ...(waitSeconds !== undefined ? { waitSeconds } : {}) } } };
+}
+
 /** `tasks/<id>:cancel` → [id, 'cancel']; `tasks/<id>` → [id, undefined]. */
 function splitVerb(segment: string): [string, string | undefined] {
   const colon = segment.lastIndexOf(':');
@@ -76,7 +87,7 @@ function route(verb: Verb, segments: string[], url: URL): Route | WrongVerb | A2
     const [id, action] = splitVerb(second);
     if (action === 'cancel') return at('POST', { op: 'cancel', params: { id }, body: true });
     if (action === 'subscribe') return at('POST', { op: 'subscribe', params: { id }, body: false });
-    if (action === undefined) return at('GET', { op: 'get', params: { ...query, id }, body: false });
+    if (action === undefined) return at('GET', { op: 'get', params: { ...generationQuery(query), id }, body: false });
   }
   if (root === 'tasks' && third === 'pushNotificationConfigs' && segments.length === 3) {
     if (verb === 'POST') return { op: 'pushSet', params: { taskId: second }, body: true };
@@ -134,8 +145,19 @@ export async function serveRest(req: Request, agent: ServedAgent, segments: stri
   }
   const logContext = { agent: agent.slug, binding: 'HTTP+JSON', op: found.op, caller: auth.caller };
   try {
-    const outcome = await runOperation(found.op, params, { agent, version: '1.0', caller: auth.caller, ownerName: auth.ownerName, scope: callerScope(agent.slug, auth.owner), extensions: requestedExtensions(req), signal: req.signal, trace: inboundTrace(req) });
+    const outcome = await runOperation(found.op, params, { agent, version: '1.0', caller: auth.caller, ownerName: auth.ownerName, scope: callerScope(agent.slug, auth.owner), extensions: requestedExtensions(req), signal: req.signal, trace: inboundTrace(req), lastEventId: req.headers.get('last-event-id') });
     if (outcome.kind === 'result') return Response.json(outcome.result ?? {});
+    if (outcome.kind === 'held') {
+      return await heldJsonResponse(outcome.result, {
+        body: (result) => JSON.stringify(result ?? {}),
+        errorResponse: (err) => restError(asA2AError(err, logContext)),
+        // After the 200 went out: the AIP-193 body, its `code` the status it would have had.
+        errorBody: (err) => {
+          const error = asA2AError(err, logContext);
+          return JSON.stringify({ error: { ...toRestError(error).error, code: httpStatusOf(error) } });
+        },
+      });
+    }
     return await sseBatchResponse(outcome.events, {
       frame: (result) => sseData(result),
       errorFrame: (err) => encodeFrame({ event: 'error', data: toRestError(asA2AError(err, logContext)) }),

@@ -86,6 +86,40 @@ describe('switchboard dispatch --follow', () => {
     expect((await readTask(taskId)).task.state).toBe('completed');
   });
 
+  it('tasks reply --data answers with a data part; a task without artifacts has the final message as its result', async () => {
+    const asked = await runCli(['dispatch', `${app.url}/a2a/ask`, 'may I run ls?', '--follow', '--json'], env);
+    expect(asked.code).toBe(12);
+    const doc = JSON.parse(asked.stdout);
+    // No artifacts yet: the result is the agent's question, not "".
+    expect(doc.result).toBe('You asked: "may I run ls?". What is your name?');
+    const taskId = doc.task.id as string;
+    const notObject = await runCli(['tasks', 'reply', taskId, '--data', '[1]'], env);
+    expect(notObject.code).toBe(2);
+    expect(notObject.stderr).toMatch(/--data must be a JSON object/);
+    const nothing = await runCli(['tasks', 'reply', taskId], env);
+    expect(nothing.code).toBe(2);
+
+    const answered = await runCli(['tasks', 'reply', taskId, '--data', '{"callId":"c1","outcome":"proceed_once"}', '--follow', '--json'], env);
+    expect(answered.code).toBe(0);
+    expect(JSON.parse(answered.stdout).result).toBe('Hello, {"callId":"c1","outcome":"proceed_once"}!');
+    const sent = (await readTask(taskId)).events.filter((e) => e.type === 'message').map((e) => (e.payload as { message: { parts: unknown[] } }).message.parts);
+    expect(sent.at(-1)).toEqual([{ kind: 'data', data: { callId: 'c1', outcome: 'proceed_once' } }]);
+  });
+
+  it('POST /api/dispatch takes data (a JSON object, bounded) beside or instead of text, naming the field when wrong', async () => {
+    const post = (body: unknown) => fetch(`${app.url}/api/dispatch`, { method: 'POST', headers: { Authorization: `Bearer ${OPERATOR}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const both = await post({ url: `${app.url}/a2a/echo`, text: 'see', data: { a: 1 } });
+    expect(both.status).toBe(202);
+    const array = await post({ url: `${app.url}/a2a/echo`, data: [1] });
+    expect(array.status).toBe(400);
+    expect((await array.json()).error).toMatchObject({ field: 'data' });
+    const big = await post({ url: `${app.url}/a2a/echo`, data: { blob: 'x'.repeat(70_000) } });
+    expect(big.status).toBe(400);
+    expect((await big.json()).error.message).toMatch(/data: at most 65536 bytes/);
+    const none = await post({ url: `${app.url}/a2a/echo` });
+    expect((await none.json()).error).toMatchObject({ field: 'text' });
+  });
+
   it('without --follow prints the task id at once', async () => {
     const run = await runCli(['dispatch', 'self', 'hi'], env);
     expect(run.code).toBe(0);

@@ -22,7 +22,7 @@ const V10 = { 'A2A-Version': '1.0' };
 async function post(path: string, body: string, headers: Record<string, string> = {}) {
   const res = await fetch(`${app.url}${path}`, { method: 'POST', redirect: 'manual', headers: { 'Content-Type': 'application/json', ...headers }, body });
   const text = await res.text();
-  return { status: res.status, type: res.headers.get('content-type') ?? '', text, body: text.startsWith('{') ? JSON.parse(text) : null };
+  return { status: res.status, type: res.headers.get('content-type') ?? '', text, body: text.trimStart().startsWith('{') ? JSON.parse(text) : null };
 }
 
 describe('trailing slash: the same endpoints, no redirect', () => {

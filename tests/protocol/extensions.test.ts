@@ -42,11 +42,12 @@ const v10Send = () => ({ message: { messageId: crypto.randomUUID(), role: 'ROLE_
 const v03Send = () => ({ message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'hi' }] } });
 
 describe('agent extensions from the config', () => {
-  it('both card generations list the declared extensions after the timing extension', async () => {
+  it("both card generations list the declared extensions after Switchboard's timing and generation extensions", async () => {
     for (const headers of [V10, {}]) {
       const card = await (await fetch(`${app.url}/a2a/cited/.well-known/agent-card.json`, { headers })).json();
       const extensions = card.capabilities.extensions as { uri: string }[];
-      expect(extensions.slice(1)).toEqual([
+      expect(extensions.slice(0, 2).map((e) => e.uri)).toEqual(['https://switchboard.dev/extensions/timing/v1', 'https://switchboard.dev/extensions/generation/v1']);
+      expect(extensions.slice(2)).toEqual([
         { uri: REQUIRED, description: 'Answers carry citations', required: true },
         { uri: OPTIONAL, required: false, params: { precision: 'city' } },
       ]);

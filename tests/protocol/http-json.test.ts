@@ -30,7 +30,7 @@ async function http(method: string, path: string, body?: unknown, headers: Recor
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await res.text();
-  return { status: res.status, type: res.headers.get('content-type') ?? '', allow: res.headers.get('allow'), text, body: text.startsWith('{') ? JSON.parse(text) : null };
+  return { status: res.status, type: res.headers.get('content-type') ?? '', allow: res.headers.get('allow'), text, body: text.trimStart().startsWith('{') ? JSON.parse(text) : null };
 }
 
 const message = (text: string) => ({ message: { messageId: `rest-${Math.random()}`, role: 'ROLE_USER', parts: [{ text }] } });

@@ -105,7 +105,7 @@ function body(): string {
 type Outcome = { status: number; codes: (number | 'result')[] };
 
 function codesIn(text: string): (number | 'result')[] {
-  const docs = text.startsWith('{') ? [text] : text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6));
+  const docs = text.trimStart().startsWith('{') ? [text] : text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6));
   return docs.map((d) => {
     try {
       const parsed = JSON.parse(d) as { error?: { code?: number } };

@@ -56,7 +56,8 @@ describe('agent card origin and caching', () => {
     });
     expect(res.status).toBe(200);
     expect(res.json().url).toBe(`http://localhost:${app.port}/a2a/echo`);
-    expect(res.headers['cache-control']).not.toMatch(/public/);
+    // Issue 26: a short max-age for the caller's own cache, never a shared one.
+    expect(res.headers['cache-control']).toBe('private, max-age=60');
     expect(String(res.headers.vary)).toMatch(/Host/);
     expect(String(res.headers.vary)).toMatch(/X-Forwarded-Host/);
   });
@@ -64,7 +65,7 @@ describe('agent card origin and caching', () => {
   it('uses SWITCHBOARD_PUBLIC_URL when set (cacheable), and that host is trusted in open mode', async () => {
     const res = await rawRequest(`${publicApp.url}/.well-known/agent-card.json`, { headers: { 'x-forwarded-host': 'evil.example' } });
     expect(res.json().url).toBe('https://hub.example.com/a2a');
-    expect(res.headers['cache-control']).toMatch(/public/);
+    expect(res.headers['cache-control']).toBe('public, max-age=60');
     const viaPublicHost = await rawRpc(`${publicApp.url}/a2a/echo`, 'ListTasks', {}, { host: 'hub.example.com' });
     expect(viaPublicHost.status).toBe(200);
     const other = await rawRpc(`${publicApp.url}/a2a/echo`, 'ListTasks', {}, { host: 'other.example.com' });

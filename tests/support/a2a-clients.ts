@@ -97,7 +97,7 @@ export async function rpc(url: string, method: string, params: unknown, headers:
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, text, body: text.startsWith('{') ? JSON.parse(text) : streamedError(text) };
+  return { status: res.status, headers: res.headers, text, body: text.trimStart().startsWith('{') ? JSON.parse(text) : streamedError(text) };
 }
 
 /** v0.3 streaming methods answer an error as an event stream whose one event is the error. */

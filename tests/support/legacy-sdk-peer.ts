@@ -24,7 +24,7 @@ function agentMessage(ids: { taskId: string; contextId: string }, text: string):
   return { kind: 'message', messageId: randomUUID(), role: 'agent', parts: [{ kind: 'text', text }], ...ids };
 }
 
-class LegacyChunkingExecutor implements AgentExecutor {
+export class LegacyChunkingExecutor implements AgentExecutor {
   private readonly canceled = new Set<string>();
 
   async execute(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
@@ -51,7 +51,7 @@ class LegacyChunkingExecutor implements AgentExecutor {
   }
 }
 
-function card(baseUrl: string, sdk: LegacySdk, streaming: boolean): Card0314 & Card025 {
+export function legacyCard(baseUrl: string, sdk: LegacySdk, streaming: boolean): Card0314 & Card025 {
   return {
     name: `SDK ${sdk} reference peer`,
     description: `An @a2a-js/sdk ${sdk} server that streams its result in chunks.`,
@@ -78,7 +78,7 @@ export async function startLegacySdkPeer(sdk: LegacySdk, opts: SdkPeerOptions = 
   });
   const port = (server.address() as AddressInfo).port;
   const baseUrl = `http://127.0.0.1:${port}`;
-  const agentCard = card(baseUrl, sdk, opts.streaming ?? true);
+  const agentCard = legacyCard(baseUrl, sdk, opts.streaming ?? true);
   const executor = new LegacyChunkingExecutor();
   if (sdk === '0.3.14') new App0314(new Handler0314(agentCard, new Store0314(), executor)).setupRoutes(app, '', [middleware]);
   else {

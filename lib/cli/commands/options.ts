@@ -38,6 +38,20 @@ export function positiveInt(name: string, max: number) {
   };
 }
 
+/** A JSON object given on the command line (`--data '{"callId":"c1","outcome":"proceed_once"}'`). */
+export function jsonObject(name: string) {
+  return (value: string): Record<string, unknown> => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(value);
+    } catch (err) {
+      throw new InvalidArgumentError(`${name} must be JSON: ${(err as Error).message}`);
+    }
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new InvalidArgumentError(`${name} must be a JSON object ({...})`);
+    return parsed as Record<string, unknown>;
+  };
+}
+
 export const DEFAULT_RECONNECT_LIMIT_SECONDS = 300;
 
 export function reconnectOption(cmd: Command): Command {

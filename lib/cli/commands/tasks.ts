@@ -1,12 +1,12 @@
 /** `switchboard tasks ls|show|watch|cancel|reply|export`. */
 import { Command, InvalidArgumentError } from 'commander';
 import { DISPLAY_STATES, DisplayStateSchema, type TaskSummary } from '../../dashboard/wire';
-import { apiTarget } from '../api';
+import { apiTarget, CliError } from '../api';
 import { EXIT, exitCodeForState, type ExitCode } from '../exit-codes';
 import { resultText, watchTask } from '../follow-command';
 import { printJson, printTable, shorten, type CommonOptions } from '../output';
 import { cancelTask, dispatch, fetchTaskDetail, listTasks } from '../tasks-api';
-import { commonOptions, positiveInt, reconnectOption, sinceArg, urlOption } from './options';
+import { commonOptions, jsonObject, positiveInt, reconnectOption, sinceArg, urlOption } from './options';
 import { exportTasksTo } from '../tasks-export';
 
 type Exit = (code: ExitCode) => void;
@@ -75,10 +75,16 @@ function cancel(exit: Exit): Command {
 }
 
 function reply(exit: Exit): Command {
-  const cmd = new Command('reply').description('answer an outbound task that asks for input').argument('<id>').argument('<text>').option('--follow', 'then follow it to its end');
-  return reconnectOption(commonOptions(cmd)).action(async (id: string, text: string, opts: CommonOptions & { follow?: boolean; reconnectLimit: number }) => {
+  const cmd = new Command('reply')
+    .description('answer an outbound task that asks for input: text, a data part (--data), or both')
+    .argument('<id>')
+    .argument('[text]')
+    .option('--data <json>', 'a JSON object sent as a data part (e.g. a tool approval: \'{"callId":"c1","outcome":"proceed_once"}\')', jsonObject('--data'))
+    .option('--follow', 'then follow it to its end');
+  return reconnectOption(commonOptions(cmd)).action(async (id: string, text: string | undefined, opts: CommonOptions & { data?: Record<string, unknown>; follow?: boolean; reconnectLimit: number }) => {
+    if (!text && !opts.data) throw new CliError('tasks reply: give the answer: <text>, --data <json>, or both', EXIT.usage, 'usage');
     const target = apiTarget(opts.url);
-    await dispatch(target, { taskId: id, text, mode: 'streaming' });
+    await dispatch(target, { taskId: id, ...(text ? { text } : {}), ...(opts.data ? { data: opts.data } : {}), mode: 'streaming' });
     if (opts.follow) return exit(await watchTask(target, id, { json: opts.json, reconnectLimit: opts.reconnectLimit }));
     if (opts.json) printJson({ taskId: id });
     else process.stderr.write(`answered task ${id}; follow it with: switchboard tasks watch ${id}\n`);

@@ -25,11 +25,25 @@ function dashboardLink(taskId: string): { url?: string } {
   return base ? { url: `${base}/tasks/${taskId}` } : {};
 }
 
+/** A data part's JSON, bounded: it travels to the peer in the message and is stored with it. */
+export const MAX_DATA_PART_BYTES = 64 * 1024;
+
+/**
+ * What a message carries besides text: one data part (a JSON object), e.g. the `{callId, outcome}`
+ * a Gemini CLI agent waits for after asking for tool approval.
+ */
+const DataPartSchema = z
+  .record(z.string(), z.unknown(), { error: 'expected a JSON object' })
+  .refine((data) => Buffer.byteLength(JSON.stringify(data)) <= MAX_DATA_PART_BYTES, `at most ${MAX_DATA_PART_BYTES} bytes of JSON`);
+
 export const DispatchRequestSchema = z
   .strictObject({
     peer: z.string().min(1).optional(),
     url: z.url({ protocol: /^https?$/, message: 'expected an absolute http(s) URL' }).optional(),
-    text: z.string().min(1, 'expected the text to send'),
+    /** The message's text part; may be left out when `data` is given. */
+    text: z.string().optional(),
+    /** The message's data part (after the text part when both are given). */
+    data: DataPartSchema.optional(),
     mode: z.enum(DISPATCH_MODES).default('blocking'),
     timeoutSeconds: TimeoutSecondsSchema.optional(),
     contextId: z.string().min(1).max(256).optional(),
@@ -44,6 +58,7 @@ export const DispatchRequestSchema = z
   .superRefine((d, ctx) => {
     if (d.peer && d.url) ctx.addIssue({ code: 'custom', path: ['url'], message: 'give exactly one of peer or url, not both' });
     if (!d.taskId && !d.peer && !d.url) ctx.addIssue({ code: 'custom', path: ['peer'], message: 'give exactly one of peer or url' });
+    if (!d.text && !d.data) ctx.addIssue({ code: 'custom', path: ['text'], message: 'expected the text to send (or data, a JSON object)' });
   });
 export type DispatchRequest = z.infer<typeof DispatchRequestSchema>;
 
@@ -60,8 +75,13 @@ export interface DispatchExtras {
 }
 
 function userMessage(req: DispatchRequest, ids: { taskId?: string; contextId: string }, extras: DispatchExtras = {}): Message {
-  const parts: Part[] = extras.parts ?? [{ kind: 'text', text: req.text }];
+  const parts: Part[] = extras.parts ?? [...(req.text ? [{ kind: 'text' as const, text: req.text }] : []), ...(req.data ? [{ kind: 'data' as const, data: req.data }] : [])];
   return { kind: 'message', messageId: randomUUID(), role: 'user', parts, ...ids, ...(req.metadata ? { metadata: req.metadata } : {}) };
+}
+
+/** What the task list shows and searches: the text, else the data's JSON. */
+function requestText(req: DispatchRequest): string {
+  return (req.text || JSON.stringify(req.data ?? {})).slice(0, REQUEST_TEXT_LIMIT);
 }
 
 async function parentTask(parentTaskId: string | undefined): Promise<TaskRecord | null> {
@@ -96,7 +116,7 @@ async function newDispatch(req: DispatchRequest, extras: DispatchExtras): Promis
   await createTaskRecord(
     {
       id: taskId, contextId, direction: 'outbound', peerName: target.peerName ?? undefined, peerUrl: target.url, state: 'submitted',
-      requestText: req.text.slice(0, REQUEST_TEXT_LIMIT), follow: followJson(follow), traceContext, parentTaskId: parent?.id,
+      requestText: requestText(req), follow: followJson(follow), traceContext, parentTaskId: parent?.id,
     },
     [{ type: 'submitted', state: 'submitted', payload: { message, mode: req.mode, target: resolved } }],
     [{ ...message, taskId }],

@@ -15,7 +15,7 @@ import { sleep } from '../../util/abortable';
 import { claimLocalFailure, FOLLOW_LIMIT_EXCEEDED, LOST_CONTACT } from './endings';
 import { followLimitClock, settle, taskOf, type FollowJob } from './follow-job';
 import { ClientTimeoutError, TransportError } from '../../client/http-transport';
-import { RpcError } from '../../client/json-rpc';
+import { RpcError, UnreadableStreamError } from '../../client/json-rpc';
 import { SseLimitError } from '../../client/sse';
 import { DIRECT_PEER, metrics } from '../../metrics/metrics';
 import { taskSpanEvent } from '../../tracing/spans';
@@ -102,7 +102,9 @@ export async function followRemoteTask(job: FollowJob, opts: FollowOptions = {})
           await claimLocalFailure(taskOf(job), `peer lost the task: ${err.message}`, `the peer no longer knows task ${job.recorder.remoteTaskId}`);
           return;
         }
-        if (!polling && err instanceof SseLimitError) {
+        // A stream we cannot read (over the bound, or not JSON to us): that peer will send the
+        // same again, so following polls; the task never fails for our parser's sake.
+        if (!polling && (err instanceof SseLimitError || err instanceof UnreadableStreamError)) {
           polling = true;
           await errors.record('subscribe', err, 0);
           await job.recorder.recordRemote({ event: 'polling', reason: errorMessage(err) });

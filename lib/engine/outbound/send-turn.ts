@@ -14,7 +14,8 @@ import { sendMessage, streamMessage } from '../../client/a2a-client';
 import { claimLocalFailure } from './endings';
 import { settle, taskOf, type FollowJob } from './follow-job';
 import { ClientTimeoutError, TransportError } from '../../client/http-transport';
-import { RpcError } from '../../client/json-rpc';
+import { RpcError, UnreadableStreamError } from '../../client/json-rpc';
+import { SseLimitError } from '../../client/sse';
 import type { NewEvent } from '../../db/task-records';
 import type { DispatchMode } from './follow-state';
 
@@ -85,12 +86,31 @@ async function sendNonBlocking(job: FollowJob): Promise<AfterSend> {
   });
 }
 
+/** The peer's stream cannot be read by us: a parser's limit, never a reason to fail its task. */
+const isUnreadableStream = (err: unknown) => err instanceof UnreadableStreamError || err instanceof SseLimitError;
+
+/**
+ * The stream could not be read (issue 26: a peer whose events are not JSON to us). Stop
+ * streaming to this peer for the turn: a task it already named is followed by polling; before
+ * that, the message goes again as a non-blocking send with the same messageId (a peer that
+ * dedupes by it answers with the task the stream created), and that task is polled. Why is
+ * recorded on the task.
+ */
+async function streamUnreadable(job: FollowJob, err: unknown): Promise<AfterSend> {
+  job.conn = { ...job.conn, streaming: false };
+  const known = job.recorder.remoteTaskId !== null;
+  const via = known ? 'polling the task' : 'a non-blocking send with the same messageId, then polling';
+  await job.recorder.recordRemote({ event: 'stream-unreadable', reason: errorMessage(err), via });
+  return known ? 'follow' : sendNonBlocking(job);
+}
+
 async function sendStreaming(job: FollowJob): Promise<AfterSend> {
   try {
     for await (const event of streamMessage(job.conn, job.recorder.follow.message, { timeoutMs: job.conn.timeoutMs, signal: job.signal })) {
       if (await settle(job, await job.recorder.apply(event))) return 'done';
     }
   } catch (err) {
+    if (isUnreadableStream(err) && !job.signal.aborted) return streamUnreadable(job, err);
     const unsupported = err instanceof RpcError && (err.code === -32004 || err.code === -32601);
     if (!unsupported || job.recorder.remoteTaskId) return sendFailed(job, err);
     // Refused before any task existed: the peer does not stream after all.
