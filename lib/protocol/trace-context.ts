@@ -82,6 +82,8 @@ export interface ParentTaskRef {
   taskId: string;
   /** The calling hub's dashboard link for that task, if it gave one. */
   url?: string;
+  /** The calling hub's proof that it made this link (lib/auth/parent-proof.ts). */
+  proof?: string;
 }
 
 const PARENT_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -90,7 +92,8 @@ export function parentFromMetadata(metadata: Record<string, unknown> | undefined
   const parent = switchboardMeta(metadata)?.parentTask as Record<string, unknown> | undefined;
   if (!parent || typeof parent !== 'object' || typeof parent.taskId !== 'string' || !PARENT_ID.test(parent.taskId)) return undefined;
   const url = typeof parent.url === 'string' && /^https?:\/\//.test(parent.url) && parent.url.length <= 2048 ? parent.url : undefined;
-  return { taskId: parent.taskId, ...(url ? { url } : {}) };
+  const proof = typeof parent.proof === 'string' && parent.proof.length <= 64 ? parent.proof : undefined;
+  return { taskId: parent.taskId, ...(url ? { url } : {}), ...(proof ? { proof } : {}) };
 }
 
 /** Message metadata with the trace and the parent set under `switchboard` (others kept). */
