@@ -17,3 +17,12 @@ export function urlWithoutSecrets(value: string): string {
   url.hash = '';
   return url.toString();
 }
+
+/** Only the origin (`https://hooks.example`), for log lines about a webhook whose path may be its secret. */
+export function urlOrigin(value: string): string {
+  try {
+    return new URL(value).origin;
+  } catch {
+    return '(not a URL)';
+  }
+}

@@ -9,9 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import Database from 'better-sqlite3';
-import pg from 'pg';
 import { startApp, type AppServer } from '../support/app-server';
+import { queryAppDb } from '../support/app-db';
 import { rpc, waitFor } from '../support/a2a-clients';
 import { dispatch, waitForTask } from '../support/dispatch-api';
 import { startWebhookReceiver, type ReceivedHook, type WebhookReceiver } from '../support/webhook-receiver';
@@ -177,25 +176,8 @@ describe('exactly once across restarts', () => {
   });
 });
 
-/** Every NotificationDelivery.url as stored, read straight from the database (SQLite or PostgreSQL). */
-async function storedDeliveryUrls(server: AppServer): Promise<string[]> {
-  const url = server.env.DATABASE_URL;
-  if (url.startsWith('file:')) {
-    const db = new Database(url.slice('file:'.length), { readonly: true });
-    try {
-      return (db.prepare('SELECT "url" FROM "NotificationDelivery"').all() as { url: string }[]).map((r) => r.url);
-    } finally {
-      db.close();
-    }
-  }
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<{ url: string }>('SELECT "url" FROM "NotificationDelivery"')).rows.map((r) => r.url);
-  } finally {
-    await client.end();
-  }
-}
+/** Every NotificationDelivery.url as stored. */
+const storedDeliveryUrls = async (server: AppServer) => (await queryAppDb<{ url: string }>(server, 'SELECT "url" FROM "NotificationDelivery"')).map((r) => r.url);
 
 describe('invalid rules', () => {
   it('refuse the start, naming the rule and the key', async () => {
