@@ -8,10 +8,11 @@ import { startApp, type AppServer } from '../support/app-server';
 import { rawRequest } from '../support/raw-http';
 
 const OPERATOR = 'sessions-operator-token-0123456789';
+const METRICS = 'sessions-metrics-token-0123456789';
 let app: AppServer;
 
 beforeAll(async () => {
-  app = await startApp({ SWITCHBOARD_OPERATOR_TOKEN: OPERATOR, SWITCHBOARD_LOGIN_MAX_FAILURES: '3', SWITCHBOARD_LOGIN_WINDOW: '600' });
+  app = await startApp({ SWITCHBOARD_OPERATOR_TOKEN: OPERATOR, SWITCHBOARD_METRICS_TOKEN: METRICS, SWITCHBOARD_LOGIN_MAX_FAILURES: '3', SWITCHBOARD_LOGIN_WINDOW: '600' });
 });
 afterAll(async () => app?.stop());
 
@@ -91,5 +92,13 @@ describe('sessions', () => {
     for (let i = 0; i < 3; i++) expect((await logInFrom(`192.0.2.${i}`, stale)).status).toBe(401);
     expect((await logInFrom('192.0.2.200', stale)).status).toBe(429);
     expect((await logInFrom('192.0.2.201', 'another-wrong-token-0123456789')).status).toBe(401);
+  });
+
+  it('a right credential on a route it does not open is refused but never counted as a guess', async () => {
+    const from = { authorization: `Bearer ${METRICS}`, 'x-forwarded-for': '203.0.113.50' };
+    for (let i = 0; i < 5; i++) expect((await fetch(`${app.url}/api/tasks`, { headers: from })).status).toBe(401);
+    expect((await fetch(`${app.url}/api/metrics`, { headers: from })).status).toBe(200);
+    const wrong = await fetch(`${app.url}/api/tasks`, { headers: { authorization: 'Bearer wrong-token-50-0123456789', 'x-forwarded-for': '203.0.113.50' } });
+    expect(wrong.status).toBe(401); // the source has no failures yet
   });
 });
