@@ -1,6 +1,7 @@
 /**
  * What the A2A route files call: resolve the served agent, then serve its card or its
- * JSON-RPC endpoint. Unknown agents get a JSON 404 naming the slug.
+ * JSON-RPC endpoint. An unknown agent is a 404 naming the slug, in the shape of what was asked
+ * for (a JSON document for a card, a JSON-RPC error, an AIP-193 error on HTTP+JSON).
  *
  * Before anything else, requests a web page made are refused (design §7, "open mode is not
  * open to web pages"): a foreign Origin or `Sec-Fetch-Site: cross-site` always, and in open
@@ -12,7 +13,7 @@ import { fromForeignPage, requestOrigin, trustedOpenHost } from '../auth/web-ori
 import { getSettings } from '../config/settings';
 import { buildAgentCard, cardGenerationFor } from './agent-card';
 import { cardResponse } from './card-response';
-import { serveJsonRpc } from './serve-jsonrpc';
+import { serveJsonRpc, unknownAgentRpc } from './serve-jsonrpc';
 import { restError, serveRest, type Verb } from './serve-rest';
 import { A2AError } from '../protocol/errors';
 import { ensureBooted } from '../runtime/boot';
@@ -53,7 +54,8 @@ export async function serveAgentRpc(req: Request, slug?: string): Promise<Respon
   const refusal = await refuseWebPages(req, { checkOrigin: true });
   if (refusal) return refusal;
   const agent = slug ? findAgent(slug) : defaultAgent();
-  if (!agent) return unknownAgent(slug!);
+  // Each binding answers in its own error shape: JSON-RPC here, AIP-193 below a slug.
+  if (!agent) return unknownAgentRpc(req, slug!);
   return serveJsonRpc(req, agent);
 }
 
