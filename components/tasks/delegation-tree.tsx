@@ -87,9 +87,7 @@ export function DelegationTree({ detail }: { detail: TaskDetail }) {
   const { task, children } = detail;
   const reachesPeers = children.some((c) => c.direction === 'outbound' && c.remoteTaskId);
   const hops = useTaskHops(task.id, treeRunning(detail), reachesPeers);
-  if (!task.parentTaskId && !children.length) return null;
-  // A calling hub's page when it gave one, else ours (a local parent, or a call from this hub).
-  const parentHref = task.parentUrl ?? `/tasks/${task.parentTaskId}`;
+  if (!task.parentTaskId && !task.callerParent && !children.length) return null;
   return (
     <Card data-testid="delegation-tree">
       <CardHeader title="Delegation" />
@@ -97,9 +95,17 @@ export function DelegationTree({ detail }: { detail: TaskDetail }) {
         {task.parentTaskId ? (
           <div className="text-sm" data-testid="parent-task">
             <span className="text-zinc-500 dark:text-zinc-400">Parent </span>
-            <a href={parentHref} className="font-mono text-xs text-indigo-700 hover:underline dark:text-indigo-300">
+            <a href={`/tasks/${task.parentTaskId}`} className="font-mono text-xs text-indigo-700 hover:underline dark:text-indigo-300">
               {task.parentTaskId}
             </a>
+          </div>
+        ) : null}
+        {task.callerParent ? (
+          // The caller's claim: plain text, so a caller cannot put a link on the operator's screen.
+          <div className="text-sm" data-testid="caller-parent">
+            <span className="text-zinc-500 dark:text-zinc-400">Called for (as the caller says) </span>
+            <span className="font-mono text-xs">{task.callerParent.taskId}</span>
+            {task.callerParent.url ? <span className="ml-2 break-all font-mono text-xs text-zinc-500 dark:text-zinc-400">{task.callerParent.url}</span> : null}
           </div>
         ) : null}
         {children.length ? (

@@ -7,8 +7,8 @@
  */
 import type { z } from 'zod';
 import { getSettings } from '../config/settings';
-import { identify, sameOrigin, type Caller } from '../auth/guard';
-import { loginRetryAfter, throttledResponse } from '../auth/login-throttle';
+import { bearerRetryAfter, identify, sameOrigin, type Caller } from '../auth/guard';
+import { throttledResponse } from '../auth/login-throttle';
 import { roleAllows, type Role } from '../auth/roles';
 import { jsonDepth, MAX_JSON_DEPTH } from '../server/json-depth';
 import { BodyTooLargeError, readBodyText } from '../server/read-body';
@@ -49,10 +49,6 @@ function refusalOf(err: unknown): Response | null {
   return null;
 }
 
-function hasBearer(req: Request): boolean {
-  return req.headers.get('authorization')?.toLowerCase().startsWith('bearer ') ?? false;
-}
-
 /** The caller, or the refusal: 401 / 403, or 429 while wrong tokens are throttled. */
 function authorize(req: Request, role: Role): { caller: Caller } | { response: Response } {
   const caller = identify(req);
@@ -89,7 +85,7 @@ export function apiRoute<P = Record<string, never>, B = undefined>(
   return async (req, ctx) => {
     try {
       if (!sameOrigin(req)) return apiError(403, 'cross_origin', 'cross-origin request refused');
-      const retryAfter = hasBearer(req) ? loginRetryAfter() : null;
+      const retryAfter = bearerRetryAfter(req.headers);
       if (retryAfter !== null) return throttledResponse(retryAfter);
       let caller: Caller | null = null;
       if (opts.role !== 'public' && !opts.otherCredential?.(req)) {

@@ -7,7 +7,7 @@ import { getSettings } from '../config/settings';
 import { apiError } from './responses';
 import type { SessionInfo } from '../dashboard/wire';
 import { authRequired, identify, type Caller } from '../auth/guard';
-import { loginRetryAfter, recordLoginFailure, throttledResponse } from '../auth/login-throttle';
+import { loginRetryAfter, recordLoginFailure, sourceOf, throttledResponse } from '../auth/login-throttle';
 import { logOutSession } from '../auth/revocations';
 import { issueSession, roleForToken, SESSION_TTL_MS, sessionCookie } from '../auth/session';
 import { log } from '../log';
@@ -32,11 +32,13 @@ export function whoAmI(req: Request): Response {
 export function logIn(req: Request, token: string): Response {
   const settings = getSettings();
   if (!authRequired(settings)) return Response.json(sessionInfo(identify(req)));
-  const retryAfter = loginRetryAfter();
-  if (retryAfter !== null) return throttledResponse(retryAfter);
   const role = roleForToken(token, settings);
   if (!role) {
-    recordLoginFailure();
+    // Only a wrong token is throttled: the right one logs in whatever this source sent before.
+    const source = sourceOf(req.headers);
+    const retryAfter = loginRetryAfter(source, token);
+    if (retryAfter !== null) return throttledResponse(retryAfter);
+    recordLoginFailure(source, token);
     log.warn('dashboard login refused', { reason: 'unknown token' });
     return apiError(401, 'invalid_token', 'that token is not valid here', 'token');
   }

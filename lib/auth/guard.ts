@@ -12,8 +12,9 @@
 import { getSettings, type Settings } from '../config/settings';
 import { originIsOurs, trustedOpenHost, type HeaderSource } from './web-origin';
 import type { Role } from './roles';
-import { loginRetryAfter, recordLoginFailure } from './login-throttle';
-import { readCookie, roleForToken, SESSION_COOKIE, verifySession, type SessionClaim } from './session';
+import { loginRetryAfter, recordLoginFailure, sourceOf } from './login-throttle';
+import { isDispatchToken, verifyDispatchToken } from './dispatch-token';
+import { readCookie, roleForToken, safeEqual, SESSION_COOKIE, verifySession, type SessionClaim } from './session';
 
 export type CallerVia = 'open' | 'session' | 'token';
 
@@ -31,9 +32,30 @@ export function authRequired(settings: Settings = getSettings()): boolean {
   return Boolean(settings.operatorToken || settings.viewerToken);
 }
 
-function bearer(headers: HeaderSource): string | null {
+export function bearer(headers: HeaderSource): string | null {
   const header = headers.get('authorization');
   return header?.toLowerCase().startsWith('bearer ') ? header.slice(7).trim() : null;
+}
+
+/**
+ * A credential this hub issued or was configured with, whatever route it opens: a dashboard
+ * token, the metrics token, a live delegation token. Such a token is never counted as a guess
+ * (a launched agent using its token on a route it does not open gets 401/403, not the throttle).
+ */
+export function isKnownCredential(token: string, settings: Settings = getSettings()): boolean {
+  if (roleForToken(token, settings)) return true;
+  if (settings.metricsToken && safeEqual(token, settings.metricsToken)) return true;
+  return isDispatchToken(token) && verifyDispatchToken(token) !== null;
+}
+
+/**
+ * Seconds to wait when the request's bearer token is a wrong one from a throttled source (or a
+ * throttled token itself), else null. A right credential is never throttled.
+ */
+export function bearerRetryAfter(headers: HeaderSource, settings: Settings = getSettings()): number | null {
+  const token = bearer(headers);
+  if (token === null || !authRequired(settings) || isKnownCredential(token, settings)) return null;
+  return loginRetryAfter(sourceOf(headers), token);
 }
 
 export function identifyHeaders(headers: HeaderSource, settings: Settings = getSettings()): Caller | null {
@@ -42,12 +64,12 @@ export function identifyHeaders(headers: HeaderSource, settings: Settings = getS
   }
   const token = bearer(headers);
   if (token) {
-    // Every place a token is checked counts toward the login throttle, so no page or route is
-    // an unthrottled oracle for guessing it; while throttled no token is accepted.
-    if (loginRetryAfter() !== null) return null;
+    // Every place a token is checked counts a wrong one toward the login throttle, so no page or
+    // route is an unthrottled oracle; the right token is accepted whatever the throttle says.
     const role = roleForToken(token, settings);
-    if (!role) recordLoginFailure();
-    return role ? { role, name: `${role}-token`, via: 'token' } : null;
+    if (role) return { role, name: `${role}-token`, via: 'token' };
+    if (!isKnownCredential(token, settings) && loginRetryAfter(sourceOf(headers), token) === null) recordLoginFailure(sourceOf(headers), token);
+    return null;
   }
   const cookie = readCookie(headers.get('cookie'), SESSION_COOKIE);
   const session = cookie ? verifySession(cookie, settings) : null;

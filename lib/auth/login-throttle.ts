@@ -1,45 +1,82 @@
 /**
- * Throttles guessing at the dashboard tokens (design §7): after SWITCHBOARD_LOGIN_MAX_FAILURES
- * wrong tokens within SWITCHBOARD_LOGIN_WINDOW, every token check (the login form and
- * `Authorization: Bearer` on /api) answers 429 with Retry-After until the window ends.
+ * Throttles guessing at the dashboard tokens (design §7, decision 170). Wrong tokens are counted
+ * per source address and per presented token; a key with SWITCHBOARD_LOGIN_MAX_FAILURES wrong
+ * tokens within SWITCHBOARD_LOGIN_WINDOW answers 429 with Retry-After until its window ends.
  *
- * One counter for the whole process, not one per client address: behind `next start` the client
- * address is only what X-Forwarded-For claims, which a guesser can vary at will. A session that
- * already exists keeps working while logins are throttled.
+ * A right credential is always accepted, throttled or not: the callers check it before they ask
+ * here, so no one can lock the operator, a viewer, a scraper or a launched agent out by sending
+ * wrong tokens. What keeps a guesser out is the tokens' length (at least 16 characters); the
+ * throttle bounds how fast one source (or one stale token) can fill the log with refusals.
+ *
+ * The source is the last `X-Forwarded-For` entry: `next start` puts the socket's address there
+ * when the request has none, and a reverse proxy appends the address it saw, so behind a proxy
+ * the last entry is not the caller's to choose. Both maps are bounded (oldest key dropped).
  */
+import { createHash } from 'node:crypto';
 import { getSettings } from '../config/settings';
 import { processSingleton } from '../process-singleton';
+import type { HeaderSource } from './web-origin';
 
 interface Window {
   startedAt: number;
   failures: number;
 }
 
-const state = () => processSingleton<Window>('login-throttle', () => ({ startedAt: 0, failures: 0 }));
+/** At most this many sources and tokens are tracked; the least recently failing is forgotten first. */
+export const MAX_THROTTLE_KEYS = 10_000;
+const MAX_SOURCE_CHARS = 64;
 
-function current(now: number): Window {
-  const w = state();
-  if (now - w.startedAt >= getSettings().loginWindowMs) {
-    w.startedAt = now;
-    w.failures = 0;
+const windows = () => processSingleton('login-throttle', () => new Map<string, Window>());
+
+/** The address a request came from, as far as the server can tell (see the file comment). */
+export function sourceOf(headers: HeaderSource): string {
+  const forwarded = headers.get('x-forwarded-for') ?? '';
+  const last = forwarded.split(',').pop()?.trim() ?? '';
+  return `src:${last.slice(0, MAX_SOURCE_CHARS) || 'unknown'}`;
+}
+
+const tokenKey = (token: string) => `tok:${createHash('sha256').update(token).digest('base64url').slice(0, 22)}`;
+
+function keysOf(source: string, token: string | null): string[] {
+  return token === null ? [source] : [source, tokenKey(token)];
+}
+
+function live(key: string, now: number): Window | null {
+  const w = windows().get(key);
+  if (!w) return null;
+  if (now - w.startedAt < getSettings().loginWindowMs) return w;
+  windows().delete(key);
+  return null;
+}
+
+/**
+ * Seconds until wrong tokens from this source (or this token) are checked again, or null when
+ * they are checked now. Callers ask only after the token turned out not to be a credential.
+ */
+export function loginRetryAfter(source: string, token: string | null, now = Date.now()): number | null {
+  const { loginMaxFailures, loginWindowMs } = getSettings();
+  let until = 0;
+  for (const key of keysOf(source, token)) {
+    const w = live(key, now);
+    if (w && w.failures >= loginMaxFailures) until = Math.max(until, w.startedAt + loginWindowMs);
   }
-  return w;
+  return until > 0 ? Math.max(1, Math.ceil((until - now) / 1000)) : null;
 }
 
-/** Seconds until tokens are checked again, or null when they are checked now. */
-export function loginRetryAfter(now = Date.now()): number | null {
-  const w = current(now);
-  if (w.failures < getSettings().loginMaxFailures) return null;
-  return Math.max(1, Math.ceil((w.startedAt + getSettings().loginWindowMs - now) / 1000));
-}
-
-export function recordLoginFailure(now = Date.now()): void {
-  current(now).failures++;
+export function recordLoginFailure(source: string, token: string | null, now = Date.now()): void {
+  const map = windows();
+  for (const key of keysOf(source, token)) {
+    const w = live(key, now) ?? { startedAt: now, failures: 0 };
+    w.failures++;
+    map.delete(key); // re-inserted last: the map's order is least recently failing first
+    map.set(key, w);
+    while (map.size > MAX_THROTTLE_KEYS) map.delete(map.keys().next().value as string);
+  }
 }
 
 export function throttledResponse(retryAfterSeconds: number): Response {
   return Response.json(
-    { error: { code: 'too_many_attempts', message: `too many wrong tokens; try again in ${retryAfterSeconds} s` } },
+    { error: { code: 'too_many_attempts', message: `too many wrong tokens from this address; try again in ${retryAfterSeconds} s` } },
     { status: 429, headers: { 'Retry-After': String(retryAfterSeconds) } },
   );
 }

@@ -6,6 +6,7 @@ import { describeEvent } from '../dashboard/event-description';
 import type { TaskDetail, TimelineEvent } from '../dashboard/wire';
 import { textOf, type Artifact } from '../protocol/types';
 import type { FollowView } from './follow';
+import { terminalLine, terminalText } from '../util/terminal-text';
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const SPIN_MS = 100;
@@ -51,7 +52,7 @@ export class ResultWriter {
 
   private emit(text: string): void {
     this.total += text;
-    this.out.write(text);
+    this.out.write(terminalText(text));
   }
 }
 
@@ -103,7 +104,7 @@ export class ProgressView implements FollowView {
   line(text: string): void {
     this.clear();
     const stamp = new Date().toISOString().slice(11, 19);
-    this.err.write(`[${stamp}] ${text}\n`);
+    this.err.write(`[${stamp}] ${terminalLine(text)}\n`);
   }
 
   stop(): void {
@@ -125,7 +126,7 @@ export class ProgressView implements FollowView {
     if (!this.canDraw()) return;
     const seconds = Math.round((Date.now() - this.startedAt) / 1000);
     const received = this.result?.bytes ? ` · ${formatBytes(this.result.bytes)}` : '';
-    const status = this.status ? ` · ${this.status}` : '';
+    const status = this.status ? ` · ${terminalLine(this.status)}` : '';
     const text = `${SPINNER[this.frame++ % SPINNER.length]} ${this.taskId.slice(0, 12)} ${this.state} ${seconds}s${received}${status}`;
     const width = process.stderr.columns || 100;
     this.err.write(`\r\x1b[K${text.slice(0, width - 1)}`);

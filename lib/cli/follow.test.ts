@@ -23,7 +23,7 @@ function snapshot(lastSeq: number, events: TimelineEvent[]): string {
     id: 't1', contextId: 'c1', direction: 'outbound', agentSlug: null, owner: null, peerName: 'slow', peerUrl: null, state: 'working',
     displayState: 'working', detached: false, requestPreview: '', statusText: 'working for 5 s', endReason: null, lastSeq,
     createdAt: new Date(0).toISOString(), updatedAt: new Date(0).toISOString(), endedAt: null, detachedAt: null,
-    requestText: '', remoteTaskId: null, metadata: null, traceId: null, parentTaskId: null, parentUrl: null,
+    requestText: '', remoteTaskId: null, metadata: null, traceId: null, parentTaskId: null, callerParent: null,
   };
   const detail = { task, children: [], snapshot: { id: 't1', contextId: 'c1', status: { state: 'working' }, kind: 'task' }, events } as unknown as TaskDetail;
   return JSON.stringify(detail);

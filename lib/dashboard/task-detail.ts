@@ -44,7 +44,8 @@ export async function loadTaskDetail(taskId: string, { compact = true } = {}): P
   return {
     task: {
       ...toTaskSummary(record), requestText: record.requestText, remoteTaskId: record.remoteTaskId, metadata: record.metadata,
-      traceId: traceIdOf(record.traceContext), parentTaskId: record.parentTaskId, parentUrl: parent?.url ?? null,
+      traceId: traceIdOf(record.traceContext), parentTaskId: record.parentTaskId,
+      callerParent: parent && parent.taskId !== record.parentTaskId ? { taskId: parent.taskId, url: parent.url ?? null } : null,
     },
     children,
     snapshot,

@@ -157,9 +157,13 @@ export const TaskDetailSchema = z.object({
     metadata: z.record(z.string(), z.unknown()).nullable(),
     /** W3C trace id of the task's trace (OpenTelemetry), when known. */
     traceId: z.string().nullable(),
-    /** The delegation parent: a local task id, or the calling hub's task (parentUrl links it). */
+    /** The delegation parent this hub linked itself (a task of its own), or null. */
     parentTaskId: z.string().nullable(),
-    parentUrl: z.string().nullable(),
+    /**
+     * The parent the caller named in `metadata.switchboard.parentTask` when this hub did not make
+     * that link (another hub, or any A2A caller): its claim, shown as text, never as a link.
+     */
+    callerParent: z.object({ taskId: z.string(), url: z.string().nullable() }).nullable(),
   }),
   /** Tasks dispatched for this one (delegation graph), with state and times. */
   children: z.array(ChildTaskSchema),

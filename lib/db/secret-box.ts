@@ -1,6 +1,7 @@
 /**
  * Secrets at rest (issue 11 §6, design §7): peer secrets, peer extra headers (they may carry
- * keys) and push tokens/credentials are stored
+ * keys), push webhook URLs (their path or query often is the webhook's secret; issue 27) and
+ * push tokens/credentials are stored
  * encrypted with AES-256-GCM. The key comes from SWITCHBOARD_SECRET_KEY, or else from a key
  * file generated beside the database (`secret.key`, 0600). Stored form: `enc:v1:` + base64url of
  * IV (12 bytes) | tag (16) | ciphertext; the column's name is bound in as associated data, so a
@@ -22,7 +23,7 @@ const TAG_BYTES = 16;
 export const SECRET_KEY_FILE = 'secret.key';
 
 /** Where each sealed value lives; bound into the ciphertext. */
-export type SecretColumn = 'Peer.authSecret' | 'Peer.headers' | 'PushConfig.token' | 'PushConfig.authentication';
+export type SecretColumn = 'Peer.authSecret' | 'Peer.headers' | 'PushConfig.url' | 'PushConfig.token' | 'PushConfig.authentication';
 
 export function isSealed(stored: string): boolean {
   return stored.startsWith(PREFIX);

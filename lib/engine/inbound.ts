@@ -7,6 +7,7 @@
  * Every operation takes the caller's scope (lib/db/task-scope.ts): a task of another owner or
  * agent, or an outbound one, reads exactly as a task that does not exist.
  */
+import { provesParent } from '../auth/parent-proof';
 import type { ServedAgent } from './agent';
 import { createTaskRecord, recordEvents } from './task-writer';
 import { startTurn } from './run-turn';
@@ -28,7 +29,7 @@ import { timingFor } from './timing';
 import { getSettings } from '../config/settings';
 import { processSingleton } from '../process-singleton';
 import { parentFromMetadata, traceFromMetadata, wantsChildren, withChildrenMetadata, type TraceContext } from '../protocol/trace-context';
-import { listChildTasks } from '../db/task-graph';
+import { listChildTasks, type ChildTask } from '../db/task-graph';
 import { beginTaskSpan } from '../tracing/spans';
 import type { ProtocolVersion } from '../protocol/types';
 
@@ -123,7 +124,8 @@ async function createTask(req: SendRequest, contextId: string, joinsContext: boo
       requestText: textOf(message.parts).slice(0, REQUEST_TEXT_LIMIT),
       metadata: req.metadata,
       traceContext,
-      parentTaskId: parent?.taskId,
+      // Only a link this hub made is linked; a caller-named parent stays a claim (parent-proof.ts).
+      parentTaskId: parent && provesParent(parent.taskId, parent.proof) ? parent.taskId : undefined,
     },
     [
       { type: 'submitted', state: 'submitted', payload: { message: stored, peer: req.peer } },
@@ -330,6 +332,9 @@ async function* answerWindowEnd(record: TaskRecord, afterSeq: number, end: Obser
   if (out.length) yield out;
 }
 
+/** What an A2A caller sees of a child: its state, not the hub's peer names or their URLs. */
+const childForCaller = (child: ChildTask): ChildTask => ({ ...child, peerName: null, peerUrl: null });
+
 /** tasks/get | GetTask; asked for them (`metadata.switchboard.children`), with the task's delegation children. */
 /** A bounded long poll (the generation extension): answer once the task passes `after`, or after `ms`. */
 export interface GenerationWait {
@@ -351,7 +356,7 @@ async function waitForGeneration(record: TaskRecord, wait: GenerationWait): Prom
 export async function getTask(taskId: string, scope: CallerScope, historyLength?: number, metadata?: Record<string, unknown>, wait?: GenerationWait): Promise<Task> {
   const found = await requireTaskInScope(taskId, scope);
   const task = await buildTask(wait ? await waitForGeneration(found, wait) : found, { historyLength });
-  if (wantsChildren(metadata)) task.metadata = withChildrenMetadata(task.metadata, await listChildTasks(task.id));
+  if (wantsChildren(metadata)) task.metadata = withChildrenMetadata(task.metadata, (await listChildTasks(task.id)).map(childForCaller));
   return task;
 }
 

@@ -38,7 +38,8 @@ export function isAcceptingWork(): boolean {
   return executions().accepting;
 }
 
-export async function drainAndStop(drainMs: number): Promise<void> {
+/** `cutShort` ends the drain early (a second SIGTERM); the tasks and their children still end. */
+export async function drainAndStop(drainMs: number, cutShort?: AbortSignal): Promise<void> {
   const registry = executions();
   registry.accepting = false;
   registry.shutdown.abort('shutdown'); // open calls and streams detach and answer now
@@ -46,7 +47,8 @@ export async function drainAndStop(drainMs: number): Promise<void> {
   for (const execution of registry.all()) if (execution.agent?.resumable) execution.controller.abort('shutdown: resumed at the next start');
   const running = registry.all().filter((e) => !e.agent?.resumable);
   log.info('shutdown: draining running tasks', { running: running.length, drainMs });
-  await settledWithin(Promise.allSettled(running.map((e) => e.done)), drainMs);
+  const cut = new Promise<void>((resolve) => (cutShort?.aborted ? resolve() : cutShort?.addEventListener('abort', () => resolve(), { once: true })));
+  await settledWithin(Promise.race([Promise.allSettled(running.map((e) => e.done)), cut]), drainMs);
   for (const execution of registry.all()) {
     if (execution.agent?.resumable) continue;
     const won = await claimTerminal(execution.taskId, {

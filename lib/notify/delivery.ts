@@ -38,7 +38,7 @@ type Sent = { ok: true; status: number } | { ok: false; status?: number; error: 
 async function post(record: DeliveryRecord, rule: NotificationRule): Promise<Sent> {
   try {
     const status = await postWebhook({
-      url: record.url,
+      url: rule.url, // the row keeps only the origin
       allowlist: allowlistFor(rule),
       timeoutMs: TIMEOUT_MS,
       headers: {
@@ -77,13 +77,13 @@ async function attempt(record: DeliveryRecord, rule: NotificationRule | undefine
     return;
   }
   // Syntax and IP literals first (no request at all), then every resolved address when connecting.
-  const early = refuseWebhookTarget(record.url, allowlistFor(rule));
+  const early = refuseWebhookTarget(rule.url, allowlistFor(rule));
   const sent: Sent = early === null ? await post(record, rule) : { ok: false, error: early, retry: false, refused: true };
   if (!sent.ok && sent.refused) {
     const refusal = sent.error;
     const error = `refused by the SSRF guard: ${refusal}`;
     await finish({ state: 'refused', attemptLog: logged({ ...entry, error }), nextAttemptAt: now, lastError: error, deliveredAt: null });
-    log.warn('notification refused', { delivery: record.id, url: record.url, refusal });
+    log.warn('notification refused', { delivery: record.id, target: record.url, refusal });
     return;
   }
   if (sent.ok) {
@@ -98,7 +98,7 @@ async function attempt(record: DeliveryRecord, rule: NotificationRule | undefine
     lastError: sent.error,
     deliveredAt: null,
   });
-  log.warn(again ? 'notification failed; will retry' : 'notification failed; giving up', { delivery: record.id, url: record.url, error: sent.error, attempts });
+  log.warn(again ? 'notification failed; will retry' : 'notification failed; giving up', { delivery: record.id, target: record.url, error: sent.error, attempts });
 }
 
 /**

@@ -15,7 +15,7 @@ import { planOutbox, type NewDelivery, type OutboxRows } from '../db/change-outb
 import { toChange } from '../db/task-repo';
 import type { WriteResult } from '../db/task-store';
 import { isTerminalState } from '../protocol/types';
-import { refuseWebhookTarget } from '../push/webhook-target';
+import { refuseResolvedTarget, refuseWebhookTarget } from '../push/webhook-target';
 import { processSingleton } from '../process-singleton';
 import { instanceId } from '../db/instance';
 import { isClustered, registerOutboxWork } from '../engine/cluster';
@@ -40,7 +40,8 @@ async function loadRules(): Promise<NotificationRule[]> {
   const config = fileConfig();
   const errors = config.errors.filter((e) => /: notifications\b/.test(e));
   for (const rule of config.notifications) {
-    const refusal = refuseWebhookTarget(rule.url, allowlistFor(rule));
+    // The operator's own config: resolving its host names here tells no caller anything.
+    const refusal = refuseWebhookTarget(rule.url, allowlistFor(rule)) ?? (await refuseResolvedTarget(rule.url, allowlistFor(rule)));
     if (refusal) errors.push(`${config.file}: notifications "${rule.name}": ${refusal} (or set allowPrivate: true on this rule)`);
   }
   if (errors.length) throw new NotificationConfigError(`Invalid notification rules:\n  ${errors.join('\n  ')}`);
@@ -58,7 +59,9 @@ function planNotifications(written: WriteResult): OutboxRows | null {
   const notifications = triggers.map(({ rule, events, seq }): NewDelivery => {
     const id = deliveryId(rule.name, change.task.id, seq);
     const payload = JSON.stringify(buildPayload(rule.format, { deliveryId: id, rule: rule.name, events, task: change.task, dashboardUrl, at: new Date() }));
-    return { id, taskId: change.task.id, rule: rule.name, event: events.join(','), seq, url: rule.url, format: rule.format, payload, owner: instanceId() };
+    // Only the target's origin is stored (and logged): a webhook's secret sits in its path or
+    // query, and the sender takes the full URL from the rule (decision 179).
+    return { id, taskId: change.task.id, rule: rule.name, event: events.join(','), seq, url: new URL(rule.url).origin, format: rule.format, payload, owner: instanceId() };
   });
   return { notifications };
 }

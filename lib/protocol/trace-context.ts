@@ -28,19 +28,42 @@ export function parseTraceparent(value: string | null | undefined): ParsedTracep
   return { traceId: m[1], spanId: m[2], flags: m[3] };
 }
 
+/**
+ * A tracestate list member (W3C Trace Context §3.3.1): `key=value`, the key lowercase
+ * (`tenant@system` allowed), the value printable ASCII without `,` and `=`, not ending in a space.
+ */
+const TRACESTATE_MEMBER = /^(?:[a-z][a-z0-9_*/-]{0,255}|[a-z0-9][a-z0-9_*/-]{0,240}@[a-z][a-z0-9_*/-]{0,13})=[\x20-\x2b\x2d-\x3c\x3e-\x7e]{0,255}[\x21-\x2b\x2d-\x3c\x3e-\x7e]$/;
+const MAX_TRACESTATE_MEMBERS = 32;
+
+/**
+ * The tracestate as the spec's grammar allows it, or undefined. Anything else (CR LF, NUL,
+ * non-ASCII, more than 32 members) is discarded whole, as the spec says a parser must: such a
+ * value is not a valid header, and sent on it made every push and dispatch of the task fail.
+ */
+export function validTracestate(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.length > MAX_TRACESTATE) return undefined;
+  const members = value.split(',').map((m) => m.replace(/^[ \t]+|[ \t]+$/g, '')).filter((m) => m !== '');
+  if (!members.length || members.length > MAX_TRACESTATE_MEMBERS || !members.every((m) => TRACESTATE_MEMBER.test(m))) return undefined;
+  return members.join(',');
+}
+
 /** A valid context from raw values, or undefined (an invalid traceparent is ignored, per spec). */
 export function traceContextOf(traceparent: unknown, tracestate: unknown): TraceContext | undefined {
   if (typeof traceparent !== 'string' || !parseTraceparent(traceparent)) return undefined;
-  const state = typeof tracestate === 'string' && tracestate.length <= MAX_TRACESTATE && tracestate.trim() ? tracestate.trim() : undefined;
+  const state = validTracestate(tracestate);
   return { traceparent: traceparent.trim().toLowerCase(), ...(state ? { tracestate: state } : {}) };
 }
 
 export const traceIdOf = (ctx: TraceContext | null | undefined): string | null => parseTraceparent(ctx?.traceparent)?.traceId ?? null;
 
-/** The HTTP headers for a context (none without one). */
+/**
+ * The HTTP headers for a context (none without one). Checked again here: a context stored before
+ * the checks above, or built elsewhere, never puts an unsafe value into a header.
+ */
 export function traceHeaders(ctx: TraceContext | null | undefined): Record<string, string> {
-  if (!ctx) return {};
-  return ctx.tracestate ? { traceparent: ctx.traceparent, tracestate: ctx.tracestate } : { traceparent: ctx.traceparent };
+  const valid = ctx ? traceContextOf(ctx.traceparent, ctx.tracestate) : undefined;
+  if (!valid) return {};
+  return valid.tracestate ? { traceparent: valid.traceparent, tracestate: valid.tracestate } : { traceparent: valid.traceparent };
 }
 
 function switchboardMeta(metadata: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
@@ -59,6 +82,8 @@ export interface ParentTaskRef {
   taskId: string;
   /** The calling hub's dashboard link for that task, if it gave one. */
   url?: string;
+  /** The calling hub's proof that it made this link (lib/auth/parent-proof.ts). */
+  proof?: string;
 }
 
 const PARENT_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -67,7 +92,8 @@ export function parentFromMetadata(metadata: Record<string, unknown> | undefined
   const parent = switchboardMeta(metadata)?.parentTask as Record<string, unknown> | undefined;
   if (!parent || typeof parent !== 'object' || typeof parent.taskId !== 'string' || !PARENT_ID.test(parent.taskId)) return undefined;
   const url = typeof parent.url === 'string' && /^https?:\/\//.test(parent.url) && parent.url.length <= 2048 ? parent.url : undefined;
-  return { taskId: parent.taskId, ...(url ? { url } : {}) };
+  const proof = typeof parent.proof === 'string' && parent.proof.length <= 64 ? parent.proof : undefined;
+  return { taskId: parent.taskId, ...(url ? { url } : {}), ...(proof ? { proof } : {}) };
 }
 
 /** Message metadata with the trace and the parent set under `switchboard` (others kept). */

@@ -13,6 +13,7 @@
  * was never recorded (its process died mid-POST) is sent again with the same delivery id:
  * at least once (docs/decisions.md).
  */
+import { urlOrigin } from '../util/safe-url';
 import { eventHub } from '../events/hub';
 import { findPushConfig, taskIdsWithPushConfigs, type PushConfigRecord } from '../db/push-repo';
 import { planOutbox, type OutboxRows } from '../db/change-outbox';
@@ -161,15 +162,15 @@ async function post(config: PushConfigRecord, body: unknown, { id, attempts, tra
   try {
     const status = await postWebhook({ url: config.url, headers, body: JSON.stringify(body), timeoutMs: TIMEOUT_MS, allowlist: pushAllowlist() });
     if (status >= 200 && status < 300) return { state: 'delivered' };
-    log.warn('push notification refused by webhook', { taskId: config.taskId, url: config.url, status, attempts });
+    log.warn('push notification refused by webhook', { taskId: config.taskId, target: urlOrigin(config.url), status, attempts });
     return retry(`webhook answered HTTP ${status}`);
   } catch (err) {
     if (err instanceof WebhookRefusedError) {
       // A policy refusal does not change on retry: nothing was sent, and nothing will be.
-      log.warn('push notification not sent: webhook address refused', { taskId: config.taskId, url: config.url, error: err.message });
+      log.warn('push notification not sent: webhook address refused', { taskId: config.taskId, target: urlOrigin(config.url), error: err.message });
       return { state: 'failed', error: err.message };
     }
-    log.warn('push notification failed', { taskId: config.taskId, url: config.url, error: errorMessage(err), attempts });
+    log.warn('push notification failed', { taskId: config.taskId, target: urlOrigin(config.url), error: errorMessage(err), attempts });
     return retry(errorMessage(err));
   }
 }

@@ -5,6 +5,7 @@
  * oracle), and the answer could change before delivery anyway. Delivery checks every resolved
  * address at connect time (guarded-post.ts).
  */
+import dns from 'node:dns/promises';
 import { parseIpLiteral, refuseAddress, type PushAllowlist } from './address-policy';
 
 const ALLOWLIST_HINT = 'add it to SWITCHBOARD_PUSH_ALLOWLIST to allow it';
@@ -24,4 +25,22 @@ export function refuseWebhookTarget(url: string, allowlist: PushAllowlist): stri
   const literal = parseIpLiteral(host);
   const refused = literal && refuseAddress(literal, allowlist);
   return refused ? `url: ${refused}; ${ALLOWLIST_HINT}` : null;
+}
+
+/**
+ * The start-up check of an operator's webhook (notification rules): every address its host name
+ * resolves to now, so a name pointing into the private network stops start-up as an IP literal
+ * does. A name that does not resolve passes here (DNS may come later); delivery checks again.
+ */
+export async function refuseResolvedTarget(url: string, allowlist: PushAllowlist): Promise<string | null> {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (allowlist.allowsHost(host) || parseIpLiteral(host)) return null;
+  let addresses: { address: string }[];
+  try {
+    addresses = await dns.lookup(host, { all: true });
+  } catch {
+    return null;
+  }
+  const refused = addresses.map((a) => refuseAddress(a.address, allowlist)).find((r) => r !== null);
+  return refused ? `url: ${host} resolves to a refused address: ${refused}; ${ALLOWLIST_HINT}` : null;
 }

@@ -8,7 +8,7 @@ function detail(): TaskDetail {
       id: 't1', contextId: 'c1', direction: 'inbound', agentSlug: 'slow', owner: { id: 'anonymous', name: 'anonymous' }, peerName: null, peerUrl: null,
       state: 'working', displayState: 'working', detached: false, requestPreview: 'work', statusText: '', endReason: null,
       lastSeq: 2, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', endedAt: null, detachedAt: null,
-      requestText: 'work', remoteTaskId: null, metadata: null, traceId: null, parentTaskId: null, parentUrl: null,
+      requestText: 'work', remoteTaskId: null, metadata: null, traceId: null, parentTaskId: null, callerParent: null,
     },
     children: [],
     snapshot: { kind: 'task', id: 't1', contextId: 'c1', status: { state: 'working' }, history: [], artifacts: [] },

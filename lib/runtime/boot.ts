@@ -110,13 +110,24 @@ async function boot(): Promise<void> {
   });
 }
 
+/**
+ * SIGTERM / SIGINT: drain, end the remaining tasks, stop the launched children, exit. A second
+ * signal (a process manager's group-wide SIGTERM, an impatient Ctrl-C) cuts the drain short but
+ * never skips the ending: Node's default action for it would exit at once and leave the
+ * launched children running (issue 27). So the handlers stay installed (`on`, not `once`).
+ */
 function installShutdown(): void {
   let stopping = false;
+  const hurry = new AbortController();
   const stop = (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      if (!hurry.signal.aborted) log.warn('second shutdown signal: cutting the drain short; running tasks and their children are ended now', { signal });
+      hurry.abort();
+      return;
+    }
     stopping = true;
     log.info('shutdown requested', { signal });
-    void drainAndStop(getSettings().drainMs)
+    void drainAndStop(getSettings().drainMs, hurry.signal)
       .catch((err) => log.error('shutdown failed', { error: errorMessage(err) }))
       .finally(async () => {
         await Promise.allSettled([...agentRegistry().agents.values()].map((a) => a.runner.close?.()));
@@ -126,8 +137,8 @@ function installShutdown(): void {
         process.exit(0);
       });
   };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
 }
 
 export function ensureBooted(): Promise<void> {

@@ -1,6 +1,7 @@
 /**
  * What the A2A route files call: resolve the served agent, then serve its card or its
- * JSON-RPC endpoint. Unknown agents get a JSON 404 naming the slug.
+ * JSON-RPC endpoint. An unknown agent is a 404 naming the slug, in the shape of what was asked
+ * for (a JSON document for a card, a JSON-RPC error, an AIP-193 error on HTTP+JSON).
  *
  * Before anything else, requests a web page made are refused (design §7, "open mode is not
  * open to web pages"): a foreign Origin or `Sec-Fetch-Site: cross-site` always, and in open
@@ -12,9 +13,11 @@ import { fromForeignPage, requestOrigin, trustedOpenHost } from '../auth/web-ori
 import { getSettings } from '../config/settings';
 import { buildAgentCard, cardGenerationFor } from './agent-card';
 import { cardResponse } from './card-response';
-import { serveJsonRpc } from './serve-jsonrpc';
-import { serveRest } from './serve-rest';
+import { serveJsonRpc, unknownAgentRpc } from './serve-jsonrpc';
+import { restError, serveRest, type Verb } from './serve-rest';
+import { A2AError } from '../protocol/errors';
 import { ensureBooted } from '../runtime/boot';
+import { safeDecode } from '../util/path-encoding';
 
 function unknownAgent(slug: string): Response {
   return Response.json({ error: { code: 'unknown_agent', message: `no served agent "${slug}"` } }, { status: 404 });
@@ -51,21 +54,34 @@ export async function serveAgentRpc(req: Request, slug?: string): Promise<Respon
   const refusal = await refuseWebPages(req, { checkOrigin: true });
   if (refusal) return refusal;
   const agent = slug ? findAgent(slug) : defaultAgent();
-  if (!agent) return unknownAgent(slug!);
+  // Each binding answers in its own error shape: JSON-RPC here, AIP-193 below a slug.
+  if (!agent) return unknownAgentRpc(req, slug!);
   return serveJsonRpc(req, agent);
 }
 
-/** The path below `/a2a/<slug>/`, decoded segment by segment (`tasks/<id>:cancel` keeps its colon). */
-function restSegments(req: Request, slug: string): string[] {
+/**
+ * The path below `/a2a/<slug>/`, decoded segment by segment (`tasks/<id>:cancel` keeps its
+ * colon), or null when a segment's percent-encoding is malformed.
+ */
+function restSegments(req: Request, slug: string): string[] | null {
   const path = new URL(req.url).pathname.slice(`/a2a/${encodeURIComponent(slug)}/`.length);
-  return path.split('/').filter(Boolean).map((s) => decodeURIComponent(s));
+  const segments: string[] = [];
+  for (const s of path.split('/').filter(Boolean)) {
+    const decoded = safeDecode(s);
+    if (decoded === null) return null;
+    segments.push(decoded);
+  }
+  return segments;
 }
 
-export async function serveAgentRest(req: Request, slug: string, verb: 'GET' | 'POST' | 'DELETE'): Promise<Response> {
+export async function serveAgentRest(req: Request, slug: string, verb: Verb): Promise<Response> {
   await ensureBooted();
   const refusal = await refuseWebPages(req, { checkOrigin: true });
   if (refusal) return refusal;
   const agent = findAgent(slug);
-  if (!agent) return unknownAgent(slug);
-  return serveRest(req, agent, restSegments(req, slug), verb);
+  // The HTTP+JSON binding answers in its own (AIP-193) error shape, an unknown agent included.
+  if (!agent) return restError(new A2AError('methodNotFound', `no served agent "${slug}"`));
+  const segments = restSegments(req, slug);
+  if (!segments) return restError(new A2AError('invalidRequest', 'path: malformed percent-encoding'));
+  return serveRest(req, agent, segments, verb);
 }

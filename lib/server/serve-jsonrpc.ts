@@ -61,6 +61,11 @@ function headerVersion(req: Request): ProtocolVersion {
   return isV1(requestedVersion(req)) ? '1.0' : '0.3';
 }
 
+/** An endpoint no served agent answers: a JSON-RPC error (-32601, id null) with HTTP 404. */
+export function unknownAgentRpc(req: Request, slug: string): Response {
+  return rpcError(null, new A2AError('methodNotFound', `no served agent "${slug}"`), headerVersion(req), 404);
+}
+
 /**
  * JSON-RPC bodies are JSON (a2a-protocol.md §2), decided before parsing: any other declared
  * Content-Type is -32005 ContentTypeNotSupported, with HTTP 200 in v1.0 (which defines the

@@ -13,6 +13,7 @@ import { A2AError, httpStatusOf, toRestError } from '../protocol/errors';
 import { toProtoJsonNames } from '../protocol/proto-json-names';
 import { BodyTooLargeError, readBodyText } from './read-body';
 import { isJsonMediaType } from './media-type';
+import { jsonDepth, MAX_JSON_DEPTH } from './json-depth';
 import { runOperation } from './rpc-handlers';
 import type { Operation } from './rpc-methods';
 import { asA2AError } from './operation-error';
@@ -23,7 +24,8 @@ import { requestedExtensions } from './requested-extensions';
 import { inboundTrace } from './trace-headers';
 import { heldJsonResponse } from './held-response';
 
-type Verb = 'GET' | 'POST' | 'DELETE';
+/** PUT and PATCH have no operation: a known path answers 405 to them, like any wrong verb. */
+export type Verb = 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
 
 interface Route {
   op: Operation;
@@ -32,8 +34,18 @@ interface Route {
   body: boolean;
 }
 
-function restError(err: A2AError, status = httpStatusOf(err)): Response {
-  return Response.json({ error: { ...toRestError(err).error, code: status } }, { status });
+/**
+ * An AIP-193 error body. `status` overrides the HTTP status where HTTP itself answers (405 a
+ * wrong verb, 413 a body over the limit); `grpcStatus` then names the google.rpc code that fits.
+ */
+export function restError(err: A2AError, status = httpStatusOf(err), grpcStatus?: string): Response {
+  const body = toRestError(err).error;
+  return Response.json({ error: { ...body, code: status, status: grpcStatus ?? body.status } }, { status });
+}
+
+/** A body over the limit: 413, as the JSON-RPC binding and /api answer it (decision 171). */
+class RestBodyTooLarge {
+  constructor(readonly error: A2AError) {}
 }
 
 /** A path that exists with another verb: 405, naming the one it takes. */
@@ -101,7 +113,7 @@ function route(verb: Verb, segments: string[], url: URL): Route | WrongVerb | A2
 }
 
 /** A POST body: JSON (decided by Content-Type before reading), an object, within the size limit. */
-async function readJsonBody(req: Request): Promise<Record<string, unknown> | A2AError> {
+async function readJsonBody(req: Request): Promise<Record<string, unknown> | A2AError | RestBodyTooLarge> {
   const declared = req.headers.get('content-type');
   if (declared !== null && !isJsonMediaType(declared)) {
     return new A2AError('contentTypeNotSupported', `Content-Type ${declared.split(';')[0].trim() || '(empty)'}; expected application/json`);
@@ -110,10 +122,11 @@ async function readJsonBody(req: Request): Promise<Record<string, unknown> | A2A
   try {
     text = await readBodyText(req, getSettings().maxBodyBytes);
   } catch (err) {
-    if (err instanceof BodyTooLargeError) return new A2AError('invalidRequest', err.message);
+    if (err instanceof BodyTooLargeError) return new RestBodyTooLarge(new A2AError('invalidRequest', err.message));
     throw err;
   }
   if (text.trim() === '') return {};
+  if (jsonDepth(text) > MAX_JSON_DEPTH) return new A2AError('invalidRequest', `body: nests deeper than ${MAX_JSON_DEPTH} levels`);
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -133,11 +146,12 @@ export async function serveRest(req: Request, agent: ServedAgent, segments: stri
   if (!acceptsV1Only(version)) return restError(new A2AError('versionNotSupported', `A2A-Version ${version}; HTTP+JSON serves 1.0`));
   const found = route(verb, segments, url);
   if (found instanceof A2AError) return restError(found);
-  if ('wrongVerb' in found) return restError(found.wrongVerb, 405);
+  if ('wrongVerb' in found) return restError(found.wrongVerb, 405, 'UNIMPLEMENTED');
   let params: Record<string, unknown> = found.params;
   if (found.body) {
     const body = await readJsonBody(req);
     if (body instanceof A2AError) return restError(body);
+    if (body instanceof RestBodyTooLarge) return restError(body.error, 413);
     // The path names the task; a body's own taskId/id may not point elsewhere.
     params = { ...(toProtoJsonNames(body) as Record<string, unknown>), ...found.params };
   } else {

@@ -9,6 +9,7 @@ import type { Attributes, Context, Span } from '@opentelemetry/api';
 import { parseTraceparent, traceHeaders, type TraceContext } from '../protocol/trace-context';
 import { processSingleton } from '../process-singleton';
 import { tracingState, type LoadedTracing } from './provider';
+import { urlWithoutSecrets } from '../util/safe-url';
 
 /** Live task spans by task id (only while tracing is on). */
 const liveSpans = () => processSingleton('task-spans', () => new Map<string, Span>());
@@ -62,10 +63,10 @@ export function beginTaskSpan(s: TaskSpanStart): TraceContext | undefined {
     'a2a.context.id': s.contextId,
     'a2a.direction': s.direction,
     ...(s.method ? { 'a2a.method': s.method } : {}),
-    ...(s.direction === 'inbound' ? { 'gen_ai.agent.name': s.target } : { 'server.address': s.target }),
+    ...(s.direction === 'inbound' ? { 'gen_ai.agent.name': s.target } : { 'server.address': urlWithoutSecrets(s.target) }),
     ...(s.resumed ? { 'switchboard.resumed': true } : {}),
   };
-  const name = s.direction === 'inbound' ? `a2a.task ${s.target}` : `a2a.dispatch ${s.target}`;
+  const name = s.direction === 'inbound' ? `a2a.task ${s.target}` : `a2a.dispatch ${urlWithoutSecrets(s.target)}`;
   const kind = s.direction === 'inbound' ? t.api.SpanKind.SERVER : t.api.SpanKind.INTERNAL;
   const span = t.tracer.startSpan(name, { kind, attributes }, remoteContext(t, s.parent));
   liveSpans().set(s.taskId, span);
@@ -141,7 +142,7 @@ export function beginCallSpan(trace: CallTrace | undefined, method: string, endp
   if (!trace) return NO_CALL;
   const t = on();
   if (!t) return trace.context ? { headers: traceHeaders(trace.context), end: NOOP_SPAN.end } : NO_CALL;
-  const attributes = { 'rpc.system': 'jsonrpc', 'rpc.method': method, 'a2a.method': method, 'a2a.task.id': trace.taskId, 'url.full': endpoint };
+  const attributes = { 'rpc.system': 'jsonrpc', 'rpc.method': method, 'a2a.method': method, 'a2a.task.id': trace.taskId, 'url.full': urlWithoutSecrets(endpoint) };
   const { span, open } = childSpan(t, trace.taskId, `a2a.client ${method}`, t.api.SpanKind.CLIENT, attributes, trace.context);
   return { headers: traceHeaders(contextOfSpan(span)), end: open.end };
 }
@@ -153,6 +154,6 @@ export function beginCallSpan(trace: CallTrace | undefined, method: string, endp
 export function beginPushSpan(taskId: string, url: string, stored: TraceContext | null | undefined): CallSpan {
   const t = on();
   if (!t) return stored ? { headers: traceHeaders(stored), end: NOOP_SPAN.end } : NO_CALL;
-  const { span, open } = childSpan(t, taskId, 'a2a.push', t.api.SpanKind.CLIENT, { 'a2a.task.id': taskId, 'url.full': url }, stored);
+  const { span, open } = childSpan(t, taskId, 'a2a.push', t.api.SpanKind.CLIENT, { 'a2a.task.id': taskId, 'url.full': urlWithoutSecrets(url) }, stored);
   return { headers: traceHeaders(contextOfSpan(span)), end: open.end };
 }

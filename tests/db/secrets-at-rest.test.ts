@@ -46,7 +46,7 @@ const peerInput = (name: string, secret: string) => ({
 
 const rawPeer = (name: string) => raw.prepare('SELECT authSecret, headers FROM "Peer" WHERE name = ?').get(name) as { authSecret: string; headers: string };
 const rawPeerSecret = (name: string) => rawPeer(name).authSecret;
-const rawPush = (id: string) => raw.prepare('SELECT token, authentication FROM "PushConfig" WHERE id = ?').get(id) as { token: string; authentication: string };
+const rawPush = (id: string) => raw.prepare('SELECT url, token, authentication FROM "PushConfig" WHERE id = ?').get(id) as { url: string; token: string; authentication: string };
 
 describe('stored secrets are encrypted', () => {
   it('a peer secret and its headers are stored sealed and read back plain; the key file is 0600 beside the database', async () => {
@@ -58,13 +58,14 @@ describe('stored secrets are encrypted', () => {
     expect(mode(path.join(dir, 'secret.key'))).toBe(0o600);
   });
 
-  it('push token and credentials are stored sealed and read back plain', async () => {
+  it('push URL, token and credentials are stored sealed and read back plain', async () => {
     await pushes.upsertPushConfig({ taskId: 't1', id: 'p1', url: 'https://hooks.example/x', token: 'push-token-1', authentication: { scheme: 'Bearer', credentials: 'push-cred-1' }, version: '1.0' });
     const stored = rawPush('p1');
+    expect(stored.url).toMatch(/^enc:v1:/);
     expect(stored.token).toMatch(/^enc:v1:/);
     expect(stored.authentication).toMatch(/^enc:v1:/);
     expect(JSON.stringify(stored)).not.toMatch(/push-token-1|push-cred-1/);
-    expect(await pushes.findPushConfig('t1', 'p1')).toMatchObject({ token: 'push-token-1', authentication: { scheme: 'Bearer', credentials: 'push-cred-1' } });
+    expect(await pushes.findPushConfig('t1', 'p1')).toMatchObject({ url: 'https://hooks.example/x', token: 'push-token-1', authentication: { scheme: 'Bearer', credentials: 'push-cred-1' } });
   });
 
   it('plaintext rows of an older version still read, and are sealed by the boot migration', async () => {
@@ -78,11 +79,13 @@ describe('stored secrets are encrypted', () => {
     expect(rawPeer('legacy').authSecret).toMatch(/^enc:v1:/);
     expect(rawPeer('legacy').headers).toMatch(/^enc:v1:/);
     expect((await peers.findPeerRecord('legacy'))?.headers).toEqual({ 'X-Team': 'blue' });
+    expect(rawPush('old').url).toMatch(/^enc:v1:/);
     expect(rawPush('old').token).toMatch(/^enc:v1:/);
     expect(rawPush('old').authentication).toMatch(/^enc:v1:/);
     expect((await peers.findPeerRecord('legacy'))?.authSecret).toBe('legacy-secret');
-    expect(await pushes.findPushConfig('t1', 'old')).toMatchObject({ token: 'old-token', authentication: { credentials: 'old-cred' } });
+    expect(await pushes.findPushConfig('t1', 'old')).toMatchObject({ url: 'https://h.example', token: 'old-token', authentication: { credentials: 'old-cred' } });
     expect(await peers.sealPlaintextPeerSecrets()).toBe(0);
+    expect(await pushes.sealPlaintextPushSecrets()).toBe(0);
   });
 
   it('a sealed value cannot be moved to another column', async () => {

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type AppServer } from '../support/app-server';
+import { queryAppDb } from '../support/app-db';
 import { rpc, waitFor } from '../support/a2a-clients';
 import { dispatch, waitForTask } from '../support/dispatch-api';
 import { startWebhookReceiver, type ReceivedHook, type WebhookReceiver } from '../support/webhook-receiver';
@@ -122,6 +123,21 @@ describe('retries', () => {
     expect(log.attemptLog.filter((a) => a.status === 500).length).toBe(got.length - 1);
     expect(delivered(got)).toHaveLength(1);
     expect(new Set(got.map((r) => r.headers['idempotency-key'])).size).toBe(1);
+    // Issue 27: the failed attempts were logged with the target's origin, not its path.
+    expect(app.logs()).toContain('notification failed; will retry');
+    expect(app.logs()).not.toContain(`${hooks.url}/ops`);
+  });
+});
+
+describe('secrets in webhook URLs', () => {
+  it('a delivery row stores the target origin only, not the path where the webhook secret sits', async () => {
+    const taskId = await dispatch(app.url, { peer: 'self', text: 'secret path' });
+    await waitForTask(app.url, taskId);
+    await settled(taskId);
+    const urls = await storedDeliveryUrls(app);
+    expect(urls.length).toBeGreaterThan(0);
+    expect(urls.every((u) => u === hooks.url)).toBe(true);
+    expect(urls.join(' ')).not.toContain('XXXX');
   });
 });
 
@@ -160,6 +176,9 @@ describe('exactly once across restarts', () => {
   });
 });
 
+/** Every NotificationDelivery.url as stored. */
+const storedDeliveryUrls = async (server: AppServer) => (await queryAppDb<{ url: string }>(server, 'SELECT "url" FROM "NotificationDelivery"')).map((r) => r.url);
+
 describe('invalid rules', () => {
   it('refuse the start, naming the rule and the key', async () => {
     const config = writeConfig({ notifications: [{ name: 'bad', on: ['task-finished'], url: 'https://example.com/hook' }] });
@@ -169,5 +188,10 @@ describe('invalid rules', () => {
   it('a loopback target without allowPrivate is refused by the SSRF guard at start', async () => {
     const config = writeConfig({ notifications: [{ name: 'local', on: ['task-failed'], url: `${hooks.url}/x` }] });
     await expect(startApp({ SWITCHBOARD_CONFIG: config })).rejects.toThrow(/notifications "local": url: 127\.0\.0\.1 is a loopback address/);
+  });
+
+  it('a host name that resolves to a loopback address is refused at start too (issue 27)', async () => {
+    const config = writeConfig({ notifications: [{ name: 'named', on: ['task-failed'], url: `http://localhost:${new URL(hooks.url).port}/x` }] });
+    await expect(startApp({ SWITCHBOARD_CONFIG: config })).rejects.toThrow(/notifications "named": url: localhost resolves to a refused address: .*loopback/);
   });
 });

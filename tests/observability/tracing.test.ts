@@ -105,6 +105,34 @@ describe('push deliveries carry the trace', () => {
   });
 });
 
+// Issue 27 §1: trace context is checked for header safety; span attributes carry no URL secrets.
+describe('unsafe trace context and URL secrets', () => {
+  it('a tracestate with CR LF, NUL or non-ASCII is dropped: the push still goes out, with the traceparent', async () => {
+    const traceId = '7bf92f3577b34da6a3ce929d0e0e4739';
+    for (const [i, tracestate] of ['vendor=a\r\nX-Injected: 1', 'vendor=a\u0000b', 'vendor=😀'].entries()) {
+      const send = pushSend(`${webhook.url}/unsafe-${i}?token=push-secret-${i}`, 'work 0.2s chunks 1');
+      const metadata = { switchboard: { trace: { traceparent: `00-${traceId}-00f067aa0ba902c${i}-01`, tracestate } } };
+      const res = await rpc(`${app.url}/a2a/slow`, 'message/send', { ...send, message: { ...send.message, metadata } });
+      const hook = await pushedFor(webhook, res.body.result.id as string, 'completed');
+      const sent = parseTraceparent(String(hook.headers.traceparent));
+      expect(sent?.traceId).toBe(traceId);
+      expect(hook.headers.tracestate).toBeUndefined();
+      // The push span names the webhook without its query (where its secret sits).
+      const push = await spanWhere((s) => s.name === 'a2a.push' && s.spanId === sent?.spanId);
+      expect(push.attributes['url.full']).toBe(`${webhook.url}/unsafe-${i}`);
+    }
+  });
+
+  it("an outbound call's span shows the peer URL without its query string", async () => {
+    const taskId = await dispatch(app.url, { url: `${app.url}/a2a/echo?token=query-secret-123`, text: 'hello', mode: 'blocking' });
+    expect((await waitForTask(app.url, taskId)).task.state).toBe('completed');
+    const dispatchSpan = await spanWhere((s) => s.name.startsWith('a2a.dispatch') && s.attributes['a2a.task.id'] === taskId);
+    const call = await spanWhere((s) => s.name.startsWith('a2a.client') && s.attributes['a2a.task.id'] === taskId);
+    expect(call.attributes['url.full']).toBe(`${app.url}/a2a/echo`);
+    expect(JSON.stringify([dispatchSpan, call])).not.toContain('query-secret-123');
+  });
+});
+
 describe('trace context with tracing off', () => {
   let plain: AppServer;
   let hooks: WebhookReceiver;

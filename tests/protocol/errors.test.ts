@@ -101,10 +101,15 @@ describe('JSON-RPC errors', () => {
     expect(res.body.error.message).toContain('4096 bytes');
   });
 
-  it('an unknown agent is a JSON 404 naming it', async () => {
+  it('an unknown agent is a 404 naming it, as a JSON-RPC error (issue 27: a standard body)', async () => {
     const res = await fetch(`${app.url}/a2a/nobody`, { method: 'POST', body: '{}' });
     expect(res.status).toBe(404);
-    expect((await res.json()).error.message).toContain('nobody');
+    const body = await res.json();
+    expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32601 } });
+    expect(body.error.message).toContain('nobody');
+    const card = await fetch(`${app.url}/a2a/nobody/.well-known/agent-card.json`);
+    expect(card.status).toBe(404);
+    expect((await card.json()).error.message).toContain('nobody');
   });
 
   it('the server is still up after all of that', async () => {

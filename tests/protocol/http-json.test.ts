@@ -146,6 +146,46 @@ describe('HTTP+JSON statuses and errors (AIP-193 with ErrorInfo)', () => {
     expect(version.body.error.details[0].reason).toBe('VERSION_NOT_SUPPORTED');
   });
 
+  // Issue 27 §1: the binding's own errors are precise, in its own shape, and never a 500.
+  it('a wrong verb is 405 UNIMPLEMENTED (PUT and PATCH too), an unknown agent a standard 404', async () => {
+    for (const verb of ['DELETE', 'PUT', 'PATCH']) {
+      const res = await http(verb, '/a2a/echo/message:send');
+      expect(res.status, verb).toBe(405);
+      expect(res.body.error).toMatchObject({ code: 405, status: 'UNIMPLEMENTED' });
+    }
+    const unknown = await http('POST', '/a2a/nobody/message:send', message('x'));
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toMatchObject({ code: 404, status: 'NOT_FOUND' });
+    expect(unknown.body.error.message).toMatch(/no served agent "nobody"/);
+  });
+
+  it('a body over the limit is 413; a body nested deeper than 64 levels is 400 and stored nowhere', async () => {
+    const big = await http('POST', '/a2a/echo/message:send', message('x'.repeat(1_100_000)));
+    expect(big.status).toBe(413);
+    expect(big.body.error).toMatchObject({ code: 413, status: 'INVALID_ARGUMENT' });
+    const deep = { message: { ...message('deep').message, metadata: JSON.parse(`${'{"a":'.repeat(70)}1${'}'.repeat(70)}`) } };
+    const res = await http('POST', '/a2a/echo/message:send', deep);
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toMatch(/nests deeper than 64 levels/);
+    const shallow = { message: { ...message('ok').message, metadata: JSON.parse(`${'{"a":'.repeat(50)}1${'}'.repeat(50)}`) } };
+    expect((await http('POST', '/a2a/echo/message:send', shallow)).status).toBe(200);
+  });
+
+  it('malformed percent-encoding in a path is a precise 400 on /a2a, /api and the pages, never a 500', async () => {
+    for (const path of ['/a2a/echo/tasks/%E0%A4%A', '/a2a/%zz', '/a2a/echo/tasks/x%zz:cancel']) {
+      const res = await http('GET', path);
+      expect(res.status, path).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT', message: expect.stringMatching(/path: malformed percent-encoding/) });
+    }
+    for (const path of ['/api/tasks/%E0%A4%A', '/api/peers/%zz', '/tasks/%E0%A4%A', '/%C3']) {
+      const res = await http('GET', path);
+      expect(res.status, path).toBe(400);
+      expect(res.body.error).toEqual({ code: 'invalid_path', message: 'path: malformed percent-encoding', field: 'path' });
+    }
+    // Well-formed escapes still reach the routes.
+    expect((await http('GET', '/a2a/echo/tasks/no%20such')).status).toBe(404);
+  });
+
   it('a stream is SSE of StreamResponse objects, no JSON-RPC envelope', async () => {
     const res = await http('POST', '/a2a/slow/message:stream', message('work 0.3s chunks 2'));
     expect(res.type).toMatch(/^text\/event-stream/);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startApp, type AppServer } from '../support/app-server';
+import { queryAppDb } from '../support/app-db';
 import { rpc, waitFor } from '../support/a2a-clients';
 
 interface Delivery {
@@ -38,6 +39,22 @@ afterAll(async () => {
 });
 
 describe('push notifications', () => {
+  it('a webhook URL is stored sealed (its path and query are the secret) and still delivered to', async () => {
+    const secretUrl = `${hookUrl}/SECRET-PATH-123?token=q-secret-456`;
+    const sent = await rpc(`${app.url}/a2a/slow`, 'message/send', {
+      message: { messageId: 'p-sealed', role: 'user', parts: [{ kind: 'text', text: 'work 0.1s chunks 1' }] },
+      configuration: { blocking: false, pushNotificationConfig: { url: secretUrl } },
+    });
+    const id = sent.body.result.id;
+    await waitFor(() => Promise.resolve(deliveries.find((d) => (d.body as { id?: string }).id === id && (d.body as { status: { state: string } }).status.state === 'completed')));
+    const rows = await queryAppDb<{ url: string }>(app, `SELECT "url" FROM "PushConfig" WHERE "taskId" = '${id}'`);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].url).toMatch(/^enc:v1:/);
+    expect(rows[0].url).not.toContain('SECRET-PATH');
+    const got = await rpc(`${app.url}/a2a/slow`, 'tasks/pushNotificationConfig/get', { id });
+    expect(got.body.result.pushNotificationConfig.url).toBe(secretUrl); // the caller reads its own URL back
+  });
+
   it('v0.3: an inline config gets the Task on each state change, ending with the completed task', async () => {
     const sent = await rpc(`${app.url}/a2a/slow`, 'message/send', {
       message: { messageId: 'p1', role: 'user', parts: [{ kind: 'text', text: 'work 0.3s chunks 2' }] },

@@ -8,10 +8,11 @@ import { startApp, type AppServer } from '../support/app-server';
 import { rawRequest } from '../support/raw-http';
 
 const OPERATOR = 'sessions-operator-token-0123456789';
+const METRICS = 'sessions-metrics-token-0123456789';
 let app: AppServer;
 
 beforeAll(async () => {
-  app = await startApp({ SWITCHBOARD_OPERATOR_TOKEN: OPERATOR, SWITCHBOARD_LOGIN_MAX_FAILURES: '3', SWITCHBOARD_LOGIN_WINDOW: '600' });
+  app = await startApp({ SWITCHBOARD_OPERATOR_TOKEN: OPERATOR, SWITCHBOARD_METRICS_TOKEN: METRICS, SWITCHBOARD_LOGIN_MAX_FAILURES: '3', SWITCHBOARD_LOGIN_WINDOW: '600' });
 });
 afterAll(async () => app?.stop());
 
@@ -63,18 +64,41 @@ describe('sessions', () => {
     }
   });
 
-  // Last: it leaves token checks throttled for the rest of the window.
-  it('throttles wrong tokens: 429 with Retry-After, for the login form and bearer tokens alike', async () => {
-    for (let i = 0; i < 2; i++) expect((await logIn(`wrong-token-${i}-0123456789`)).status).toBe(401);
+  // Issue 27 §1: the throttle is per source and per token, and never refuses a right credential.
+  it('throttles wrong tokens per source with 429 + Retry-After; the right tokens keep working', async () => {
+    const from = (source: string) => ({ ...sameOrigin(), 'x-forwarded-for': source });
+    const logInFrom = (source: string, token: string) =>
+      fetch(`${app.url}/api/session`, { method: 'POST', headers: from(source), body: JSON.stringify({ token }) });
+    for (let i = 0; i < 2; i++) expect((await logInFrom('203.0.113.7', `wrong-token-${i}-0123456789`)).status).toBe(401);
     // A wrong bearer token anywhere (here: a page) counts too, so no route is a free oracle.
-    expect((await rawRequest(`${app.url}/`, { headers: { authorization: 'Bearer wrong-token-page-0123456789' } })).status).toBeLessThan(500);
-    const throttled = await logIn(OPERATOR); // even the right token, so guessing learns nothing
+    const page = await rawRequest(`${app.url}/`, { headers: { authorization: 'Bearer wrong-token-page-0123456789', 'x-forwarded-for': '203.0.113.7' } });
+    expect(page.status).toBeLessThan(500);
+    const throttled = await logInFrom('203.0.113.7', 'wrong-token-3-0123456789');
     expect(throttled.status).toBe(429);
     expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThan(0);
+    const bearerWrong = await fetch(`${app.url}/api/tasks`, { headers: { authorization: 'Bearer wrong-token-4-0123456789', 'x-forwarded-for': '203.0.113.7' } });
+    expect(bearerWrong.status).toBe(429);
+
+    // The right token from the throttled source, as a login and as a bearer token, still works.
+    expect((await logInFrom('203.0.113.7', OPERATOR)).status).toBe(200);
     for (const path of ['/api/tasks', '/api/session']) {
-      const bearer = await fetch(`${app.url}${path}`, { headers: { authorization: `Bearer ${OPERATOR}` } });
-      expect(bearer.status, path).toBe(429);
-      expect(bearer.headers.get('retry-after')).toBeTruthy();
+      const bearer = await fetch(`${app.url}${path}`, { headers: { authorization: `Bearer ${OPERATOR}`, 'x-forwarded-for': '203.0.113.7' } });
+      expect(bearer.status, path).toBe(200);
     }
+    // Another source is not throttled: a wrong token there is a plain 401.
+    expect((await logInFrom('198.51.100.9', 'wrong-token-5-0123456789')).status).toBe(401);
+    // One stale token sent from many sources is throttled on its own, without throttling them.
+    const stale = 'stale-script-token-0123456789';
+    for (let i = 0; i < 3; i++) expect((await logInFrom(`192.0.2.${i}`, stale)).status).toBe(401);
+    expect((await logInFrom('192.0.2.200', stale)).status).toBe(429);
+    expect((await logInFrom('192.0.2.201', 'another-wrong-token-0123456789')).status).toBe(401);
+  });
+
+  it('a right credential on a route it does not open is refused but never counted as a guess', async () => {
+    const from = { authorization: `Bearer ${METRICS}`, 'x-forwarded-for': '203.0.113.50' };
+    for (let i = 0; i < 5; i++) expect((await fetch(`${app.url}/api/tasks`, { headers: from })).status).toBe(401);
+    expect((await fetch(`${app.url}/api/metrics`, { headers: from })).status).toBe(200);
+    const wrong = await fetch(`${app.url}/api/tasks`, { headers: { authorization: 'Bearer wrong-token-50-0123456789', 'x-forwarded-for': '203.0.113.50' } });
+    expect(wrong.status).toBe(401); // the source has no failures yet
   });
 });

@@ -18,6 +18,10 @@ export interface AppServer {
   logs: () => string;
   /** SIGTERM and wait for exit (graceful shutdown path). */
   stop(): Promise<void>;
+  /** Sends one signal to the server process, without waiting (stop paths under test). */
+  signal(sig: NodeJS.Signals): void;
+  /** Resolves once the server process has exited. */
+  exited(): Promise<void>;
   /** SIGKILL the whole process group (crash). */
   kill(): Promise<void>;
   /** Start again on the same port and database. */
@@ -101,6 +105,10 @@ export async function startApp(env: Record<string, string> = {}, opts: StartOpti
       child.kill('SIGTERM');
       await exited();
     },
+    signal(sig) {
+      child.kill(sig);
+    },
+    exited,
     async kill() {
       try {
         process.kill(-child.pid!, 'SIGKILL');

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { PeerListSchema, PeerOneSchema, PeerTestSchema, type PeerAuthInput, type PeerInput } from '../../dashboard/peer-wire';
 import { apiRequest, apiTarget, CliError } from '../api';
 import { EXIT, type ExitCode } from '../exit-codes';
-import { printJson, printTable, type CommonOptions } from '../output';
+import { note, printJson, printTable, type CommonOptions } from '../output';
 import { commonOptions, seconds } from './options';
 import { peersImportCommand } from './peers-import';
 
@@ -56,7 +56,7 @@ function add(exit: Exit): Command {
     const body: PeerInput = { name, url, auth: authOf(opts), ...(opts.timeout ? { timeoutSeconds: opts.timeout } : {}), ...(opts.notes ? { notes: opts.notes } : {}) };
     const { peer } = await apiRequest(apiTarget(opts.url), '/api/peers', PeerOneSchema, { method: 'POST', body });
     if (opts.json) printJson({ peer });
-    else process.stderr.write(`added peer ${peer.name} (${peer.url}); check it with: switchboard peers test ${peer.name}\n`);
+    else note(`added peer ${peer.name} (${peer.url}); check it with: switchboard peers test ${peer.name}`);
     exit(EXIT.completed);
   });
 }

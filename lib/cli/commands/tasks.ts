@@ -4,7 +4,8 @@ import { DISPLAY_STATES, DisplayStateSchema, type TaskSummary } from '../../dash
 import { apiTarget, CliError } from '../api';
 import { EXIT, exitCodeForState, type ExitCode } from '../exit-codes';
 import { resultText, watchTask } from '../follow-command';
-import { printJson, printTable, shorten, type CommonOptions } from '../output';
+import { note, printJson, printTable, shorten, type CommonOptions } from '../output';
+import { terminalText } from '../../util/terminal-text';
 import { cancelTask, dispatch, fetchTaskDetail, listTasks } from '../tasks-api';
 import { commonOptions, jsonObject, positiveInt, reconnectOption, sinceArg, urlOption } from './options';
 import { exportTasksTo } from '../tasks-export';
@@ -52,7 +53,7 @@ function show(exit: Exit): Command {
       ];
       printTable(rows);
       const text = resultText(detail);
-      if (text) process.stdout.write(`\n${text}${text.endsWith('\n') ? '' : '\n'}`);
+      if (text) process.stdout.write(`\n${terminalText(text)}${text.endsWith('\n') ? '' : '\n'}`);
     }
     exit(EXIT.completed);
   });
@@ -69,7 +70,7 @@ function cancel(exit: Exit): Command {
   return commonOptions(new Command('cancel').description('cancel a running task (an outbound one at its peer too)').argument('<id>')).action(async (id: string, opts: CommonOptions) => {
     const { task } = await cancelTask(apiTarget(opts.url), id);
     if (opts.json) printJson({ task });
-    else process.stderr.write(`task ${task.id} ${task.state}${task.endReason ? `: ${task.endReason}` : ''}\n`);
+    else note(`task ${task.id} ${task.state}${task.endReason ? `: ${task.endReason}` : ''}`);
     exit(exitCodeForState(task.state, task.endReason) === EXIT.canceled ? EXIT.completed : EXIT.error);
   });
 }

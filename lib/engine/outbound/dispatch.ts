@@ -3,6 +3,7 @@
  * answer (202 {taskId} at once); sending and following go on in the background whether or not
  * the HTTP caller stays. `taskId` answers a peer that asked for input, in the same local task.
  */
+import { parentProof } from '../../auth/parent-proof';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { createTaskRecord, recordEvents } from '../task-writer';
@@ -97,8 +98,9 @@ async function newDispatch(req: DispatchRequest, extras: DispatchExtras): Promis
   const taskId = newId();
   const contextId = req.contextId ?? newId();
   const traceContext = beginTaskSpan({ taskId, contextId, direction: 'outbound', target: target.peerName ?? target.url, parent: parent?.traceContext });
-  // The peer's task names ours as its parent, and the trace travels in metadata too.
-  const metadata = withTraceMetadata(req.metadata, traceContext, { taskId, ...dashboardLink(taskId) });
+  // The peer's task names ours as its parent (with our proof, so this hub links it when the peer
+  // is itself), and the trace travels in metadata too.
+  const metadata = withTraceMetadata(req.metadata, traceContext, { taskId, ...dashboardLink(taskId), proof: parentProof(taskId) });
   const message = userMessage({ ...req, metadata }, { contextId }, extras);
   const follow: FollowState = {
     mode: req.mode,

@@ -17,3 +17,12 @@ export async function POST(req: Request, ctx: Ctx): Promise<Response> {
 export async function DELETE(req: Request, ctx: Ctx): Promise<Response> {
   return serveAgentRest(req, (await ctx.params).slug, 'DELETE');
 }
+
+// Verbs the binding has no operation for get its 405 in the binding's error shape, not Next's empty one.
+export async function PUT(req: Request, ctx: Ctx): Promise<Response> {
+  return serveAgentRest(req, (await ctx.params).slug, 'PUT');
+}
+
+export async function PATCH(req: Request, ctx: Ctx): Promise<Response> {
+  return serveAgentRest(req, (await ctx.params).slug, 'PATCH');
+}
