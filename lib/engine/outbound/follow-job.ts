@@ -42,13 +42,14 @@ export function followLimitClock(job: FollowJob): LimitClock {
 
 /**
  * Before recording a terminal state seen on a stream, read the peer's final snapshot so the
- * accumulated result equals the peer's even if we missed chunks while reconnecting.
+ * stored result equals the peer's final task: chunks missed while reconnecting, and a reply the
+ * peer re-rendered under a new artifactId (Hermes) replacing, never adding to, what it streamed.
  */
 async function finalSnapshot(job: FollowJob, step: Extract<Step, { kind: 'terminal' }>): Promise<Extract<Step, { kind: 'terminal' }>> {
   if (step.fromSnapshot || !job.recorder.remoteTaskId) return step;
   try {
     const task = await getTask(job.conn, job.recorder.remoteTaskId, { timeoutMs: job.conn.timeoutMs, signal: job.signal });
-    await job.recorder.reconcileArtifacts(task.artifacts);
+    await job.recorder.reconcileArtifacts(task.artifacts, true);
     if (task.status.state === step.status.state) return { ...step, metadata: { ...task.metadata, ...step.metadata } };
   } catch (err) {
     await job.recorder.recordFollowError({ phase: 'final-snapshot', error: errorMessage(err) });
