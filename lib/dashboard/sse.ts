@@ -1,7 +1,7 @@
 /**
  * Server-sent events for the dashboard, shared by the per-task stream and the global feed.
  * Frames carry `id:` (the event seq where there is one) and `event:`; a `: keepalive` comment
- * goes out every SWITCHBOARD_SSE_KEEPALIVE (KEEPALIVE_MS, 3 s) so proxies keep the connection and a dead one gets noticed.
+ * goes out every SWITCHBOARD_SSE_KEEPALIVE (KEEPALIVE_MS, 2 s) so proxies keep the connection and a dead one gets noticed.
  * Both the request's abort and the stream's cancel end the source, whichever comes first.
  */
 import { errorMessage, log } from '../log';

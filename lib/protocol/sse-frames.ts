@@ -16,7 +16,7 @@ export const SSE_HEADERS: Record<string, string> = {
  * interval for every stream, A2A and dashboard; SWITCHBOARD_SSE_KEEPALIVE may lower it (tests),
  * never raise it past KEEPALIVE_MAX_MS.
  */
-export const KEEPALIVE_MS = 3_000;
+export const KEEPALIVE_MS = 2_000;
 export const KEEPALIVE_MAX_MS = 4_000;
 export const SSE_KEEPALIVE = ': keepalive\n\n';
 

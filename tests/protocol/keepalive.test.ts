@@ -1,6 +1,6 @@
 /**
  * Issue 22 "quiet streams look dead": every SSE stream, A2A and dashboard, sends a keepalive
- * comment within SWITCHBOARD_SSE_KEEPALIVE (default 3 s, at most 4 s). The interval is lowered
+ * comment within SWITCHBOARD_SSE_KEEPALIVE (default 2 s, at most 4 s). The interval is lowered
  * here so the test is quick; what is asserted is an order of events, not a time.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
