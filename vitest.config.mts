@@ -34,6 +34,7 @@ const BOTH_PROVIDERS = [
   'tests/protocol/caller-ids.test.ts',
   'tests/protocol/auth-and-cards.test.ts',
   'tests/protocol/window-end.test.ts',
+  'tests/protocol/context-follow-up.test.ts',
   'tests/protocol/http-json.test.ts',
   'tests/security/sessions.test.ts',
   'tests/security/bounds.test.ts',

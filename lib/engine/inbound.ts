@@ -16,7 +16,7 @@ import { buildTask, loadTask } from './snapshot';
 import { toStreamEvent } from './stream-events';
 import { agentText } from './messages';
 import { directReplyIn } from './direct-reply';
-import { findTask, listMessages } from '../db/task-repo';
+import { findTask, listMessages, listTasksInScope } from '../db/task-repo';
 import { newId } from '../db/ids';
 import { isContextTaken, type StoredEvent, type TaskRecord } from '../db/task-records';
 import type { CallerScope } from '../db/task-scope';
@@ -66,6 +66,8 @@ async function beginTurn(req: SendRequest): Promise<TaskRecord> {
   if (req.scope.agentSlug !== req.agent.slug) throw new Error(`scope of agent ${req.scope.agentSlug} used at agent ${req.agent.slug}`);
   if (req.message.taskId) return continueTask(req, req.message.taskId);
   const requested = req.message.contextId;
+  const waiting = requested ? await onlyTaskAskingInContext(req.scope, requested) : null;
+  if (waiting) return continueTask(req, waiting);
   try {
     return await createTask(req, requested ?? newId(), requested !== undefined);
   } catch (err) {
@@ -74,6 +76,16 @@ async function beginTurn(req: SendRequest): Promise<TaskRecord> {
     if (isContextTaken(err)) return createTask(req, newId(), false);
     throw err;
   }
+}
+
+/**
+ * A follow-up that names only its context (Hermes cannot send a taskId, issue 22) answers the
+ * question when exactly one of the caller's tasks at this agent in that context asks for input;
+ * with none or several it starts a new task, as before. An explicit taskId always wins.
+ */
+async function onlyTaskAskingInContext(scope: CallerScope, contextId: string): Promise<string | null> {
+  const { tasks } = await listTasksInScope(scope, { contextId, states: ['input-required'], limit: 2 });
+  return tasks.length === 1 ? tasks[0].id : null;
 }
 
 async function createTask(req: SendRequest, contextId: string, joinsContext: boolean): Promise<TaskRecord> {
