@@ -78,6 +78,7 @@ async function newDispatch(req: DispatchRequest): Promise<{ taskId: string }> {
     timeoutSource: target.timeout.source,
     prefer: req.protocolVersion,
     remoteContextId: contextId,
+    ...(req.contextId ? {} : { contextMinted: true }),
     message,
     startedAt: new Date().toISOString(),
   };
