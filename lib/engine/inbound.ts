@@ -11,7 +11,7 @@ import type { ServedAgent } from './agent';
 import { createTaskRecord, recordEvents } from './task-writer';
 import { startTurn } from './run-turn';
 import { committedThrough, observeTaskBatches, type ObservationEnd } from './observe';
-import { detachTask, detachGuidance, markReattached, type DetachReason } from './detach';
+import { detachTask, detachGuidance, markReattached, wantsPartialArtifacts, type DetachReason } from './detach';
 import { buildTask, loadTask } from './snapshot';
 import { toStreamEvent } from './stream-events';
 import { agentText } from './messages';
@@ -174,9 +174,11 @@ export async function sendMessage(req: SendRequest, mode: SendMode): Promise<Tas
     }
     if (step.value !== 'ended') {
       const detached = await detachTask(record.id, record.contextId, { reason: detachReason(step.value), windowMs, graceMs });
-      // The answer is the task as of its detach: the instructions, and every artifact committed
-      // before them (later progress would replace the status message in a fresh read).
-      if (detached) return buildTask(detached.task, { historyLength: req.historyLength });
+      // The answer is the task as of its detach: the instructions (later progress would replace
+      // the status message in a fresh read), and no partial artifacts unless the caller asks:
+      // a client that reads artifacts first must not take a first chunk for the result.
+      const includeArtifacts = wantsPartialArtifacts(req.message.metadata);
+      if (detached) return buildTask(detached.task, { historyLength: req.historyLength, includeArtifacts });
     } else if (reply && !req.message.taskId) return reply;
   }
   return (await loadTask(record.id, { historyLength: req.historyLength }))!;
