@@ -1,6 +1,6 @@
 /**
  * The one cancel, for both directions and every adapter (A2A tasks/cancel | CancelTask, the
- * dashboard API): `cancel(taskId, scope)`. The scope decides what the caller may reach; a task
+ * operator API): `cancel(taskId, scope, door)`. The scope decides what the caller may reach; a task
  * outside it is -32001, as if it did not exist. A task that already ended is -32002. A cancel
  * that loses the terminal claim to a simultaneous ending answers with the task as it ended.
  *
@@ -18,8 +18,22 @@ import { loadTask } from './snapshot';
 import { requireTaskInScope } from './scoped-task';
 import { cancelOutboundAtPeer } from './outbound/cancel';
 
-function reasonFor(scope: TaskScope): string {
-  return scope.kind === 'operator' ? `canceled by ${scope.operator} from the dashboard` : 'canceled by request';
+/**
+ * Which door a cancel came through, recorded in its reason (issue 22: a CLI cancel read "from the
+ * dashboard"). A2A callers always come through `a2a`; the operator API tells the dashboard, the
+ * CLI and other API clients apart by the X-Switchboard-Client label (lib/api/client-label.ts).
+ */
+export type CancelDoor = 'dashboard' | 'cli' | 'api' | 'a2a';
+
+const DOOR_PHRASE: Record<Exclude<CancelDoor, 'a2a'>, string> = {
+  dashboard: 'from the dashboard',
+  cli: 'from the CLI',
+  api: 'through the API',
+};
+
+function reasonFor(scope: TaskScope, door: CancelDoor): string {
+  if (scope.kind !== 'operator' || door === 'a2a') return 'canceled by the A2A caller (tasks/cancel)';
+  return `canceled by ${scope.operator} ${DOOR_PHRASE[door]}`;
 }
 
 async function cancelInbound(record: TaskRecord, reason: string): Promise<void> {
@@ -31,10 +45,10 @@ async function cancelInbound(record: TaskRecord, reason: string): Promise<void> 
   if (won) executions().abort(record.id, reason);
 }
 
-export async function cancel(taskId: string, scope: TaskScope): Promise<Task> {
+export async function cancel(taskId: string, scope: TaskScope, door: CancelDoor = scope.kind === 'operator' ? 'api' : 'a2a'): Promise<Task> {
   const record = await requireTaskInScope(taskId, scope);
   if (isTerminalState(record.state)) throw new A2AError('taskNotCancelable', `task ${taskId} is already ${record.state}`);
-  const reason = reasonFor(scope);
+  const reason = reasonFor(scope, door);
   if (record.direction === 'inbound') {
     await cancelInbound(record, reason);
   } else {
