@@ -2,14 +2,10 @@
  * A v1.0 JSON-RPC peer shaped like Hermes's A2A server (issue 22): it ignores
  * `returnImmediately` and holds SendMessage until its work is done (`hold N ms` in the text),
  * cannot stream, and lists tasks by context (ListTasks) without their message history. GetTask
- * answers the task as it stands. Real HTTP on a free loopback port.
+ * answers the task as it stands. Real HTTP (rpc-peer.ts).
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { closeServer } from './sdk-peer';
-
-type Json = Record<string, unknown>;
+import { startRpcPeer, type Json, type RpcPeer } from './rpc-peer';
 
 export const HELD_RESULT = 'the held result';
 
@@ -24,25 +20,12 @@ function wire(task: Held): Json {
   return { id: task.id, contextId: task.contextId, status, artifacts: task.done ? [{ artifactId: 'held', parts: [{ text: HELD_RESULT }] }] : [] };
 }
 
-export interface HoldingPeer {
-  url: string;
-  close(): Promise<void>;
-}
+export type HoldingPeer = RpcPeer;
 
 export async function startHoldingPeer(): Promise<HoldingPeer> {
   const tasks = new Map<string, Held>();
-  let base = '';
-  const server = http.createServer(async (req, res) => {
-    const json = (body: unknown) => {
-      res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify(body));
-    };
-    if (req.method === 'GET') {
-      return json({ name: 'holder', description: 'holds the call', version: '1.0.0', supportedInterfaces: [{ url: `${base}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }], capabilities: { streaming: false }, defaultInputModes: ['text'], defaultOutputModes: ['text'], skills: [] });
-    }
-    const chunks: Buffer[] = [];
-    for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Json;
+  const card = (base: string) => ({ name: 'holder', description: 'holds the call', version: '1.0.0', supportedInterfaces: [{ url: `${base}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }], capabilities: { streaming: false }, defaultInputModes: ['text'], defaultOutputModes: ['text'], skills: [] });
+  return startRpcPeer(card, async (body, res, json) => {
     const params = (body.params ?? {}) as Json;
     const result = (value: unknown) => json({ jsonrpc: '2.0', id: body.id, result: value });
     switch (body.method) {
@@ -69,7 +52,4 @@ export async function startHoldingPeer(): Promise<HoldingPeer> {
         return json({ jsonrpc: '2.0', id: body.id ?? null, error: { code: -32601, message: `Method not found: ${String(body.method)}` } });
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url: base, close: () => closeServer(server) };
 }

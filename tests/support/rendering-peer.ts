@@ -6,22 +6,16 @@
  * - `render keep-ids`: the final task holds the whole reply under the streamed id;
  * - `render no-artifacts`: the final task carries no artifacts at all;
  * - `render doubled`: the final task holds every chunk twice (a2a-python 0.3.26 after a resubscribe).
- * `chunks N` sets how many chunks are streamed (default 4). Real HTTP on a free loopback port.
+ * `chunks N` sets how many chunks are streamed (default 4). Real HTTP (rpc-peer.ts).
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { closeServer } from './sdk-peer';
-
-type Json = Record<string, unknown>;
+import { startRpcPeer, type Json, type RpcPeer } from './rpc-peer';
 
 export const STREAMED_ID = 'streamed-reply';
 export const renderedChunk = (i: number) => `part ${i} of the reply. `;
 
-export interface RenderingPeer {
-  url: string;
-  close(): Promise<void>;
-}
+export type RenderingPeer = RpcPeer;
 
 interface Reply {
   id: string;
@@ -50,12 +44,6 @@ function taskOf(reply: Reply): Json {
   return { kind: 'task', id: reply.id, contextId: reply.contextId, status: { state, timestamp: new Date().toISOString() }, history: [], artifacts: reply.done ? finalArtifacts(reply) : [] };
 }
 
-async function readBody(req: http.IncomingMessage): Promise<Json> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
-  return JSON.parse(Buffer.concat(chunks).toString('utf8')) as Json;
-}
-
 function stream(reply: Reply, id: unknown, res: http.ServerResponse): void {
   res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
   const write = (result: Json) => res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id, result })}\n\n`);
@@ -71,16 +59,8 @@ function stream(reply: Reply, id: unknown, res: http.ServerResponse): void {
 
 export async function startRenderingPeer(): Promise<RenderingPeer> {
   const replies = new Map<string, Reply>();
-  let base = '';
-  const server = http.createServer(async (req, res) => {
-    const json = (body: unknown) => {
-      res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify(body));
-    };
-    if (req.method === 'GET') {
-      return json({ name: 'renderer', description: 'streams, then renders', url: `${base}/a2a`, protocolVersion: '0.3.0', version: '1.0.0', capabilities: { streaming: true }, defaultInputModes: ['text'], defaultOutputModes: ['text'], skills: [] });
-    }
-    const body = await readBody(req);
+  const card = (base: string) => ({ name: 'renderer', description: 'streams, then renders', url: `${base}/a2a`, protocolVersion: '0.3.0', version: '1.0.0', capabilities: { streaming: true }, defaultInputModes: ['text'], defaultOutputModes: ['text'], skills: [] });
+  return startRpcPeer(card, (body, res, json) => {
     const params = (body.params ?? {}) as Json;
     if (body.method === 'message/stream') {
       const message = params.message as Json;
@@ -96,7 +76,4 @@ export async function startRenderingPeer(): Promise<RenderingPeer> {
     }
     json({ jsonrpc: '2.0', id: body.id ?? null, error: { code: -32601, message: `Method not found: ${String(body.method)}` } });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url: base, close: () => closeServer(server) };
 }
