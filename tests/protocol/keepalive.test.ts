@@ -43,6 +43,16 @@ describe('keepalives on quiet streams', () => {
     expect(text.slice(0, firstChunk)).toContain(KEEPALIVE);
   });
 
+  it("a dashboard task stream of a task waiting for input (nothing happens) sends keepalives", async () => {
+    const message = { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'hello' }] };
+    const sent = await fetch(`${app.url}/a2a/ask`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { message } }) });
+    const { result } = (await sent.json()) as { result: { id: string; status: { state: string } } };
+    expect(result.status.state).toBe('input-required');
+    const res = await fetch(`${app.url}/api/tasks/${result.id}/events`);
+    const text = await readUntil(res, (t) => t.split(KEEPALIVE).length > 2);
+    expect(text.split(KEEPALIVE).length).toBeGreaterThan(2);
+  });
+
   it('the dashboard feed, with nothing happening, sends keepalives', async () => {
     const res = await fetch(`${app.url}/api/feed`);
     const text = await readUntil(res, (t) => t.split(KEEPALIVE).length > 2);
