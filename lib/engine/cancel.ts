@@ -1,6 +1,6 @@
 /**
  * The one cancel, for both directions and every adapter (A2A tasks/cancel | CancelTask, the
- * operator API): `cancel(taskId, scope, door)`. The scope decides what the caller may reach; a task
+ * operator API): `cancel(taskId, scope, origin)`. The scope decides what the caller may reach; a task
  * outside it is -32001, as if it did not exist. A task that already ended is -32002. A cancel
  * that loses the terminal claim to a simultaneous ending answers with the task as it ended.
  *
@@ -20,7 +20,7 @@ import { cancelOutboundAtPeer } from './outbound/cancel';
 
 /**
  * Which door a cancel came through, recorded in its reason (issue 22: a CLI cancel read "from the
- * dashboard"). A2A callers always come through `a2a`; the operator API tells the dashboard, the
+ * dashboard"); a child cancelled along with its parent names the parent. A2A callers always come through `a2a`; the operator API tells the dashboard, the
  * CLI and other API clients apart by the X-Switchboard-Client label (lib/api/client-label.ts).
  */
 export type CancelDoor = 'dashboard' | 'cli' | 'api' | 'a2a';
@@ -31,9 +31,16 @@ const DOOR_PHRASE: Record<Exclude<CancelDoor, 'a2a'>, string> = {
   api: 'through the API',
 };
 
-function reasonFor(scope: TaskScope, door: CancelDoor): string {
+function reasonFor(scope: TaskScope, door: CancelDoor, parentTaskId?: string): string {
   if (scope.kind !== 'operator' || door === 'a2a') return 'canceled by the A2A caller (tasks/cancel)';
+  if (parentTaskId) return `canceled by ${scope.operator} with its parent task ${parentTaskId} (${DOOR_PHRASE[door]})`;
   return `canceled by ${scope.operator} ${DOOR_PHRASE[door]}`;
+}
+
+/** Which door, and the parent task when the cancel came with its parent's (operator doors only). */
+export interface CancelOrigin {
+  door: CancelDoor;
+  parentTaskId?: string;
 }
 
 async function cancelInbound(record: TaskRecord, reason: string): Promise<void> {
@@ -45,10 +52,13 @@ async function cancelInbound(record: TaskRecord, reason: string): Promise<void> 
   if (won) executions().abort(record.id, reason);
 }
 
-export async function cancel(taskId: string, scope: TaskScope, door: CancelDoor = scope.kind === 'operator' ? 'api' : 'a2a'): Promise<Task> {
+export async function cancel(taskId: string, scope: TaskScope, origin: CancelOrigin = { door: scope.kind === 'operator' ? 'api' : 'a2a' }): Promise<Task> {
   const record = await requireTaskInScope(taskId, scope);
   if (isTerminalState(record.state)) throw new A2AError('taskNotCancelable', `task ${taskId} is already ${record.state}`);
-  const reason = reasonFor(scope, door);
+  if (origin.parentTaskId && record.parentTaskId !== origin.parentTaskId) {
+    throw new A2AError('invalidParams', `parent: task ${taskId} is not a child of task ${origin.parentTaskId}`);
+  }
+  const reason = reasonFor(scope, origin.door, origin.parentTaskId);
   if (record.direction === 'inbound') {
     await cancelInbound(record, reason);
   } else {

@@ -24,8 +24,9 @@ async function readTask(taskId: string): Promise<TaskView> {
 }
 
 /** A background dispatch to our own slow agent, once the peer named its task. */
-async function runningDispatch(): Promise<TaskView> {
-  const res = await fetch(`${app.url}/api/dispatch`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ url: `${app.url}/a2a/slow`, text: 'work 60s', mode: 'background' }) });
+async function runningDispatch(parentTaskId?: string): Promise<TaskView> {
+  const body = { url: `${app.url}/a2a/slow`, text: 'work 60s', mode: 'background', ...(parentTaskId ? { parentTaskId } : {}) };
+  const res = await fetch(`${app.url}/api/dispatch`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
   const { taskId } = (await res.json()) as { taskId: string };
   return waitFor(async () => {
     const view = await readTask(taskId);
@@ -33,9 +34,9 @@ async function runningDispatch(): Promise<TaskView> {
   });
 }
 
-async function cancelOverApi(taskId: string, headers: Record<string, string> = {}): Promise<void> {
-  const res = await fetch(`${app.url}/api/tasks/${taskId}/cancel`, { method: 'POST', headers: { ...auth, ...headers } });
-  expect(res.status).toBe(200);
+async function cancelOverApi(taskId: string, headers: Record<string, string> = {}, query = ''): Promise<Response> {
+  const res = await fetch(`${app.url}/api/tasks/${taskId}/cancel${query}`, { method: 'POST', headers: { ...auth, ...headers } });
+  return res;
 }
 
 describe('the cancel reason names its door', () => {
@@ -48,7 +49,7 @@ describe('the cancel reason names its door', () => {
 
   it('the API, and the peer-side task names its A2A caller', async () => {
     const view = await runningDispatch();
-    await cancelOverApi(view.task.id);
+    expect((await cancelOverApi(view.task.id)).status).toBe(200);
     expect((await readTask(view.task.id)).task.endReason).toMatch(/through the API/);
     const peerSide = await waitFor(async () => {
       const inbound = await readTask(view.task.remoteTaskId!);
@@ -59,7 +60,18 @@ describe('the cancel reason names its door', () => {
 
   it('the dashboard', async () => {
     const view = await runningDispatch();
-    await cancelOverApi(view.task.id, { 'X-Switchboard-Client': 'dashboard' });
+    expect((await cancelOverApi(view.task.id, { 'X-Switchboard-Client': 'dashboard' })).status).toBe(200);
     expect((await readTask(view.task.id)).task.endReason).toMatch(/from the dashboard/);
+  });
+
+  it('a child cancelled with its parent from the dashboard names the parent; a wrong parent is refused', async () => {
+    const parent = await runningDispatch();
+    const child = await runningDispatch(parent.task.id);
+    const wrong = await cancelOverApi(child.task.id, { 'X-Switchboard-Client': 'dashboard' }, `?parent=${child.task.id}`);
+    expect(wrong.status).toBe(400);
+    expect(((await wrong.json()) as { error: { field: string } }).error.field).toBe('parent');
+    expect((await cancelOverApi(child.task.id, { 'X-Switchboard-Client': 'dashboard' }, `?parent=${parent.task.id}`)).status).toBe(200);
+    expect((await readTask(child.task.id)).task.endReason).toMatch(new RegExp(`with its parent task ${parent.task.id} \\(from the dashboard\\)`));
+    expect((await cancelOverApi(parent.task.id, { 'X-Switchboard-Client': 'dashboard' })).status).toBe(200);
   });
 });
