@@ -61,13 +61,23 @@ export function timingFor(agent: ServedAgent) {
 
 const REQUEST_TEXT_LIMIT = 2_000;
 
+/** The turn's task, and whether it continues one (then a direct reply still answers with the task). */
+interface BegunTurn {
+  record: TaskRecord;
+  continues: boolean;
+}
+
 /** Creates the task (or continues an input-required one) and starts its turn. */
-async function beginTurn(req: SendRequest): Promise<TaskRecord> {
+async function beginTurn(req: SendRequest): Promise<BegunTurn> {
   if (req.scope.agentSlug !== req.agent.slug) throw new Error(`scope of agent ${req.scope.agentSlug} used at agent ${req.agent.slug}`);
-  if (req.message.taskId) return continueTask(req, req.message.taskId);
+  if (req.message.taskId) return { record: await continueTask(req, req.message.taskId), continues: true };
   const requested = req.message.contextId;
   const waiting = requested ? await onlyTaskAskingInContext(req.scope, requested) : null;
-  if (waiting) return continueTask(req, waiting);
+  if (waiting) return { record: await continueTask(req, waiting), continues: true };
+  return { record: await newTask(req, requested), continues: false };
+}
+
+async function newTask(req: SendRequest, requested: string | undefined): Promise<TaskRecord> {
   try {
     return await createTask(req, requested ?? newId(), requested !== undefined);
   } catch (err) {
@@ -160,7 +170,7 @@ const ANSWERED_ENDS: readonly ObservationEnd[] = ['window', 'shutdown'];
  * that created its task and ended with a direct message answers with that Message.
  */
 export async function sendMessage(req: SendRequest, mode: SendMode): Promise<Task | Message> {
-  const record = await beginTurn(req);
+  const { record, continues } = await beginTurn(req);
   const { windowMs, graceMs } = timingFor(req.agent);
   if (mode === 'non-blocking') {
     await detachTask(record.id, record.contextId, { reason: 'non-blocking request', windowMs, graceMs });
@@ -179,7 +189,7 @@ export async function sendMessage(req: SendRequest, mode: SendMode): Promise<Tas
       // a client that reads artifacts first must not take a first chunk for the result.
       const includeArtifacts = wantsPartialArtifacts(req.message.metadata);
       if (detached) return buildTask(detached.task, { historyLength: req.historyLength, includeArtifacts });
-    } else if (reply && !req.message.taskId) return reply;
+    } else if (reply && !continues) return reply;
   }
   return (await loadTask(record.id, { historyLength: req.historyLength }))!;
 }
@@ -192,12 +202,12 @@ export type StreamBatch = StreamEvent[];
 
 /** message/stream and SendStreamingMessage: the task, then its events, within the window. */
 export async function* streamMessage(req: SendRequest): AsyncGenerator<StreamBatch> {
-  const record = await beginTurn(req);
+  const { record, continues } = await beginTurn(req);
   const { windowMs, graceMs } = timingFor(req.agent);
   const snapshot = await buildTask(record, { historyLength: req.historyLength });
   // A new task whose agent may answer with a message: the task goes out with the turn's first
   // event, so a reply that comes first is the stream's only event (a Message, not a Task).
-  const held = req.agent.runner.mayReplyWithMessage === true && !req.message.taskId;
+  const held = req.agent.runner.mayReplyWithMessage === true && !continues;
   if (!held) yield [snapshot];
   yield* followTurn(record, { windowMs, graceMs, signal: req.signal, detachOnLeave: true, held: held ? snapshot : undefined });
 }
