@@ -35,6 +35,7 @@ const BOTH_PROVIDERS = [
   'tests/protocol/auth-and-cards.test.ts',
   'tests/protocol/window-end.test.ts',
   'tests/protocol/relay.test.ts',
+  'tests/protocol/context-follow-up.test.ts',
   'tests/protocol/http-json.test.ts',
   'tests/protocol/subscribe-input-required.test.ts',
   'tests/protocol/idempotent-sends.test.ts',

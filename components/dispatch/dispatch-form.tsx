@@ -12,6 +12,7 @@ import { usePeers } from '@/lib/query/use-peers';
 import { useSession } from '@/lib/query/use-session';
 import { watchTask } from '@/lib/query/watched-tasks';
 import { ModePicker } from './mode-picker';
+import { timeoutHint } from '@/lib/protocol/timeout-floor';
 import { TargetPicker } from './target-picker';
 import { toDispatchInput, useDispatchDraft, type DispatchDraft } from './use-dispatch-draft';
 
@@ -31,7 +32,7 @@ function fieldErrors(error: unknown): { byField: Record<string, string>; general
 function OptionFields({ draft, onChange, errors }: { draft: DispatchDraft; onChange: (patch: Partial<DispatchDraft>) => void; errors: Record<string, string> }) {
   return (
     <div className="grid gap-4 sm:grid-cols-3">
-      <Field id="timeoutSeconds" label="Timeout override (s)" error={errors.timeoutSeconds} hint="Empty: the peer's or the global default.">
+      <Field id="timeoutSeconds" label="Timeout override (s)" error={errors.timeoutSeconds} hint={timeoutHint(draft.timeoutSeconds, "Empty: the peer's or the global default.")}>
         <Input
           id="timeoutSeconds"
           inputMode="decimal"

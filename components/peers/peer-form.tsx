@@ -10,6 +10,7 @@ import type { Peer } from '@/lib/dashboard/peer-wire';
 import { ApiRequestError } from '@/lib/query/api-client';
 import { useSavePeer } from '@/lib/query/use-peers';
 import { draftFrom, toPeerInput, type PeerDraft } from './peer-draft';
+import { timeoutHint } from '@/lib/protocol/timeout-floor';
 
 const FIELDS = ['name', 'url', 'auth', 'headers', 'timeoutSeconds', 'notes'];
 
@@ -83,7 +84,7 @@ export function PeerForm({ peer, onDone }: { peer: Peer | null; onDone: () => vo
               <Input id="peer-url" type="url" value={draft.url} invalid={Boolean(at('url'))} onChange={(e) => change({ url: e.target.value })} />
             </Field>
             <AuthFields draft={draft} onChange={change} error={at('auth')} secretSet={Boolean(secretSet)} />
-            <Field id="peer-timeout" label="Timeout (s)" error={at('timeoutSeconds')} hint="Empty: the global client timeout.">
+            <Field id="peer-timeout" label="Timeout (s)" error={at('timeoutSeconds')} hint={timeoutHint(draft.timeoutSeconds, 'Empty: the global client timeout.')}>
               <Input id="peer-timeout" inputMode="decimal" value={draft.timeoutSeconds} invalid={Boolean(at('timeoutSeconds'))} onChange={(e) => change({ timeoutSeconds: e.target.value })} />
             </Field>
           </div>

@@ -62,7 +62,7 @@ export function TaskActions({ detail }: { detail: TaskDetail }) {
             if (!confirming) return setConfirming(true);
             setConfirming(false);
             cancel.mutate();
-            if (withChildren && runningChildren.length) cancelChildren.mutate(runningChildren);
+            if (withChildren && runningChildren.length) cancelChildren.mutate({ ids: runningChildren, parentTaskId: detail.task.id });
           }}
         >
           {cancel.isPending ? 'Canceling…' : confirming ? 'Confirm cancel' : 'Cancel task'}

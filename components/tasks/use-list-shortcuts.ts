@@ -27,7 +27,7 @@ export function useListShortcuts(tasks: TaskSummary[]): number {
       else if (e.key === 'k' || e.key === 'ArrowUp') setIndex((i) => Math.max(0, i - 1));
       else if ((e.key === 'Enter' || e.key === 'o') && current) router.push(`/tasks/${current.id}`);
       else if (e.key === 'c' && current && canOperate && !isTerminal(current.state)) {
-        if (window.confirm(`Cancel task ${current.id}?`)) cancel.mutate([current.id]);
+        if (window.confirm(`Cancel task ${current.id}?`)) cancel.mutate({ ids: [current.id] });
       } else return;
       e.preventDefault();
     };

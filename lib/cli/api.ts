@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import { ApiErrorSchema } from '../dashboard/wire';
 import { EXIT, type ExitCode } from './exit-codes';
+import { CLIENT_LABEL_HEADER } from '../api/client-label';
 
 export const DEFAULT_URL = 'http://127.0.0.1:3000';
 
@@ -52,7 +53,8 @@ export function unreachable(target: ApiTarget, err: unknown): CliError {
 }
 
 export function headersFor(target: ApiTarget, extra: Record<string, string> = {}): Record<string, string> {
-  return { ...(target.token ? { Authorization: `Bearer ${target.token}` } : {}), ...extra };
+  // The label says which door an action came through (a cancel's reason); it grants nothing.
+  return { ...(target.token ? { Authorization: `Bearer ${target.token}` } : {}), [CLIENT_LABEL_HEADER]: 'cli', ...extra };
 }
 
 /** Turns a refusal into a CliError; `subject` names what a 404 was about ("peer research"). */

@@ -27,6 +27,15 @@ describe('ResultWriter (what --follow prints to stdout)', () => {
     w.update([artifact('one', 'other'), artifact('two', 'second')]);
     expect(out()).toBe('first\nsecond\nother');
   });
+
+  it("continues, not repeats, a streamed text the peer's final task re-rendered under a new id (issue 22)", () => {
+    const { w, out } = writer();
+    w.update([artifact('streamed', 'ab')]);
+    w.update([artifact('rendered', 'ab')]);
+    w.update([artifact('rendered', 'abc')]);
+    w.finish();
+    expect(out()).toBe('abc\n');
+  });
 });
 
 describe('exit codes (README "Exit codes")', () => {

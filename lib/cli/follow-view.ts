@@ -16,7 +16,11 @@ interface Stream {
   isTTY?: boolean;
 }
 
-/** Writes only the part of each artifact's text not yet written; a replaced artifact is written again. */
+/**
+ * Writes only the part of each artifact's text not yet written; a replaced artifact is written
+ * again. An artifact that took the place of one already written (a peer's final task re-rendering
+ * its reply under a new artifactId, issue 22) continues that text instead of repeating it.
+ */
 export class ResultWriter {
   private readonly written = new Map<string, string>();
   private lastId: string | null = null;
@@ -25,8 +29,17 @@ export class ResultWriter {
   constructor(private readonly out: Stream) {}
 
   update(artifacts: Artifact[]): void {
+    const present = new Set(artifacts.map((a) => a.artifactId));
+    const gone = [...this.written].filter(([id]) => !present.has(id));
     for (const artifact of artifacts) {
       const text = textOf(artifact.parts);
+      const replaced = this.written.has(artifact.artifactId) ? undefined : gone.find(([, shown]) => shown && text.startsWith(shown));
+      if (replaced) {
+        gone.splice(gone.indexOf(replaced), 1);
+        this.written.delete(replaced[0]);
+        this.written.set(artifact.artifactId, replaced[1]);
+        if (this.lastId === replaced[0]) this.lastId = artifact.artifactId;
+      }
       const before = this.written.get(artifact.artifactId) ?? '';
       if (text === before) continue;
       const grown = text.startsWith(before);

@@ -46,3 +46,14 @@ describe('SWITCHBOARD_TASK_RETENTION', () => {
     }
   });
 });
+
+describe('SWITCHBOARD_SSE_KEEPALIVE (issue 22: every stream hears from us at least every 4 s)', () => {
+  it('defaults to 2 s and may be lowered', () => {
+    expect(loadSettings({ NODE_ENV: 'test' }).sseKeepaliveMs).toBe(2_000);
+    expect(loadSettings({ NODE_ENV: 'test', SWITCHBOARD_SSE_KEEPALIVE: '0.5' }).sseKeepaliveMs).toBe(500);
+  });
+
+  it('refuses more than 4 s, naming the setting', () => {
+    expect(() => loadSettings({ NODE_ENV: 'test', SWITCHBOARD_SSE_KEEPALIVE: '5' })).toThrow(/SWITCHBOARD_SSE_KEEPALIVE must be a positive number of seconds \(at most 4\)/);
+  });
+});

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { setLogLevel } from '../log';
+import { KEEPALIVE_MAX_MS, KEEPALIVE_MS } from '../protocol/sse-frames';
 
 const seconds = (name: string, max = 86_400) =>
   z
@@ -73,6 +74,7 @@ const EnvSchema = z.object({
   SWITCHBOARD_LOGIN_MAX_FAILURES: positiveInt('SWITCHBOARD_LOGIN_MAX_FAILURES').default(10),
   SWITCHBOARD_LOGIN_WINDOW: seconds('SWITCHBOARD_LOGIN_WINDOW', 86_400).default(60_000),
   SWITCHBOARD_LEASE: seconds('SWITCHBOARD_LEASE', 3600).default(15_000),
+  SWITCHBOARD_SSE_KEEPALIVE: seconds('SWITCHBOARD_SSE_KEEPALIVE', KEEPALIVE_MAX_MS / 1000).default(KEEPALIVE_MS),
   SWITCHBOARD_OUTBOX_RETENTION: seconds('SWITCHBOARD_OUTBOX_RETENTION', 366 * 86_400).default(7 * 86_400_000),
   SWITCHBOARD_TASK_RETENTION: seconds('SWITCHBOARD_TASK_RETENTION', 3660 * 86_400).optional(),
   SWITCHBOARD_INSTANCE_ID: z.string().trim().regex(/^[\w.:-]{1,100}$/, 'SWITCHBOARD_INSTANCE_ID must be 1–100 letters, digits, or . : _ -').optional(),
@@ -137,6 +139,8 @@ export interface Settings {
   outboxRetentionMs: number;
   /** How long finished tasks (with their events, artifacts, messages) are kept; unset: forever. */
   taskRetentionMs?: number;
+  /** How often every SSE stream (A2A and dashboard) sends a keepalive comment; at most 4 s. */
+  sseKeepaliveMs: number;
 }
 
 export class SettingsError extends Error {}
@@ -187,6 +191,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     instanceId: e.SWITCHBOARD_INSTANCE_ID,
     outboxRetentionMs: e.SWITCHBOARD_OUTBOX_RETENTION,
     taskRetentionMs: e.SWITCHBOARD_TASK_RETENTION,
+    sseKeepaliveMs: e.SWITCHBOARD_SSE_KEEPALIVE,
   };
 }
 

@@ -2,7 +2,7 @@
  * Cancelling from the dashboard: the engine's one cancel with the operator's scope (every task,
  * both directions), its A2A errors mapped to HTTP.
  */
-import { cancel } from '../engine/cancel';
+import { cancel, type CancelOrigin } from '../engine/cancel';
 import { findTask } from '../db/task-repo';
 import { operatorScope } from '../db/task-scope';
 import { A2AError } from '../protocol/errors';
@@ -11,12 +11,13 @@ import type { TaskSummary } from './wire';
 
 export type CancelResult =
   | { ok: true; task: TaskSummary }
-  | { ok: false; status: 404 | 409; code: 'not_found' | 'not_cancelable'; message: string };
+  | { ok: false; status: 400 | 404 | 409; code: 'invalid_request' | 'not_found' | 'not_cancelable'; message: string; field?: string };
 
-export async function cancelFromDashboard(taskId: string, by: string): Promise<CancelResult> {
+export async function cancelFromDashboard(taskId: string, by: string, origin: CancelOrigin): Promise<CancelResult> {
   try {
-    await cancel(taskId, operatorScope(by));
+    await cancel(taskId, operatorScope(by), origin);
   } catch (err) {
+    if (err instanceof A2AError && err.kind === 'invalidParams') return { ok: false, status: 400, code: 'invalid_request', message: err.message, field: 'parent' };
     if (err instanceof A2AError && err.kind === 'taskNotCancelable') return { ok: false, status: 409, code: 'not_cancelable', message: err.message };
     if (err instanceof A2AError && err.kind === 'taskNotFound') return { ok: false, status: 404, code: 'not_found', message: err.message };
     throw err;

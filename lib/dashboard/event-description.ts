@@ -49,6 +49,10 @@ function describeRemote(p: RemoteNote): { title: string; detail: string | null }
       return { title: 'Timing warning', detail: detail(p.warning) };
     case 'resumed':
       return { title: 'Resumed after a restart', detail: p.phase ? `from phase ${p.phase}` : null };
+    case 'adopted':
+      return { title: "Adopted the peer's only task in this dispatch's context", detail: detail(p.note) };
+    case 'final-differs':
+      return { title: "The peer's final result differs from its stream", detail: detail(p.note) };
     case 'cancel':
       return { title: 'Cancel sent to the peer', detail: p.answer ? `the peer answered ${p.answer}` : null };
     default:

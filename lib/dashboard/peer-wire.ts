@@ -34,7 +34,7 @@ export type Peer = z.infer<typeof PeerSchema>;
 /** GET /api/peers answers {peers: [...]} (a bare array is accepted too). */
 export const PeerListSchema = z.union([z.object({ peers: z.array(PeerSchema) }), z.array(PeerSchema).transform((peers) => ({ peers }))]);
 
-export const PeerOneSchema = z.union([z.object({ peer: PeerSchema }), PeerSchema.transform((peer) => ({ peer }))]);
+export const PeerOneSchema = z.union([z.object({ peer: PeerSchema, warnings: z.array(z.string()).optional() }), PeerSchema.transform((peer) => ({ peer, warnings: undefined }))]);
 
 /** POST /api/peers/:name/test: the card, its version and skills, and whether the peer answered. */
 export const PeerTestSchema = z.looseObject({
@@ -86,4 +86,5 @@ export interface DispatchInput {
   taskId?: string;
 }
 
-export const DispatchResponseSchema = z.looseObject({ taskId: z.string() });
+/** warnings: what was accepted but is unwise (a timeout below the floor, issue 22). */
+export const DispatchResponseSchema = z.looseObject({ taskId: z.string(), warnings: z.array(z.string()).optional() });

@@ -1,11 +1,12 @@
 /**
  * Server-sent events for the dashboard, shared by the per-task stream and the global feed.
  * Frames carry `id:` (the event seq where there is one) and `event:`; a `: keepalive` comment
- * goes out every KEEPALIVE_MS so proxies keep the connection and a dead one gets noticed.
+ * goes out every SWITCHBOARD_SSE_KEEPALIVE (KEEPALIVE_MS, 2 s) so proxies keep the connection and a dead one gets noticed.
  * Both the request's abort and the stream's cancel end the source, whichever comes first.
  */
 import { errorMessage, log } from '../log';
-import { encodeFrame, KEEPALIVE_MS, SSE_HEADERS, SSE_KEEPALIVE } from '../protocol/sse-frames';
+import { encodeFrame, SSE_HEADERS, SSE_KEEPALIVE } from '../protocol/sse-frames';
+import { getSettings } from '../config/settings';
 import { countSubscriber } from '../metrics/subscribers';
 
 /** Tells EventSource how soon to reconnect after a drop. */
@@ -38,7 +39,7 @@ export function sseFromIterator(source: AsyncIterator<string>, stop: AbortContro
       controller.enqueue(encoder.encode(`retry: ${RETRY_MS}\n\n`));
       timer = setInterval(() => {
         if (!closed) controller.enqueue(encoder.encode(SSE_KEEPALIVE));
-      }, opts.keepaliveMs ?? KEEPALIVE_MS);
+      }, opts.keepaliveMs ?? getSettings().sseKeepaliveMs);
     },
     async pull(controller) {
       try {
@@ -118,7 +119,7 @@ export function sseFromPush(attach: (send: PushSend) => () => void, opts: Stream
         controller.enqueue(encodeShared(chunk));
       };
       send(`retry: ${RETRY_MS}\n\n`);
-      timer = setInterval(() => send(SSE_KEEPALIVE), opts.keepaliveMs ?? KEEPALIVE_MS);
+      timer = setInterval(() => send(SSE_KEEPALIVE), opts.keepaliveMs ?? getSettings().sseKeepaliveMs);
       detach = attach(send);
       if (opts.signal.aborted) finish();
       else opts.signal.addEventListener('abort', finish, { once: true });

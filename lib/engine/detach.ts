@@ -17,6 +17,17 @@ export type DetachReason = 'response window ended' | 'caller disconnected' | 'no
 
 export const GRACE_EXCEEDED = 'late-result grace exceeded';
 
+/**
+ * Whether a blocking caller wants the artifacts committed before the window in its WORKING
+ * answer (`message.metadata.switchboard.partialArtifacts: true`). Off by default (issue 22):
+ * clients that read artifacts first (Hermes) took the first chunk for the answer and never
+ * learned the task goes on. tasks/get and streams deliver everything regardless.
+ */
+export function wantsPartialArtifacts(metadata: Record<string, unknown> | undefined): boolean {
+  const sb = metadata?.switchboard;
+  return typeof sb === 'object' && sb !== null && (sb as { partialArtifacts?: unknown }).partialArtifacts === true;
+}
+
 export function detachGuidance(taskId: string, reason: DetachReason, windowMs: number) {
   const text =
     `Task ${taskId} is still working (${reason}; it was not cancelled and will finish on its own). ` +

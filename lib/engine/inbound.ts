@@ -12,12 +12,12 @@ import type { ServedAgent } from './agent';
 import { createTaskRecord, recordEvents } from './task-writer';
 import { startTurn } from './run-turn';
 import { committedThrough, observeTaskBatches, type ObservationEnd } from './observe';
-import { detachTask, detachGuidance, markReattached, type DetachReason } from './detach';
+import { detachTask, detachGuidance, markReattached, wantsPartialArtifacts, type DetachReason } from './detach';
 import { buildTask, loadTask } from './snapshot';
 import { toStreamEvent, type StreamEnd } from './stream-events';
 import { agentText } from './messages';
 import { directReplyIn } from './direct-reply';
-import { findTask, findTaskWithSentMessage, listMessages } from '../db/task-repo';
+import { findTask, findTaskWithSentMessage, listMessages, listTasksInScope } from '../db/task-repo';
 import { newId } from '../db/ids';
 import { isContextTaken, type StoredEvent, type TaskRecord } from '../db/task-records';
 import type { CallerScope } from '../db/task-scope';
@@ -59,8 +59,7 @@ export { timingFor } from './timing';
 const REQUEST_TEXT_LIMIT = 2_000;
 
 /** The task a send works on, and whether the send repeated one already taken (nothing started). */
-interface Begun {
-  record: TaskRecord;
+interface Begun extends BegunTurn {
   repeated: boolean;
 }
 
@@ -80,7 +79,7 @@ async function beginSend(req: SendRequest): Promise<Begun> {
   const begun = (async (): Promise<Begun> => {
     const since = new Date(Date.now() - getSettings().sendDedupWindowMs);
     const sent = await findTaskWithSentMessage(req.scope, req.message.messageId, since);
-    return sent ? { record: sent, repeated: true } : { record: await beginTurn(req), repeated: false };
+    return sent ? { record: sent, repeated: true, continues: true } : { ...(await beginTurn(req)), repeated: false };
   })();
   inFlight.set(key, begun);
   try {
@@ -90,11 +89,23 @@ async function beginSend(req: SendRequest): Promise<Begun> {
   }
 }
 
+/** The turn's task, and whether it continues one (then a direct reply still answers with the task). */
+interface BegunTurn {
+  record: TaskRecord;
+  continues: boolean;
+}
+
 /** Creates the task (or continues an input-required one) and starts its turn. */
-async function beginTurn(req: SendRequest): Promise<TaskRecord> {
+async function beginTurn(req: SendRequest): Promise<BegunTurn> {
   if (req.scope.agentSlug !== req.agent.slug) throw new Error(`scope of agent ${req.scope.agentSlug} used at agent ${req.agent.slug}`);
-  if (req.message.taskId) return continueTask(req, req.message.taskId);
+  if (req.message.taskId) return { record: await continueTask(req, req.message.taskId), continues: true };
   const requested = req.message.contextId;
+  const waiting = requested ? await onlyTaskAskingInContext(req.scope, requested) : null;
+  if (waiting) return { record: await continueTask(req, waiting), continues: true };
+  return { record: await newTask(req, requested), continues: false };
+}
+
+async function newTask(req: SendRequest, requested: string | undefined): Promise<TaskRecord> {
   try {
     return await createTask(req, requested ?? newId(), requested !== undefined);
   } catch (err) {
@@ -103,6 +114,16 @@ async function beginTurn(req: SendRequest): Promise<TaskRecord> {
     if (isContextTaken(err)) return createTask(req, newId(), false);
     throw err;
   }
+}
+
+/**
+ * A follow-up that names only its context (Hermes cannot send a taskId, issue 22) answers the
+ * question when exactly one of the caller's tasks at this agent in that context asks for input;
+ * with none or several it starts a new task, as before. An explicit taskId always wins.
+ */
+async function onlyTaskAskingInContext(scope: CallerScope, contextId: string): Promise<string | null> {
+  const { tasks } = await listTasksInScope(scope, { contextId, states: ['input-required'], limit: 2 });
+  return tasks.length === 1 ? tasks[0].id : null;
 }
 
 async function createTask(req: SendRequest, contextId: string, joinsContext: boolean): Promise<TaskRecord> {
@@ -187,9 +208,9 @@ export async function sendMessage(req: SendRequest, mode: SendMode): Promise<Tas
  * The HTTP layer commits to a 200 only between the two (lib/server/held-response.ts).
  */
 export async function startSend(req: SendRequest, mode: SendMode): Promise<() => Promise<Task | Message>> {
-  const { record, repeated } = await beginSend(req);
-  if (repeated) return () => answerRepeat(req, mode, record);
-  return () => answerSend(req, mode, record);
+  const begun = await beginSend(req);
+  if (begun.repeated) return () => answerRepeat(req, mode, begun.record);
+  return () => answerSend(req, mode, begun);
 }
 
 /** A repeated send: the task as it is, or (blocking, turn still running) as the turn leaves it. */
@@ -202,7 +223,7 @@ async function answerRepeat(req: SendRequest, mode: SendMode, record: TaskRecord
   return (await loadTask(record.id, { historyLength: req.historyLength }))!;
 }
 
-async function answerSend(req: SendRequest, mode: SendMode, record: TaskRecord): Promise<Task | Message> {
+async function answerSend(req: SendRequest, mode: SendMode, { record, continues }: BegunTurn): Promise<Task | Message> {
   const { windowMs, graceMs } = timingFor(req.agent);
   if (mode === 'non-blocking') {
     await detachTask(record.id, record.contextId, { reason: 'non-blocking request', windowMs, graceMs });
@@ -216,10 +237,12 @@ async function answerSend(req: SendRequest, mode: SendMode, record: TaskRecord):
     }
     if (step.value !== 'ended') {
       const detached = await detachTask(record.id, record.contextId, { reason: detachReason(step.value), windowMs, graceMs });
-      // The answer is the task as of its detach: the instructions, and every artifact committed
-      // before them (later progress would replace the status message in a fresh read).
-      if (detached) return buildTask(detached.task, { historyLength: req.historyLength });
-    } else if (reply && !req.message.taskId) return reply;
+      // The answer is the task as of its detach: the instructions (later progress would replace
+      // the status message in a fresh read), and no partial artifacts unless the caller asks:
+      // a client that reads artifacts first must not take a first chunk for the result.
+      const includeArtifacts = wantsPartialArtifacts(req.message.metadata);
+      if (detached) return buildTask(detached.task, { historyLength: req.historyLength, includeArtifacts });
+    } else if (reply && !continues) return reply;
   }
   return (await loadTask(record.id, { historyLength: req.historyLength }))!;
 }
@@ -232,7 +255,7 @@ export type StreamBatch = StreamEvent[];
 
 /** message/stream and SendStreamingMessage: the task, then its events, within the window. */
 export async function* streamMessage(req: SendRequest): AsyncGenerator<StreamBatch> {
-  const { record, repeated } = await beginSend(req);
+  const { record, repeated, continues } = await beginSend(req);
   const { windowMs, graceMs } = timingFor(req.agent);
   const snapshot = await buildTask(record, { historyLength: req.historyLength });
   if (repeated) {
@@ -243,7 +266,7 @@ export async function* streamMessage(req: SendRequest): AsyncGenerator<StreamBat
   }
   // A new task whose agent may answer with a message: the task goes out with the turn's first
   // event, so a reply that comes first is the stream's only event (a Message, not a Task).
-  const held = req.agent.runner.mayReplyWithMessage === true && !req.message.taskId;
+  const held = req.agent.runner.mayReplyWithMessage === true && !continues;
   if (!held) yield [snapshot];
   yield* followTurn(record, { windowMs, graceMs, signal: req.signal, detachOnLeave: true, held: held ? snapshot : undefined });
 }

@@ -87,7 +87,7 @@ function registerCancel(server: McpServer, caller: Caller) {
     },
     async ({ taskId }) => {
       try {
-        const result = await cancelFromDashboard(taskId, caller.name);
+        const result = await cancelFromDashboard(taskId, caller.name, { door: 'mcp' });
         if (!result.ok) return refused(`taskId: ${result.message}`);
         const { state, endReason } = result.task;
         return structured({ taskId, state, endReason }, `task ${taskId} is ${state}${endReason ? ` (${endReason})` : ''}`);

@@ -4,6 +4,7 @@
  * any timing warning. A reachable card is cached on the peer.
  */
 import { savePeerCard } from '../db/peer-repo';
+import { timeoutFloorWarning } from '../protocol/timeout-floor';
 import { errorMessage } from '../log';
 import { chooseInterface, fetchAgentCard } from '../client/agent-card';
 import { resolveTarget, checkResponseWindow } from './resolve';
@@ -29,7 +30,8 @@ export interface PeerTestResult {
 
 export async function testPeer(name: string): Promise<PeerTestResult> {
   const target = await resolveTarget({ peer: name });
-  const base = { peer: name, timeoutSeconds: target.timeout.ms / 1000, timeoutSource: target.timeout.source, warnings: [] as string[] };
+  const floor = target.timeout.source === 'default' ? null : timeoutFloorWarning(target.timeout.ms / 1000, "the peer's timeout");
+  const base = { peer: name, timeoutSeconds: target.timeout.ms / 1000, timeoutSource: target.timeout.source, warnings: floor ? [floor] : [] };
   const started = performance.now();
   try {
     const card = await fetchAgentCard(target.url, target.headers, target.timeout.ms);
@@ -49,7 +51,7 @@ export async function testPeer(name: string): Promise<PeerTestResult> {
       streaming: card.streaming,
       skills: card.skills,
       ...(card.responseWindowMs !== undefined ? { responseWindowSeconds: card.responseWindowMs / 1000 } : {}),
-      warnings: warning ? [warning] : [],
+      warnings: [...base.warnings, ...(warning ? [warning] : [])],
     };
   } catch (err) {
     return { ...base, reachable: false, latencyMs: Math.round(performance.now() - started), error: errorMessage(err) };

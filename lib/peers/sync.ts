@@ -16,6 +16,7 @@ import { hubBaseUrl, getSettings } from '../config/settings';
 import { processSingleton } from '../process-singleton';
 import { log, errorMessage } from '../log';
 import { normalizeAgentUrl } from '../client/normalize-url';
+import { timeoutFloorWarning } from '../protocol/timeout-floor';
 
 export const SELF_PEER = 'self';
 
@@ -79,6 +80,9 @@ export async function syncConfiguredPeers(): Promise<number> {
       source: 'config',
     });
     if (ok) synced.push(peer.name);
+    // Warned, never refused (issue 22): the peer form, the API and the CLI say the same.
+    const floor = timeoutFloorWarning(peer.timeoutSeconds, "the peer's timeout");
+    if (floor) log.warn('config peer timeout below the floor', { peer: peer.name, warning: floor });
   }
   if (synced.length || removed) log.info('config peers synced', { synced: synced.length, removed });
   return synced.length;

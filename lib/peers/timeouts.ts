@@ -4,6 +4,7 @@
  * timeout of its own: the default always comes from settings.
  */
 import { z } from 'zod';
+import { timeoutFloorWarning } from '../protocol/timeout-floor';
 
 /** Upper bound for a per-dispatch override: 24 h (a validation limit, not a default). */
 export const MAX_TIMEOUT_OVERRIDE_SECONDS = 86_400;
@@ -44,4 +45,10 @@ export function pickTimeout(input: { overrideSeconds?: number; peerTimeoutSecond
     return { ms: Math.round(input.peerTimeoutSeconds * 1000), source: 'peer' };
   }
   return { ms: input.defaultMs, source: 'default' };
+}
+
+/** A peer as the API answers it: with a warning when its timeout is below the floor (issue 22). */
+export function peerAnswer<P extends { timeoutSeconds?: number | null }>(peer: P): { peer: P; warnings?: string[] } {
+  const warning = timeoutFloorWarning(peer.timeoutSeconds, "the peer's timeout");
+  return warning ? { peer, warnings: [warning] } : { peer };
 }

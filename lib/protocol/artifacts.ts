@@ -1,19 +1,40 @@
-import type { Artifact, ArtifactChunk } from './types';
+import type { Artifact, ArtifactChunk, Part } from './types';
+
+const plainText = (part: Part | undefined): part is Extract<Part, { kind: 'text' }> =>
+  part?.kind === 'text' && typeof part.text === 'string' && part.metadata === undefined;
+
+/**
+ * Appends parts, joining consecutive plain text into one part (issue 22): a peer streaming 40
+ * chunks stores one text, not 40 parts a client would join with separators. Parts with metadata
+ * and non-text parts stay apart. New part objects only: chunks may share theirs with the log.
+ */
+function appendParts(parts: Part[], incoming: Part[]): void {
+  for (const part of incoming) {
+    const last = parts[parts.length - 1];
+    if (plainText(last) && plainText(part)) parts[parts.length - 1] = { kind: 'text', text: last.text + part.text };
+    else parts.push(part);
+  }
+}
 
 /**
  * Accumulates artifact chunks by artifactId (design §1 rule 6), in order:
  * append:true concatenates parts onto the artifact with the same id (or starts it),
- * otherwise the chunk replaces any artifact with that id. Used on the server for stored
- * tasks and on the client when following a peer, so both sides agree.
+ * otherwise the chunk replaces any artifact with that id; `replaceAll` first drops every artifact
+ * accumulated before it (a peer's final task replacing what it streamed). Used on the server for
+ * stored tasks and on the client when following a peer, so both sides agree.
  */
 export function accumulateArtifacts(chunks: Iterable<ArtifactChunk>, into: Artifact[] = []): Artifact[] {
   const byId = new Map<string, Artifact>(into.map((a) => [a.artifactId, a]));
-  const order = into.map((a) => a.artifactId);
+  let order = into.map((a) => a.artifactId);
   for (const chunk of chunks) {
     const incoming = chunk.artifact;
+    if (chunk.replaceAll) {
+      byId.clear();
+      order = [];
+    }
     const existing = byId.get(incoming.artifactId);
     if (chunk.append && existing) {
-      existing.parts.push(...incoming.parts);
+      appendParts(existing.parts, incoming.parts);
       if (incoming.name !== undefined) existing.name = incoming.name;
       if (incoming.description !== undefined) existing.description = incoming.description;
       if (incoming.metadata) existing.metadata = { ...existing.metadata, ...incoming.metadata };
@@ -23,4 +44,9 @@ export function accumulateArtifacts(chunks: Iterable<ArtifactChunk>, into: Artif
     byId.set(incoming.artifactId, { ...incoming, parts: [...incoming.parts] });
   }
   return order.map((id) => byId.get(id)!);
+}
+
+/** Artifacts' content in order, without their ids: a re-render under new ids is the same result. */
+export function artifactContent(artifacts: Artifact[]): string {
+  return JSON.stringify(artifacts.map((a) => a.parts));
 }

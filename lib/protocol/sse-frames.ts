@@ -9,8 +9,15 @@ export const SSE_HEADERS: Record<string, string> = {
   'X-Accel-Buffering': 'no',
 };
 
-/** A comment line this often keeps proxies from closing an idle stream, and finds dead ones. */
-export const KEEPALIVE_MS = 15_000;
+/**
+ * A comment line this often keeps proxies from closing an idle stream, finds dead ones, and
+ * keeps clients with short read timeouts from taking a quiet task for a dead stream (issue 22:
+ * Hermes's client cuts a silent stream at 3 s, a2a-python's httpx default at 5 s). The one
+ * interval for every stream, A2A and dashboard; SWITCHBOARD_SSE_KEEPALIVE may lower it (tests),
+ * never raise it past KEEPALIVE_MAX_MS.
+ */
+export const KEEPALIVE_MS = 2_000;
+export const KEEPALIVE_MAX_MS = 4_000;
 export const SSE_KEEPALIVE = ': keepalive\n\n';
 
 export interface SseFrame {

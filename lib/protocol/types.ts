@@ -72,6 +72,11 @@ export interface ArtifactChunk {
   artifact: Artifact;
   append?: boolean;
   lastChunk?: boolean;
+  /**
+   * Switchboard's own (never sent to A2A clients): drop every artifact accumulated before this
+   * chunk. An outbound task records the peer's final artifacts this way (issue 22).
+   */
+  replaceAll?: boolean;
 }
 
 export interface TaskStatus {

@@ -22,6 +22,15 @@ const chunk = (seq: number, text: string, append: boolean): TimelineEvent => ({
 });
 
 describe('applyTaskEvents (design §1 rule 6, §4)', () => {
+  it("shows a peer's final artifact in place of the streamed one, never both (issue 22)", () => {
+    const rendered: TimelineEvent = {
+      seq: 5, type: 'artifact', state: null, at: '2026-01-01T00:00:05.000Z',
+      payload: { artifact: { artifactId: 'rendered', parts: [{ kind: 'text', text: 'ab' }] }, append: false, lastChunk: true, replaceAll: true },
+    };
+    const next = applyTaskEvents(detail(), [chunk(3, 'a', false), chunk(4, 'b', true), rendered]);
+    expect(next.snapshot.artifacts).toEqual([{ artifactId: 'rendered', parts: [{ kind: 'text', text: 'ab' }] }]);
+  });
+
   it('accumulates append:true chunks into one artifact and compacts them in the timeline', () => {
     const next = applyTaskEvents(detail(), [chunk(3, 'a', false), chunk(4, 'b', true), chunk(5, 'c', true)]);
     expect(next.snapshot.artifacts?.[0].parts.map((p) => (p.kind === 'text' ? p.text : '')).join('')).toBe('abc');
@@ -33,7 +42,7 @@ describe('applyTaskEvents (design §1 rule 6, §4)', () => {
   it('ignores events it already has (a replay after a reconnect)', () => {
     const once = applyTaskEvents(detail(), [chunk(3, 'a', false)]);
     const twice = applyTaskEvents(once, [chunk(3, 'a', false), chunk(4, 'b', true)]);
-    expect(twice.snapshot.artifacts?.[0].parts).toHaveLength(2);
+    expect(twice.snapshot.artifacts?.[0].parts).toEqual([{ kind: 'text', text: 'ab' }]);
     expect(twice.events.map((e) => e.seq)).toEqual([3, 4]);
     expect(applyTaskEvents(twice, [chunk(2, 'x', true)])).toBe(twice);
   });

@@ -2,7 +2,7 @@
 import { queryOptions, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { isTerminal, TaskDetailSchema, TaskHopsSchema, TaskSummarySchema, type ChildTask, type RemoteHop, type TimelineEvent } from '@/lib/dashboard/wire';
-import { apiGet, apiSend } from './api-client';
+import { apiGet, apiSend, withQuery } from './api-client';
 import { taskKeys } from './keys';
 
 export function taskDetailOptions(id: string) {
@@ -69,11 +69,15 @@ export function useChildEvents(children: ChildTask[]): Map<string, TimelineEvent
   return new Map(shown.flatMap((c, i) => (results[i].data ? [[c.id, results[i].data]] : [])));
 }
 
-/** Cancels the given tasks (a parent's running children, when the operator chose to). */
+/**
+ * Cancels the given tasks: a selection, or a parent's running children when the operator chose
+ * to (`parentTaskId`, so each child's reason names the parent it went with).
+ */
 export function useCancelTasks() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (ids: string[]) => Promise.all(ids.map((id) => apiSend('POST', `/api/tasks/${encodeURIComponent(id)}/cancel`, CancelResponseSchema))),
+    mutationFn: ({ ids, parentTaskId }: { ids: string[]; parentTaskId?: string }) =>
+      Promise.all(ids.map((id) => apiSend('POST', withQuery(`/api/tasks/${encodeURIComponent(id)}/cancel`, { parent: parentTaskId }), CancelResponseSchema))),
     onSettled: () => client.invalidateQueries({ queryKey: taskKeys.countsAll() }),
   });
 }

@@ -84,9 +84,9 @@ export function buildAgentCard(agent: ServedAgent, baseUrl: string, opts: CardOp
     extensions: [
       {
         uri: TIMING_EXTENSION_URI,
-        description: 'Response window and late-result grace: a blocking call held longer than the window returns the task WORKING (detached); fetch the result with tasks/get or tasks/resubscribe.',
+        description: 'Response window and late-result grace: a blocking call held longer than the window returns the task WORKING (detached), without partial artifacts unless message.metadata.switchboard.partialArtifacts is true; fetch the result with tasks/get or tasks/resubscribe. A message with a contextId and no taskId answers the one task of yours in that context that asks for input (input-required), if there is exactly one; an explicit taskId always wins.',
         required: false,
-        params: { responseWindowSeconds: windowMs / 1000, lateResultGraceSeconds: graceMs / 1000 },
+        params: { responseWindowSeconds: windowMs / 1000, lateResultGraceSeconds: graceMs / 1000, continuesByContext: true },
       },
       {
         uri: GENERATION_EXTENSION_URI,

@@ -4,7 +4,8 @@
  * before committing to SSE, so an early error is thrown to the caller and answered as a plain
  * error; each later batch (the events that committed together) goes out as one write.
  */
-import { KEEPALIVE_MS, SSE_HEADERS, SSE_KEEPALIVE } from '../protocol/sse-frames';
+import { SSE_HEADERS, SSE_KEEPALIVE } from '../protocol/sse-frames';
+import { getSettings } from '../config/settings';
 import { countSubscriber } from '../metrics/subscribers';
 
 export interface SseFraming {
@@ -25,7 +26,7 @@ export async function sseBatchResponse(batches: AsyncGenerator<unknown[]>, frami
     async start(controller) {
       const uncount = countSubscriber('a2a');
       const send = (chunk: string) => controller.enqueue(encoder.encode(chunk));
-      keepalive = setInterval(() => send(SSE_KEEPALIVE), KEEPALIVE_MS);
+      keepalive = setInterval(() => send(SSE_KEEPALIVE), getSettings().sseKeepaliveMs);
       try {
         if (!first.done) send(frames(first.value));
         for (let step = await batches.next(); !step.done; step = await batches.next()) send(frames(step.value));

@@ -112,6 +112,13 @@ describe('direct-message replies', () => {
     expect(view.events.some((e) => (e.payload as { reply?: string } | null)?.reply === 'message')).toBe(false);
   });
 
+  it('the same answer naming only the context (issue 22) completes that task too, answered as the task', async () => {
+    const asked = (await rpc(`${app.url}/a2a/frames`, 'message/send', v03('ask first'))).body.result as V03Task;
+    expect(asked.status.state).toBe('input-required');
+    const { body } = await rpc(`${app.url}/a2a/frames`, 'message/send', v03('message after all', { contextId: asked.contextId }));
+    expect(body.result).toMatchObject({ kind: 'task', id: asked.id, status: { state: 'completed', message: { parts: [{ text: 'direct: message after all' }] } } });
+  });
+
   it('a stream whose worker says nothing within the window still gets the task, then the detach status', async () => {
     const events = await stream('quiet', 'message/stream', v03('stream 1 3000')); // first chunk after 3 s
     expect(events.map((e) => e.kind)).toEqual(['task', 'status-update']);

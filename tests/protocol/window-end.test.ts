@@ -76,14 +76,30 @@ describe.each<SdkVersion>(['1.0', '0.3'])('the window ends an open stream (v%s)'
 });
 
 describe('a blocking answer at the window end', () => {
-  it('holds the artifact committed in the same instant as the detach', async () => {
+  it('asked for partial artifacts, holds the artifact committed in the same instant as the detach', async () => {
     const client = await sdkClient(app.url, 'slow', '1.0');
-    const task = asTask(await client.sendMessage(sendParams('work 4s chunks 2')));
+    const params = sendParams('work 4s chunks 2');
+    const task = asTask(await client.sendMessage({ ...params, message: { ...params.message, metadata: { switchboard: { partialArtifacts: true } } } }));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_WORKING);
     const log = await eventLog(task.id);
     const detachSeq = log.find((e) => e.type === 'detached')!.seq;
     const chunksBefore = log.filter((e) => e.type === 'artifact' && e.seq < detachSeq).length;
-    expect(task.artifacts.flatMap((a) => a.parts)).toHaveLength(chunksBefore);
+    // Appended text is one part (issue 22): count the chunks in it.
+    const text = task.artifacts.flatMap((a) => a.parts).map((p) => partsText([p])).join('');
+    expect(text.match(/chunk \d{5}/g) ?? []).toHaveLength(chunksBefore);
+  });
+
+  it('by default carries no artifacts, so it cannot pass for the result; tasks/get has them (issue 22)', async () => {
+    const client = await sdkClient(app.url, 'slow', '1.0');
+    const task = asTask(await client.sendMessage(sendParams('work 4s chunks 8')));
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+    expect(task.artifacts).toEqual([]);
+    expect(partsText(task.status?.message?.parts)).toContain('is still working');
+    const log = await eventLog(task.id);
+    const detachSeq = log.find((e) => e.type === 'detached')!.seq;
+    expect(log.some((e) => e.type === 'artifact' && e.seq < detachSeq)).toBe(true);
+    const got = await client.getTask({ id: task.id, historyLength: 0, tenant: '' });
+    expect(got.artifacts.length).toBeGreaterThan(0);
   });
 });
 

@@ -26,9 +26,11 @@ export function targetOf(value: string): { peer: string } | { url: string } {
 async function run(targetArg: string, text: string, opts: DispatchOptions): Promise<ExitCode> {
   const target = apiTarget(opts.url);
   const mode = CLI_MODES[opts.mode];
-  const { taskId } = await dispatch(target, { ...targetOf(targetArg), text, mode, timeoutSeconds: opts.timeout, contextId: opts.context });
+  const { taskId, warnings } = await dispatch(target, { ...targetOf(targetArg), text, mode, timeoutSeconds: opts.timeout, contextId: opts.context });
+  // Warned, never refused (issue 22): the server says when a timeout is below its floor.
+  for (const warning of warnings ?? []) note(`warning: ${warning}`);
   if (opts.follow) return watchTask(target, taskId, { json: opts.json, reconnectLimit: opts.reconnectLimit });
-  if (opts.json) printJson({ taskId, mode, dashboardUrl: `${target.baseUrl}/tasks/${taskId}` });
+  if (opts.json) printJson({ taskId, mode, dashboardUrl: `${target.baseUrl}/tasks/${taskId}`, ...(warnings ? { warnings } : {}) });
   else {
     process.stdout.write(`${taskId}\n`);
     note(`dispatched (${mode}); follow it with: switchboard tasks watch ${taskId}\ndashboard: ${target.baseUrl}/tasks/${taskId}`);
@@ -42,7 +44,7 @@ export function dispatchCommand(exit: (code: ExitCode) => void): Command {
     .argument('<peer|url>', 'a peer name (see peers ls) or an http(s) agent URL')
     .argument('<text>', 'the message text')
     .addOption(new Option('--mode <mode>', 'how the Switchboard sends it').choices(Object.keys(CLI_MODES)).default('auto'))
-    .option('--timeout <seconds>', 'client timeout for this dispatch (seconds, at most 86400)', seconds('--timeout'))
+    .option('--timeout <seconds>', 'client timeout for this dispatch (seconds, at most 86400; below 10 is warned about)', seconds('--timeout'))
     .option('--context <id>', 'continue a conversation (A2A contextId)')
     .option('--follow', 'follow the task to its end: progress on stderr, result on stdout, exit code per ending')
     .addHelpText('after', EXIT_CODES_HELP);

@@ -54,8 +54,9 @@ function add(exit: Exit): Command {
     .option('--notes <text>', 'free text');
   return commonOptions(cmd).action(async (name: string, url: string, opts: AddOptions) => {
     const body: PeerInput = { name, url, auth: authOf(opts), ...(opts.timeout ? { timeoutSeconds: opts.timeout } : {}), ...(opts.notes ? { notes: opts.notes } : {}) };
-    const { peer } = await apiRequest(apiTarget(opts.url), '/api/peers', PeerOneSchema, { method: 'POST', body });
-    if (opts.json) printJson({ peer });
+    const { peer, warnings } = await apiRequest(apiTarget(opts.url), '/api/peers', PeerOneSchema, { method: 'POST', body });
+    for (const warning of warnings ?? []) note(`warning: ${warning}`);
+    if (opts.json) printJson({ peer, ...(warnings ? { warnings } : {}) });
     else note(`added peer ${peer.name} (${peer.url}); check it with: switchboard peers test ${peer.name}`);
     exit(EXIT.completed);
   });

@@ -9,13 +9,14 @@ import { z } from 'zod';
 import { createTaskRecord, recordEvents } from '../task-writer';
 import { findTask } from '../../db/task-repo';
 import { newId } from '../../db/ids';
+import { timeoutFloorWarning } from '../../protocol/timeout-floor';
 import type { TaskRecord } from '../../db/task-records';
 import type { Message, Part } from '../../protocol/types';
 import { ClientError } from '../../peers/errors';
 import { DISPATCH_MODES, followJson, readFollowState, statusKey, type FollowState } from './follow-state';
 import { startOutbound } from './runner';
 import { resolveTarget } from '../../peers/resolve';
-import { TimeoutSecondsSchema } from '../../peers/timeouts';
+import { TimeoutSecondsSchema, type TimeoutSource } from '../../peers/timeouts';
 import { beginTaskSpan } from '../../tracing/spans';
 import { withTraceMetadata } from '../../protocol/trace-context';
 import { getSettings } from '../../config/settings';
@@ -92,7 +93,24 @@ async function parentTask(parentTaskId: string | undefined): Promise<TaskRecord 
   return parent;
 }
 
-async function newDispatch(req: DispatchRequest, extras: DispatchExtras): Promise<{ taskId: string }> {
+/** What a dispatch answers: the task, and warnings about how it was asked (a timeout below the floor). */
+export interface DispatchAnswer {
+  taskId: string;
+  warnings?: string[];
+}
+
+/**
+ * A timeout below the floor that this dispatch or its peer set (not the server default, which
+ * its operator chose for the whole instance) is warned about in the answer, never refused.
+ */
+function floorWarnings(timeoutMs: number, source: TimeoutSource): string[] {
+  const warning = source === 'default' ? null : timeoutFloorWarning(timeoutMs / 1000, source === 'dispatch' ? 'timeoutSeconds' : "the peer's timeout");
+  return warning ? [warning] : [];
+}
+
+const answer = (taskId: string, warnings: string[]): DispatchAnswer => (warnings.length ? { taskId, warnings } : { taskId });
+
+async function newDispatch(req: DispatchRequest, extras: DispatchExtras): Promise<DispatchAnswer> {
   const target = await resolveTarget({ peer: req.peer, url: req.url, timeoutSeconds: req.timeoutSeconds });
   const parent = await parentTask(req.parentTaskId);
   const taskId = newId();
@@ -110,11 +128,13 @@ async function newDispatch(req: DispatchRequest, extras: DispatchExtras): Promis
     timeoutSource: target.timeout.source,
     prefer: req.protocolVersion,
     remoteContextId: contextId,
+    ...(req.contextId ? {} : { contextMinted: true }),
     message,
     startedAt: new Date().toISOString(),
     ...(extras.maxCardAgeMs !== undefined ? { maxCardAgeMs: extras.maxCardAgeMs } : {}),
   };
   const resolved = { peer: target.peerName, url: target.url, matchedBy: target.matchedBy, timeoutMs: target.timeout.ms, timeoutSource: target.timeout.source };
+  const warnings = floorWarnings(target.timeout.ms, target.timeout.source);
   await createTaskRecord(
     {
       id: taskId, contextId, direction: 'outbound', peerName: target.peerName ?? undefined, peerUrl: target.url, state: 'submitted',
@@ -124,7 +144,7 @@ async function newDispatch(req: DispatchRequest, extras: DispatchExtras): Promis
     [{ ...message, taskId }],
   );
   startOutbound(taskId);
-  return { taskId };
+  return answer(taskId, warnings);
 }
 
 function assertFollowUpTarget(req: DispatchRequest, record: TaskRecord, follow: FollowState): void {
@@ -136,7 +156,7 @@ function assertFollowUpTarget(req: DispatchRequest, record: TaskRecord, follow: 
   }
 }
 
-async function followUp(req: DispatchRequest, taskId: string, extras: DispatchExtras): Promise<{ taskId: string }> {
+async function followUp(req: DispatchRequest, taskId: string, extras: DispatchExtras): Promise<DispatchAnswer> {
   const record = await findTask(taskId);
   if (!record || record.direction !== 'outbound') throw new ClientError(404, 'unknown_task', `taskId: no outbound task ${taskId}`, 'taskId');
   const follow = readFollowState(record);
@@ -159,6 +179,7 @@ async function followUp(req: DispatchRequest, taskId: string, extras: DispatchEx
     startedAt: new Date().toISOString(),
   };
   const local: Message = { ...message, taskId, contextId: record.contextId };
+  const warnings = floorWarnings(target.timeout.ms, target.timeout.source);
   const change = await recordEvents(
     taskId,
     [{ type: 'message', payload: { message: local, mode: req.mode } }, { type: 'status', state: 'working', payload: {} }],
@@ -166,10 +187,10 @@ async function followUp(req: DispatchRequest, taskId: string, extras: DispatchEx
   );
   if (!change) throw new ClientError(409, 'not_waiting', `taskId: task ${taskId} changed state meanwhile; reload it`, 'taskId');
   startOutbound(taskId);
-  return { taskId };
+  return answer(taskId, warnings);
 }
 
 /** Creates (or continues) the outbound task and starts working on it; returns at once. */
-export async function dispatchTask(req: DispatchRequest, extras: DispatchExtras = {}): Promise<{ taskId: string }> {
+export async function dispatchTask(req: DispatchRequest, extras: DispatchExtras = {}): Promise<DispatchAnswer> {
   return req.taskId ? followUp(req, req.taskId, extras) : newDispatch(req, extras);
 }

@@ -9,6 +9,7 @@ import type { PeerConnection } from '../../peers/connect';
 import { claimMessageReply, claimPeerEnd, FOLLOW_LIMIT_EXCEEDED } from './endings';
 import type { RemoteRecorder, Step } from './remote-recorder';
 import { linkedSignal } from '../../util/abortable';
+import { isTerminalState } from '../../protocol/types';
 
 export interface FollowJob {
   recorder: RemoteRecorder;
@@ -42,13 +43,15 @@ export function followLimitClock(job: FollowJob): LimitClock {
 
 /**
  * Before recording a terminal state seen on a stream, read the peer's final snapshot so the
- * accumulated result equals the peer's even if we missed chunks while reconnecting.
+ * stored result equals the peer's final task: chunks missed while reconnecting, and a reply the
+ * peer re-rendered under a new artifactId (Hermes) replacing, never adding to, what it streamed.
  */
 async function finalSnapshot(job: FollowJob, step: Extract<Step, { kind: 'terminal' }>): Promise<Extract<Step, { kind: 'terminal' }>> {
   if (step.fromSnapshot || !job.recorder.remoteTaskId) return step;
   try {
     const task = await getTask(job.conn, job.recorder.remoteTaskId, { timeoutMs: job.conn.timeoutMs, signal: job.signal });
-    await job.recorder.reconcileArtifacts(task.artifacts);
+    // A snapshot that has not caught up with the end yet only fills in; it removes nothing.
+    await job.recorder.reconcileArtifacts(task.artifacts, isTerminalState(task.status.state));
     if (task.status.state === step.status.state) return { ...step, metadata: { ...task.metadata, ...step.metadata } };
   } catch (err) {
     await job.recorder.recordFollowError({ phase: 'final-snapshot', error: errorMessage(err) });

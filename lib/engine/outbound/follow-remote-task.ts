@@ -9,6 +9,7 @@
  * - SWITCHBOARD_FOLLOW_LIMIT bounds it all: then FAILED `follow limit exceeded`.
  */
 import { errorMessage } from '../../log';
+import type { Task } from '../../protocol/types';
 import { getTask, listContextTasks, subscribeTask } from '../../client/a2a-client';
 import { Backoff, worthRecording } from './backoff';
 import { sleep } from '../../util/abortable';
@@ -137,6 +138,11 @@ export async function followRemoteTask(job: FollowJob, opts: FollowOptions = {})
   }
 }
 
+/** The one task in a context we minted for this dispatch: it can only be this dispatch's. */
+function onlyTaskOfMintedContext(job: FollowJob, tasks: Task[]): Task | undefined {
+  return job.recorder.follow.contextMinted && tasks.length === 1 ? tasks[0] : undefined;
+}
+
 /**
  * After a send that ended without naming the peer's task (our timeout cut a last-resort
  * blocking send, the connection dropped, a restart), look the task up by our message id, where
@@ -158,10 +164,15 @@ export async function locateRemoteTask(job: FollowJob, why: string): Promise<boo
       if (clock.expired()) return endAtLimit(job).then(() => false);
       try {
         const tasks = await listContextTasks(job.conn, contextId, { timeoutMs: job.conn.timeoutMs, signal: clock.signal });
-        const mine = tasks.find((t) => t.history?.some((m) => m.messageId === message.messageId));
+        const mine = tasks.find((t) => t.history?.some((m) => m.messageId === message.messageId)) ?? onlyTaskOfMintedContext(job, tasks);
         if (!mine) {
-          await claimLocalFailure(taskOf(job), 'dispatch failed: the peer has no task for this message', `${why}; context ${contextId} holds ${tasks.length} task(s), none with message ${message.messageId}`);
+          // Never "the peer has no task": a peer may list tasks without their history (Hermes).
+          const seen = `context ${contextId} lists ${tasks.length} task(s), none showing message ${message.messageId}`;
+          await claimLocalFailure(taskOf(job), `${LOST_CONTACT}: ${why}`, `${seen}; the peer's task cannot be told apart and may still run at the peer`);
           return false;
+        }
+        if (!mine.history?.some((m) => m.messageId === message.messageId)) {
+          await job.recorder.recordRemote({ event: 'adopted', note: `the only task in context ${contextId}, which was minted for this dispatch (the peer lists no history to match message ${message.messageId})`, remoteTaskId: mine.id });
         }
         // A listed task may lack its artifacts (v1.0 ListTasks leaves them out unless asked):
         // only its id is taken here, and following reads the task itself first.

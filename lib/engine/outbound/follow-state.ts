@@ -30,6 +30,11 @@ const FollowStateSchema = z.object({
   endpoint: z.string().optional(),
   streaming: z.boolean().optional(),
   remoteContextId: z.string().optional(),
+  /**
+   * The context was minted by us for this dispatch (the operator named none): any task the peer
+   * holds in it came from this dispatch, so a lookup may adopt the only one (issue 22).
+   */
+  contextMinted: z.boolean().optional(),
   /** The message this turn sends (also in the history); kept to send it after a restart. */
   message: z.custom<Message>((v) => Boolean(v && typeof v === 'object' && 'messageId' in v)),
   /**

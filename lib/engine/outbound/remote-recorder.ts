@@ -8,7 +8,7 @@
  */
 import { recordEvents } from '../task-writer';
 import type { NewEvent, TaskPatch } from '../../db/task-records';
-import { accumulateArtifacts } from '../../protocol/artifacts';
+import { accumulateArtifacts, artifactContent } from '../../protocol/artifacts';
 import type { EventPayload } from '../../protocol/task-events';
 import type { Artifact, ArtifactChunk, Message, StreamEvent, Task, TaskStatus } from '../../protocol/types';
 import { isTerminalState, isTurnEndState } from '../../protocol/types';
@@ -24,6 +24,8 @@ export type Step =
   | { kind: 'ended-locally' };
 
 const CONTINUE: Step = { kind: 'continue' };
+/** The `remote` note recorded when the peer's task holds other content than it streamed. */
+export const FINAL_DIFFERS = 'final-differs';
 
 /** A Switchboard peer marks a detach in metadata.switchboard (task, event or status message). */
 function peerDetachReason(status: TaskStatus, metadata?: Record<string, unknown>): string | null {
@@ -145,20 +147,38 @@ export class RemoteRecorder {
   /**
    * Makes our accumulated artifacts equal the peer's snapshot: any artifact that differs (we
    * missed chunks while disconnected) is recorded whole as a non-append chunk, which replaces it.
+   * At a turn's end (`final`) the peer's task is the truth (issue 22): artifacts it no longer
+   * reports go too (a peer that re-renders its reply under a new artifactId), so the result is
+   * never held twice; a final task without artifacts leaves what was streamed. When the content
+   * (ids aside) differs from what we had, a `final-differs` note says so on the task.
    */
-  async reconcileArtifacts(snapshot: Artifact[] | undefined): Promise<boolean> {
-    for (const artifact of snapshot ?? []) {
+  async reconcileArtifacts(snapshot: Artifact[] | undefined, final = false): Promise<boolean> {
+    const theirs = snapshot ?? [];
+    if (!theirs.length) return true;
+    const ids = new Set(theirs.map((a) => a.artifactId));
+    const replaceAll = final && this.artifacts.some((a) => !ids.has(a.artifactId));
+    const chunks: ArtifactChunk[] = [];
+    for (const artifact of theirs) {
       const mine = this.artifacts.find((a) => a.artifactId === artifact.artifactId);
-      if (mine && JSON.stringify(mine.parts) === JSON.stringify(artifact.parts)) continue;
-      if (!(await this.recordChunk({ artifact, append: false, lastChunk: true }))) return false;
+      if (!replaceAll && mine && JSON.stringify(mine.parts) === JSON.stringify(artifact.parts)) continue;
+      chunks.push({ artifact, append: false, lastChunk: true, ...(replaceAll && !chunks.length ? { replaceAll: true } : {}) });
     }
+    if (!chunks.length) return true;
+    const before = artifactContent(this.artifacts);
+    const after = artifactContent(accumulateArtifacts(chunks, this.artifacts.map((a) => ({ ...a, parts: [...a.parts] }))));
+    const events: NewEvent[] = chunks.map((chunk) => ({ type: 'artifact', payload: chunk }));
+    if (this.artifacts.length && before !== after) {
+      events.push({ type: 'remote', payload: { event: FINAL_DIFFERS, note: "the peer's task holds a result that differs from what it streamed; the peer's task is kept" } });
+    }
+    if (!(await this.write(events))) return false;
+    this.artifacts = accumulateArtifacts(chunks, this.artifacts);
     return true;
   }
 
   /** A Task snapshot (send answer, first stream event, tasks/get). */
   async applySnapshot(task: Task): Promise<Step> {
     if (!(await this.learnRemote(task))) return ENDED;
-    if (!(await this.reconcileArtifacts(task.artifacts))) return ENDED;
+    if (!(await this.reconcileArtifacts(task.artifacts, isTurnEndState(task.status.state)))) return ENDED;
     if (isTerminalState(task.status.state)) return { kind: 'terminal', status: task.status, metadata: task.metadata, fromSnapshot: true };
     if (this.follow.answering && statusKey(task.status) === this.follow.answering) return CONTINUE;
     const changed = task.status.state !== 'unknown' && statusKey(task.status) !== this.lastStatus;

@@ -55,7 +55,7 @@ async function childFor(target: RelayTarget, turn: AgentTurn, artifacts: Artifac
 async function cancelChild(child: RelayChild, turn: AgentTurn): Promise<void> {
   if (executions().shutdown.signal.aborted) return;
   try {
-    await cancel(child.id, operatorScope('relay'), `the caller's task ${turn.taskId} ended: ${String(turn.signal.reason)}`);
+    await cancel(child.id, operatorScope('relay'), { door: 'engine', reason: `the caller's task ${turn.taskId} ended: ${String(turn.signal.reason)}` });
   } catch (err) {
     log.info('relay: the peer task was not canceled', { taskId: turn.taskId, child: child.id, error: errorMessage(err) });
   }

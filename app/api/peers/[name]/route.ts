@@ -3,6 +3,7 @@
 import { apiRoute } from '@/lib/api/route';
 import { deletePeer, getPeer, updatePeer } from '@/lib/peers/registry';
 import { PeerPatchSchema } from '@/lib/peers/schemas';
+import { peerAnswer } from '@/lib/peers/timeouts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -12,7 +13,7 @@ type Params = { name: string };
 export const GET = apiRoute<Params>({ role: 'viewer' }, async ({ params }) => Response.json({ peer: await getPeer(params.name) }));
 
 export const PATCH = apiRoute<Params, typeof PeerPatchSchema._output>({ role: 'operator', body: PeerPatchSchema }, async ({ params, body }) =>
-  Response.json({ peer: await updatePeer(params.name, body) }),
+  Response.json(peerAnswer(await updatePeer(params.name, body))),
 );
 
 export const DELETE = apiRoute<Params>({ role: 'operator' }, async ({ params }) => {
