@@ -46,7 +46,14 @@ export function accumulateArtifacts(chunks: Iterable<ArtifactChunk>, into: Artif
   return order.map((id) => byId.get(id)!);
 }
 
+/** Parts as they are stored: consecutive plain text joined, so a peer's 40 parts equal our one. */
+export function joinedParts(parts: Part[]): Part[] {
+  const out: Part[] = [];
+  appendParts(out, parts);
+  return out;
+}
+
 /** Artifacts' content in order, without their ids: a re-render under new ids is the same result. */
 export function artifactContent(artifacts: Artifact[]): string {
-  return JSON.stringify(artifacts.map((a) => a.parts));
+  return JSON.stringify(artifacts.map((a) => joinedParts(a.parts)));
 }

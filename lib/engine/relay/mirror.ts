@@ -10,7 +10,7 @@ import { observeTaskBatches, type ObservationEnd } from '../observe';
 import { loadTask } from '../snapshot';
 import { findTask } from '../../db/task-repo';
 import type { StoredEvent, TaskRecord } from '../../db/task-records';
-import { accumulateArtifacts } from '../../protocol/artifacts';
+import { accumulateArtifacts, joinedParts } from '../../protocol/artifacts';
 import type { Artifact, ArtifactChunk, Message } from '../../protocol/types';
 import { isTurnEndState, textOf } from '../../protocol/types';
 import type { RelayChild } from './child';
@@ -27,7 +27,7 @@ export class ArtifactMirror {
   differences(peer: Artifact[]): ArtifactChunk[] {
     const same = (a: Artifact) => {
       const mine = this.mirrored.find((m) => m.artifactId === a.artifactId);
-      return mine !== undefined && JSON.stringify(mine.parts) === JSON.stringify(a.parts);
+      return mine !== undefined && JSON.stringify(joinedParts(mine.parts)) === JSON.stringify(joinedParts(a.parts));
     };
     return peer.filter((a) => !same(a)).map((artifact) => ({ artifact, append: false, lastChunk: true }));
   }
