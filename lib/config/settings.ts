@@ -73,6 +73,13 @@ const EnvSchema = z.object({
   SWITCHBOARD_LEASE: seconds('SWITCHBOARD_LEASE', 3600).default(15_000),
   SWITCHBOARD_OUTBOX_RETENTION: seconds('SWITCHBOARD_OUTBOX_RETENTION', 366 * 86_400).default(7 * 86_400_000),
   SWITCHBOARD_TASK_RETENTION: seconds('SWITCHBOARD_TASK_RETENTION', 3660 * 86_400).optional(),
+  SWITCHBOARD_CARD_SIGNING_KEY: z.string().trim().min(1).max(4096, 'SWITCHBOARD_CARD_SIGNING_KEY must be a file path (at most 4096 characters)').optional(),
+  SWITCHBOARD_CARD_PUBLISHED_KEYS: z
+    .string()
+    .max(65_536)
+    .default('')
+    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .refine((files) => files.length <= 16, { message: 'SWITCHBOARD_CARD_PUBLISHED_KEYS lists at most 16 key files (comma-separated)' }),
   SWITCHBOARD_INSTANCE_ID: z.string().trim().regex(/^[\w.:-]{1,100}$/, 'SWITCHBOARD_INSTANCE_ID must be 1–100 letters, digits, or . : _ -').optional(),
 });
 
@@ -129,6 +136,10 @@ export interface Settings {
   instanceId?: string;
   /** How long finished push deliveries and notifications are kept (the task page's delivery log). */
   outboxRetentionMs: number;
+  /** The agent card signing key (PEM or JWK private key file); unset: generated beside the database. */
+  cardSigningKeyFile?: string;
+  /** Previous card keys (files) whose public halves stay in the JWKS after a rotation. */
+  cardPublishedKeyFiles: string[];
   /** How long finished tasks (with their events, artifacts, messages) are kept; unset: forever. */
   taskRetentionMs?: number;
 }
@@ -179,6 +190,8 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     instanceId: e.SWITCHBOARD_INSTANCE_ID,
     outboxRetentionMs: e.SWITCHBOARD_OUTBOX_RETENTION,
     taskRetentionMs: e.SWITCHBOARD_TASK_RETENTION,
+    cardSigningKeyFile: e.SWITCHBOARD_CARD_SIGNING_KEY,
+    cardPublishedKeyFiles: e.SWITCHBOARD_CARD_PUBLISHED_KEYS,
   };
 }
 
