@@ -149,6 +149,7 @@ describe('key rotation', () => {
     const oldKeyFile = path.join(app.dataDir, 'card-signing-key.jwk');
     const newKeyFile = path.join(app.dataDir, 'new-card-key.pem');
     fs.writeFileSync(newKeyFile, generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
+    await app.stop();
     await app.restart({ SWITCHBOARD_CARD_SIGNING_KEY: newKeyFile, SWITCHBOARD_CARD_PUBLISHED_KEYS: oldKeyFile });
     const jwks = (await getJson(`${app.url}/.well-known/jwks.json`)) as unknown as JSONWebKeySet;
     expect(jwks.keys).toHaveLength(2);
