@@ -26,7 +26,7 @@ async function verifyServed(card: Card, jwks: Parameters<typeof createLocalJWKSe
   const { signatures, ...unsigned } = card;
   const payload = Buffer.from(canonicalize(unsigned)!).toString('base64url');
   const { protectedHeader } = await flattenedVerify({ ...signatures![0], payload }, createLocalJWKSet(jwks));
-  return protectedHeader.kid!;
+  return protectedHeader!.kid!;
 }
 
 const getJson = async (url: string, headers: Record<string, string> = {}) => (await (await fetch(url, { headers })).json()) as Card;
