@@ -16,6 +16,7 @@ import canonicalize from 'canonicalize';
 import { createLocalJWKSet, createRemoteJWKSet, decodeProtectedHeader, flattenedVerify, type JSONWebKeySet } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startApp, type AppServer } from '../support/app-server';
+import { testStore } from '../support/postgres';
 import { dispatch, postJson, waitForTask } from '../support/dispatch-api';
 
 type Card = Record<string, unknown> & { signatures?: { protected: string; signature: string }[] };
@@ -41,6 +42,9 @@ async function startTamperer(app: () => string): Promise<{ url: string; close():
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((r) => server.close(() => r())) };
 }
+
+/** Where the generated key lives: beside the SQLite file, or under ./data with PostgreSQL (like secret.key). */
+const generatedKeyFile = () => (testStore() === 'postgresql' ? path.resolve('data', 'card-signing-key.jwk') : path.join(app.dataDir, 'card-signing-key.jwk'));
 
 let app: AppServer;
 let tamperer: Awaited<ReturnType<typeof startTamperer>>;
@@ -90,7 +94,7 @@ describe('served cards are signed (v1.0 §8.4)', () => {
   });
 
   it('the key is generated beside the database, owner-only; the same card keeps its bytes (stable ETag)', async () => {
-    const keyFile = path.join(app.dataDir, 'card-signing-key.jwk');
+    const keyFile = generatedKeyFile();
     expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
     const [a, b] = await Promise.all([fetch(`${app.url}/.well-known/agent-card.json`), fetch(`${app.url}/.well-known/agent-card.json`)]);
     expect(a.headers.get('etag')).toBe(b.headers.get('etag'));
@@ -146,7 +150,7 @@ describe('pinned peers: the card must verify', () => {
 describe('key rotation', () => {
   it('after a restart with a new key (the old one published), the new card verifies and an old card still does', async () => {
     const oldCard = await getJson(`${app.url}/a2a/echo/.well-known/agent-card.json`);
-    const oldKeyFile = path.join(app.dataDir, 'card-signing-key.jwk');
+    const oldKeyFile = generatedKeyFile();
     const newKeyFile = path.join(app.dataDir, 'new-card-key.pem');
     fs.writeFileSync(newKeyFile, generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
     await app.stop();
@@ -158,5 +162,15 @@ describe('key rotation', () => {
     const oldKid = await verifyServed(oldCard, jwks);
     expect(newKid).not.toBe(oldKid);
     expect(jwks.keys.map((k) => k.kid)).toEqual([newKid, oldKid]);
+  });
+});
+
+describe('a card key that cannot be used refuses the start', () => {
+  it('names the setting and the file', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-badkey-'));
+    const publicOnly = path.join(dir, 'public.pem');
+    fs.writeFileSync(publicOnly, generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ format: 'pem', type: 'spki' }));
+    await expect(startApp({ SWITCHBOARD_CARD_SIGNING_KEY: path.join(dir, 'missing.pem') })).rejects.toThrow(/agent card signing keys: SWITCHBOARD_CARD_SIGNING_KEY: cannot read .*missing\.pem/);
+    await expect(startApp({ SWITCHBOARD_CARD_SIGNING_KEY: publicOnly })).rejects.toThrow(/SWITCHBOARD_CARD_SIGNING_KEY: .*public\.pem holds a public key/);
   });
 });
