@@ -5,7 +5,7 @@
  * (decision 198). Signing and verifying share canonicalPayload(), so they cannot drift.
  */
 import canonicalize from 'canonicalize';
-import { flattenedVerify, FlattenedSign, type CryptoKey, type FlattenedJWSInput, type JWSHeaderParameters, type KeyObject } from 'jose';
+import { base64url, flattenedVerify, FlattenedSign, type CryptoKey, type FlattenedJWSInput, type JWSHeaderParameters, type KeyObject } from 'jose';
 
 export interface AgentCardSignature {
   protected: string;
@@ -46,7 +46,7 @@ export async function verifyCard(card: Card, lookup: KeyLookup): Promise<string 
   const signatures = signaturesOf(card).slice(0, 8); // bounded: each one may cost a key fetch
   if (!signatures.length) return 'the card carries no signature';
   // Detached (RFC 7515 appendix F): the payload travels beside the JWS, base64url as b64 requires.
-  const payload = Buffer.from(canonicalPayload(card)).toString('base64url');
+  const payload = base64url.encode(canonicalPayload(card));
   const failures: string[] = [];
   for (const s of signatures) {
     try {
@@ -62,7 +62,7 @@ export async function verifyCard(card: Card, lookup: KeyLookup): Promise<string 
 function describeFailure(s: AgentCardSignature, err: unknown): string {
   let kid = '?';
   try {
-    kid = String((JSON.parse(Buffer.from(s.protected, 'base64url').toString('utf8')) as Card).kid ?? '?');
+    kid = String((JSON.parse(new TextDecoder().decode(base64url.decode(s.protected))) as Card).kid ?? '?').slice(0, 100); // untrusted: bounded in the reason
   } catch {
     /* an unreadable header: the error says so */
   }
