@@ -57,12 +57,35 @@ export const CredentialOriginsSchema = z
   .max(16, 'at most 16 origins')
   .transform((list) => [...new Set(list.map((u) => new URL(u).origin))]);
 
+/** Bounds a pinned JWK: the largest real public key (RSA 8192) is well under this. */
+const MAX_PINNED_JWK_CHARS = 8_192;
+const PRIVATE_JWK_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
+
+/**
+ * A peer's card key pin (A2A v1.0 §8.4, decision 200): its card must carry a signature that
+ * verifies with this public JWK, or with a key of the JWKS at this URL (fetched from the URL
+ * pinned here, never from the `jku` the card names). Exactly one of the two.
+ */
+export const CardKeyPinSchema = z
+  .strictObject({
+    jwksUrl: z.url({ protocol: /^https?$/, message: 'expected an absolute http(s) URL of a JWKS' }).max(2_048).optional(),
+    jwk: z
+      .record(z.string(), z.unknown())
+      .refine((k) => typeof k.kty === 'string', 'expected a JWK with "kty"')
+      .refine((k) => !PRIVATE_JWK_MEMBERS.some((m) => m in k), 'expected a public JWK (no private or symmetric members)')
+      .refine((k) => JSON.stringify(k).length <= MAX_PINNED_JWK_CHARS, `expected at most ${MAX_PINNED_JWK_CHARS} characters of JWK`)
+      .optional(),
+  })
+  .refine((pin) => (pin.jwksUrl === undefined) !== (pin.jwk === undefined), 'give exactly one of jwksUrl or jwk');
+export type CardKeyPin = z.infer<typeof CardKeyPinSchema>;
+
 export const PeerConfigSchema = z.strictObject({
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/, 'expected letters, digits, dot, dash or underscore'),
   url: z.url({ protocol: /^https?$/, message: 'expected an absolute http(s) URL' }),
   auth: PeerAuthSchema.default({ type: 'none' }),
   headers: z.record(z.string(), z.string()).default({}),
   credentialOrigins: CredentialOriginsSchema.default([]),
+  cardKey: CardKeyPinSchema.optional(),
   timeoutSeconds: positiveSeconds.optional(),
   notes: z.string().optional(),
 });
@@ -80,12 +103,13 @@ export const RelaySpecSchema = z
     auth: PeerAuthSchema.optional(),
     headers: z.record(z.string(), z.string()).optional(),
     credentialOrigins: CredentialOriginsSchema.optional(),
+    cardKey: CardKeyPinSchema.optional(),
     timeoutSeconds: positiveSeconds.optional(),
   })
   .superRefine((r, ctx) => {
     if (Boolean(r.peer) === Boolean(r.url)) ctx.addIssue({ code: 'custom', path: ['peer'], message: 'give exactly one of peer or url' });
     if (r.peer) {
-      for (const key of ['auth', 'headers', 'credentialOrigins', 'timeoutSeconds'] as const) {
+      for (const key of ['auth', 'headers', 'credentialOrigins', 'cardKey', 'timeoutSeconds'] as const) {
         if (r[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: 'only with url (a named peer has its own)' });
       }
     }
@@ -199,7 +223,7 @@ const nameOf = (field: string) => (raw: unknown) => {
 function relayPeers(agents: AgentConfig[]): PeerConfig[] {
   return agents.flatMap(({ slug, relay }) =>
     relay?.url
-      ? [{ name: relayPeerName(slug), url: relay.url, auth: relay.auth ?? { type: 'none' as const }, headers: relay.headers ?? {}, credentialOrigins: relay.credentialOrigins ?? [], timeoutSeconds: relay.timeoutSeconds, notes: `relay agent ${slug}` }]
+      ? [{ name: relayPeerName(slug), url: relay.url, auth: relay.auth ?? { type: 'none' as const }, headers: relay.headers ?? {}, credentialOrigins: relay.credentialOrigins ?? [], cardKey: relay.cardKey, timeoutSeconds: relay.timeoutSeconds, notes: `relay agent ${slug}` }]
       : [],
   );
 }

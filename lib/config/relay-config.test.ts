@@ -48,3 +48,28 @@ describe('relay agents', () => {
     }
   });
 });
+
+describe('card key pins (decision 200)', () => {
+  it("a relay URL's pin goes to its config peer; a peer's pin is kept as given", () => {
+    const pin = { jwksUrl: 'https://c.example/.well-known/jwks.json' };
+    const config = load({ relay: { url: 'https://c.example/a2a', cardKey: pin } }, [{ name: 'b', url: 'http://b.example', cardKey: { jwk: { kty: 'OKP', crv: 'Ed25519', x: 'abc' } } }]);
+    expect(config.issues).toEqual([]);
+    expect(config.peers.find((p) => p.name === 'relay.r')?.cardKey).toEqual(pin);
+    expect(config.peers.find((p) => p.name === 'b')?.cardKey).toEqual({ jwk: { kty: 'OKP', crv: 'Ed25519', x: 'abc' } });
+  });
+
+  it('refuses a pin that is both, neither, private or beside a named peer, naming the key', () => {
+    for (const [agent, key, message] of [
+      [{ relay: { url: 'https://c.example', cardKey: {} } }, 'relay.cardKey', 'exactly one of jwksUrl or jwk'],
+      [{ relay: { url: 'https://c.example', cardKey: { jwksUrl: 'https://c.example/k', jwk: { kty: 'EC' } } } }, 'relay.cardKey', 'exactly one of jwksUrl or jwk'],
+      [{ relay: { url: 'https://c.example', cardKey: { jwk: { kty: 'EC', d: 'secret' } } } }, 'relay.cardKey.jwk', 'public JWK'],
+      [{ relay: { url: 'https://c.example', cardKey: { jwksUrl: 'ftp://c.example/k' } } }, 'relay.cardKey.jwksUrl', 'http(s) URL'],
+      [{ relay: { peer: 'b', cardKey: { jwksUrl: 'https://c.example/k' } } }, 'relay.cardKey', 'only with url'],
+    ] as const) {
+      const config = load(agent);
+      expect(config.agents, JSON.stringify(agent)).toEqual([]);
+      expect(config.issues[0].key).toBe(key);
+      expect(config.issues[0].message).toContain(message);
+    }
+  });
+});

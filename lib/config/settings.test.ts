@@ -57,3 +57,19 @@ describe('SWITCHBOARD_SSE_KEEPALIVE (issue 22: every stream hears from us at lea
     expect(() => loadSettings({ NODE_ENV: 'test', SWITCHBOARD_SSE_KEEPALIVE: '5' })).toThrow(/SWITCHBOARD_SSE_KEEPALIVE must be a positive number of seconds \(at most 4\)/);
   });
 });
+
+describe('card signing keys', () => {
+  it('default: a generated key and no previous keys; a list of previous key files is split on commas', () => {
+    const defaults = loadSettings({ NODE_ENV: 'test' });
+    expect(defaults.cardSigningKeyFile).toBeUndefined();
+    expect(defaults.cardPublishedKeyFiles).toEqual([]);
+    const set = loadSettings({ NODE_ENV: 'test', SWITCHBOARD_CARD_SIGNING_KEY: '/keys/new.pem', SWITCHBOARD_CARD_PUBLISHED_KEYS: ' /keys/old.pem, ,/keys/older.jwk ' });
+    expect(set.cardSigningKeyFile).toBe('/keys/new.pem');
+    expect(set.cardPublishedKeyFiles).toEqual(['/keys/old.pem', '/keys/older.jwk']);
+  });
+
+  it('refuses more than 16 previous keys, naming the setting', () => {
+    const many = Array.from({ length: 17 }, (_, i) => `/k/${i}.pem`).join(',');
+    expect(() => loadSettings({ NODE_ENV: 'test', SWITCHBOARD_CARD_PUBLISHED_KEYS: many })).toThrow(/SWITCHBOARD_CARD_PUBLISHED_KEYS: SWITCHBOARD_CARD_PUBLISHED_KEYS lists at most 16 key files/);
+  });
+});

@@ -77,6 +77,13 @@ const EnvSchema = z.object({
   SWITCHBOARD_SSE_KEEPALIVE: seconds('SWITCHBOARD_SSE_KEEPALIVE', KEEPALIVE_MAX_MS / 1000).default(KEEPALIVE_MS),
   SWITCHBOARD_OUTBOX_RETENTION: seconds('SWITCHBOARD_OUTBOX_RETENTION', 366 * 86_400).default(7 * 86_400_000),
   SWITCHBOARD_TASK_RETENTION: seconds('SWITCHBOARD_TASK_RETENTION', 3660 * 86_400).optional(),
+  SWITCHBOARD_CARD_SIGNING_KEY: z.string().trim().min(1).max(4096, 'SWITCHBOARD_CARD_SIGNING_KEY must be a file path (at most 4096 characters)').optional(),
+  SWITCHBOARD_CARD_PUBLISHED_KEYS: z
+    .string()
+    .max(65_536)
+    .default('')
+    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .refine((files) => files.length <= 16, { message: 'SWITCHBOARD_CARD_PUBLISHED_KEYS lists at most 16 key files (comma-separated)' }),
   SWITCHBOARD_INSTANCE_ID: z.string().trim().regex(/^[\w.:-]{1,100}$/, 'SWITCHBOARD_INSTANCE_ID must be 1–100 letters, digits, or . : _ -').optional(),
 });
 
@@ -137,6 +144,10 @@ export interface Settings {
   instanceId?: string;
   /** How long finished push deliveries and notifications are kept (the task page's delivery log). */
   outboxRetentionMs: number;
+  /** The agent card signing key (PEM or JWK private key file); unset: generated beside the database. */
+  cardSigningKeyFile?: string;
+  /** Previous card keys (files) whose public halves stay in the JWKS after a rotation. */
+  cardPublishedKeyFiles: string[];
   /** How long finished tasks (with their events, artifacts, messages) are kept; unset: forever. */
   taskRetentionMs?: number;
   /** How often every SSE stream (A2A and dashboard) sends a keepalive comment; at most 4 s. */
@@ -192,6 +203,8 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     outboxRetentionMs: e.SWITCHBOARD_OUTBOX_RETENTION,
     taskRetentionMs: e.SWITCHBOARD_TASK_RETENTION,
     sseKeepaliveMs: e.SWITCHBOARD_SSE_KEEPALIVE,
+    cardSigningKeyFile: e.SWITCHBOARD_CARD_SIGNING_KEY,
+    cardPublishedKeyFiles: e.SWITCHBOARD_CARD_PUBLISHED_KEYS,
   };
 }
 

@@ -7,6 +7,7 @@ import { db } from './client';
 import { fromJson, toJson } from './json';
 import { isSealed, openSecret, sealSecret } from './secret-box';
 import type { ProtocolVersion } from '../protocol/types';
+import type { CardKeyPin } from '../config/file-config';
 
 const SECRET_COLUMN = 'Peer.authSecret';
 const HEADERS_COLUMN = 'Peer.headers';
@@ -25,6 +26,8 @@ export interface PeerInput {
   headers: Record<string, string>;
   /** Origins besides the URL's own that may receive the auth and headers (explicit opt-in). */
   credentialOrigins: string[];
+  /** The key the peer's card must be signed with; null: the card is not verified. */
+  cardKey: CardKeyPin | null;
   timeoutSeconds: number | null;
   notes: string | null;
   source: PeerSource;
@@ -51,6 +54,7 @@ function toRecord(row: PeerRow): PeerRecord {
     authHeader: row.authHeader,
     headers: fromJson<Record<string, string>>(openSecret(row.headers, HEADERS_COLUMN)) ?? {},
     credentialOrigins: fromJson<string[]>(row.credentialOrigins) ?? [],
+    cardKey: fromJson<CardKeyPin>(row.cardKey),
     timeoutSeconds: row.timeoutSeconds,
     notes: row.notes,
     source: (['config', 'builtin'].includes(row.source) ? row.source : 'api') as PeerSource,
@@ -73,6 +77,7 @@ function inputData(p: Partial<PeerInput>) {
     authHeader: p.authHeader,
     headers: p.headers === undefined ? undefined : sealSecret(toJson(p.headers), HEADERS_COLUMN),
     credentialOrigins: p.credentialOrigins === undefined ? undefined : p.credentialOrigins.length ? toJson(p.credentialOrigins) : null,
+    cardKey: p.cardKey === undefined ? undefined : toJson(p.cardKey),
     timeoutSeconds: p.timeoutSeconds,
     notes: p.notes,
     source: p.source,
@@ -98,9 +103,12 @@ export async function insertPeerRecord(p: PeerInput): Promise<PeerRecord> {
   return toRecord(await db().peer.create({ data: { ...inputData(p), name: p.name, url: p.url, normalizedUrl: p.normalizedUrl, createdAt: now, updatedAt: now } }));
 }
 
-/** Updates the given fields; a changed URL clears the cached card (it described another URL). */
+/**
+ * Updates the given fields; a changed URL clears the cached card (it described another URL), and
+ * so does a changed card key pin (the cached card was not verified against it).
+ */
 export async function updatePeerRecord(name: string, p: Partial<PeerInput>): Promise<PeerRecord | null> {
-  const urlChanged = p.normalizedUrl !== undefined ? { card: null, protocolVersion: null, endpointUrl: null, cardFetchedAt: null } : {};
+  const urlChanged = p.normalizedUrl !== undefined || p.cardKey !== undefined ? { card: null, protocolVersion: null, endpointUrl: null, cardFetchedAt: null } : {};
   const updated = await db().peer.updateMany({ where: { name }, data: { ...inputData(p), ...urlChanged, updatedAt: new Date() } });
   return updated.count ? findPeerRecord(p.name ?? name) : null;
 }

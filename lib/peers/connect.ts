@@ -2,7 +2,8 @@
  * From a resolved target to a connection: read the peer's card (fresh at every dispatch, so a
  * peer that upgraded is spoken to in its new version), pick the JSON-RPC interface and version,
  * and cache the card (on the Peer row for configured peers, in memory for direct URLs). When the
- * card cannot be fetched, the last cached one is used.
+ * card cannot be fetched, the last cached one is used. A peer with a pinned card key is called
+ * only when the fetched card verifies with it (card-verify.ts); only verified cards are cached.
  */
 import { findPeerRecord, savePeerCard } from '../db/peer-repo';
 import { processSingleton } from '../process-singleton';
@@ -11,6 +12,7 @@ import { chooseInterface, fetchAgentCard, type CardInfo } from '../client/agent-
 import type { ProtocolVersion, RpcTarget } from '../client/json-rpc';
 import { normalizeAgentUrl } from '../client/normalize-url';
 import { checkResponseWindow, headersFor, type ResolvedTarget } from './resolve';
+import { verifyPinnedCard } from './card-verify';
 
 export interface PeerConnection extends RpcTarget {
   /** The client timeout T for this dispatch (ms). */
@@ -85,6 +87,8 @@ export async function connect(target: ResolvedTarget, opts: ConnectOptions = {})
     log.warn('agent card unavailable; using the cached one', { peer: target.peerName ?? target.url, error: errorMessage(err) });
     return { conn: toConnection(target, cached), card: null, warning: null };
   }
+  // Outside the fallback above: a card that fails its pinned key is refused, never replaced by the cache.
+  await verifyPinnedCard(target, card.card, opts.signal);
   const chosen = chooseInterface(card, target.url, opts.prefer);
   const iface: CachedInterface = { version: chosen.version, endpoint: chosen.url, streaming: card.streaming };
   if (target.peerName) await savePeerCard(target.peerName, { card: card.card, protocolVersion: chosen.version, endpointUrl: chosen.url });

@@ -8,6 +8,7 @@ import { timeoutFloorWarning } from '../protocol/timeout-floor';
 import { errorMessage } from '../log';
 import { chooseInterface, fetchAgentCard } from '../client/agent-card';
 import { resolveTarget, checkResponseWindow } from './resolve';
+import { verifyPinnedCard } from './card-verify';
 import type { ProtocolVersion } from '../protocol/types';
 
 export interface PeerTestResult {
@@ -35,6 +36,7 @@ export async function testPeer(name: string): Promise<PeerTestResult> {
   const started = performance.now();
   try {
     const card = await fetchAgentCard(target.url, target.headers, target.timeout.ms);
+    await verifyPinnedCard(target, card.card);
     const latencyMs = Math.round(performance.now() - started);
     const chosen = chooseInterface(card, target.url);
     await savePeerCard(name, { card: card.card, protocolVersion: chosen.version, endpointUrl: chosen.url });

@@ -83,6 +83,7 @@ export async function createPeer(input: PeerCreateInput): Promise<PublicPeer> {
     ...authFields(input.auth),
     headers: input.headers,
     credentialOrigins: input.credentialOrigins,
+    cardKey: input.cardKey ?? null,
     timeoutSeconds: input.timeoutSeconds ?? null,
     notes: input.notes ?? null,
     source: 'api',
@@ -105,6 +106,7 @@ export async function updatePeer(name: string, patch: PeerPatchInput): Promise<P
   if (patch.auth !== undefined) Object.assign(changes, patchedAuth(peer, patch.auth, originMoved));
   if (patch.headers !== undefined) changes.headers = patch.headers;
   if (patch.credentialOrigins !== undefined) changes.credentialOrigins = patch.credentialOrigins;
+  if (patch.cardKey !== undefined) changes.cardKey = patch.cardKey;
   if (patch.timeoutSeconds !== undefined) changes.timeoutSeconds = patch.timeoutSeconds;
   if (patch.notes !== undefined) changes.notes = patch.notes;
   const updated = await updatePeerRecord(name, changes);

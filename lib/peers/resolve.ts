@@ -19,6 +19,7 @@ import { grpcCredentialOrigin } from '../client/grpc-endpoint';
 import { ensurePeersReady, SELF_PEER } from './sync';
 import { PROTECTED_HEADERS } from './schemas';
 import { pickTimeout, type ResolvedTimeout } from './timeouts';
+import type { CardKeyPin } from '../config/file-config';
 
 export interface TargetInput {
   peer?: string;
@@ -37,6 +38,8 @@ export interface ResolvedTarget {
   headers: Record<string, string>;
   /** The peer's auth and extra headers, and the origins they may go to. Never persist these. */
   credentials: PeerCredentials | null;
+  /** The peer's pinned card key: its card must verify with it (card-verify.ts); null: unchecked. */
+  cardKey: CardKeyPin | null;
   timeout: ResolvedTimeout;
 }
 
@@ -105,7 +108,7 @@ export async function resolveTarget(input: TargetInput): Promise<ResolvedTarget>
   const timeout = pickTimeout({ overrideSeconds: input.timeoutSeconds, peerTimeoutSeconds: peer?.timeoutSeconds, defaultMs });
   const url = input.url ?? peer!.url;
   const credentials = peerCredentials(peer);
-  return { peerName: peer?.name ?? null, url, matchedBy, headers: headersFor({ credentials }, url), credentials, timeout };
+  return { peerName: peer?.name ?? null, url, matchedBy, headers: headersFor({ credentials }, url), credentials, cardKey: peer?.cardKey ?? null, timeout };
 }
 
 /**

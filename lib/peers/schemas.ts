@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import type { PeerRecord } from '../db/peer-repo';
-import { CredentialOriginsSchema } from '../config/file-config';
+import { CardKeyPinSchema, CredentialOriginsSchema, type CardKeyPin } from '../config/file-config';
 import { TimeoutSecondsSchema } from './timeouts';
 import type { ProtocolVersion } from '../protocol/types';
 
@@ -40,6 +40,8 @@ export const PeerCreateSchema = z.strictObject({
   auth: PeerAuthInputSchema.default({ type: 'none' }),
   headers: PeerHeadersSchema.default({}),
   credentialOrigins: CredentialOriginsSchema.default([]),
+  /** Pins the key the peer's card must be signed with (decision 200). */
+  cardKey: CardKeyPinSchema.nullable().optional(),
   timeoutSeconds: TimeoutSecondsSchema.nullable().optional(),
   notes: z.string().max(2000).nullable().optional(),
 });
@@ -64,6 +66,8 @@ export const PeerPatchSchema = z.strictObject({
   auth: PeerAuthPatchSchema.optional(),
   headers: PeerHeadersSchema.optional(),
   credentialOrigins: CredentialOriginsSchema.optional(),
+  /** null removes the pin. */
+  cardKey: CardKeyPinSchema.nullable().optional(),
   timeoutSeconds: TimeoutSecondsSchema.nullable().optional(),
   notes: z.string().max(2000).nullable().optional(),
 });
@@ -78,6 +82,8 @@ export interface PublicPeer {
   headerNames: string[];
   /** Origins besides the URL's own that receive the auth and headers (opt-in). */
   credentialOrigins: string[];
+  /** The pinned card key (public material): the peer's card is verified against it. */
+  cardKey: CardKeyPin | null;
   timeoutSeconds: number | null;
   notes: string | null;
   card: {
@@ -125,6 +131,7 @@ export function toPublicPeer(p: PeerRecord): PublicPeer {
     },
     headerNames: Object.keys(p.headers),
     credentialOrigins: p.credentialOrigins,
+    cardKey: p.cardKey,
     timeoutSeconds: p.timeoutSeconds,
     notes: p.notes,
     card: cardSummary(p),

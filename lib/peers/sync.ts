@@ -51,9 +51,11 @@ async function upsertManagedPeer(input: PeerInput): Promise<boolean> {
     log.error('peer not synced: the name is reserved for the built-in peer', { peer: input.name });
     return false;
   }
-  // Only a changed URL is passed on, so the cached card survives an unchanged one.
-  const { normalizedUrl, ...rest } = input;
-  await updatePeerRecord(input.name, existing.normalizedUrl === normalizedUrl ? rest : input);
+  // Only a changed URL or card key pin is passed on, so the cached card survives unchanged ones.
+  const { normalizedUrl, cardKey, ...rest } = input;
+  const urlChanged = existing.normalizedUrl !== normalizedUrl;
+  const pinChanged = JSON.stringify(existing.cardKey) !== JSON.stringify(cardKey);
+  await updatePeerRecord(input.name, { ...rest, ...(urlChanged ? { normalizedUrl } : {}), ...(pinChanged ? { cardKey } : {}) });
   return true;
 }
 
@@ -75,6 +77,7 @@ export async function syncConfiguredPeers(): Promise<number> {
       ...configAuth(peer),
       headers: peer.headers,
       credentialOrigins: peer.credentialOrigins,
+      cardKey: peer.cardKey ?? null,
       timeoutSeconds: peer.timeoutSeconds ?? null,
       notes: peer.notes ?? null,
       source: 'config',
@@ -99,6 +102,7 @@ export async function ensureSelfPeer(): Promise<void> {
     authHeader: null,
     headers: {},
     credentialOrigins: [],
+    cardKey: null,
     timeoutSeconds: null,
     notes: "This Switchboard's own agents, over HTTP (built in).",
     source: 'builtin',

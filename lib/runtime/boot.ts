@@ -8,6 +8,7 @@ import { currentStore, storeReady } from '../db/client';
 import { leaveCluster, registerTurnResumer, startCluster } from '../engine/cluster';
 import { countApiKeys } from '../db/key-repo';
 import { sealPlaintextPeerSecrets } from '../db/peer-repo';
+import { cardKeys } from '../auth/card-keys';
 import { sealPlaintextPushSecrets } from '../db/push-repo';
 import { agentRegistry, defaultAgentProblem, reapOrphanedLaunches } from '../agents/registry';
 import { recoverInterruptedTasks, drainAndStop } from '../engine/lifecycle';
@@ -75,6 +76,8 @@ async function boot(): Promise<void> {
   await storeReady();
   await sealPlaintextSecrets();
   await checkExposure();
+  // A card signing key that cannot be read would fail every card request: refuse the start instead.
+  await cardKeys().catch((err) => fatal(`agent card signing keys: ${(err as Error).message}`));
   // Before recovery, so the tasks it ends are notified too; invalid rules refuse the start.
   await startNotifications().catch((err) => (err instanceof NotificationConfigError ? fatal(err.message) : Promise.reject(err)));
   const registry = agentRegistry();

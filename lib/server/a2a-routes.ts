@@ -13,6 +13,7 @@ import { fromForeignPage, requestOrigin, trustedOpenHost } from '../auth/web-ori
 import { getSettings } from '../config/settings';
 import { buildAgentCard, cardGenerationFor } from './agent-card';
 import { cardResponse } from './card-response';
+import { publishedKeys, signedCard } from './card-signing';
 import { serveJsonRpc, unknownAgentRpc } from './serve-jsonrpc';
 import { restError, serveRest, type Verb } from './serve-rest';
 import { A2AError } from '../protocol/errors';
@@ -46,7 +47,15 @@ export async function serveAgentCard(req: Request, slug?: string): Promise<Respo
   if (!agent) return unknownAgent(slug!);
   const origin = requestOrigin(req.headers, `127.0.0.1:${getSettings().port}`);
   const card = buildAgentCard(agent, origin.url, { isDefault: !slug, keysRequired: await keysRequired(), generation: cardGenerationFor(req) });
-  return cardResponse(req, card, origin.reflected);
+  return cardResponse(req, await signedCard(card, origin.url), origin.reflected);
+}
+
+/** The public keys the cards' signatures verify with (current and previous: rotation). */
+export async function serveJwks(req: Request): Promise<Response> {
+  await ensureBooted();
+  const refusal = await refuseWebPages(req, { checkOrigin: false }); // public, like the cards
+  if (refusal) return refusal;
+  return Response.json(await publishedKeys(), { headers: { 'Cache-Control': 'public, max-age=300', 'Content-Type': 'application/jwk-set+json' } });
 }
 
 export async function serveAgentRpc(req: Request, slug?: string): Promise<Response> {

@@ -39,6 +39,7 @@ const peerInput = (name: string, secret: string) => ({
   authHeader: null,
   headers: { 'X-Tenant-Key': `${secret}-header` },
   credentialOrigins: [],
+  cardKey: null,
   timeoutSeconds: null,
   notes: null,
   source: 'api' as const,
