@@ -33,6 +33,7 @@ const BOTH_PROVIDERS = [
   'tests/protocol/push-durable.test.ts',
   'tests/protocol/caller-ids.test.ts',
   'tests/protocol/auth-and-cards.test.ts',
+  'tests/protocol/oidc-inbound.test.ts',
   'tests/protocol/window-end.test.ts',
   'tests/protocol/relay.test.ts',
   'tests/protocol/http-json.test.ts',
