@@ -16,6 +16,11 @@ import { processSingleton } from '../process-singleton';
 const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
 const DISCOVERY_TIMEOUT_MS = 5_000;
 const MAX_DISCOVERY_BYTES = 256 * 1024;
+/**
+ * A token naming a `kid` the cached JWKS lacks refetches it, at most once per this per issuer:
+ * a rotated key is accepted within seconds, and unknown kids cannot make us hammer the issuer.
+ */
+const JWKS_COOLDOWN_MS = 5_000;
 const MAX_TOKEN_CHARS = 16_384;
 const MAX_OWNER_CHARS = 255;
 
@@ -52,7 +57,7 @@ async function discoverKeySet(issuer: string): Promise<JWTVerifyGetKey> {
   if (typeof doc.jwks_uri !== 'string') throw new Error('discovery has no jwks_uri');
   const jwksUrl = new URL(doc.jwks_uri);
   if (jwksUrl.protocol !== 'https:' && new URL(issuer).protocol !== 'http:') throw new Error('jwks_uri is not https');
-  return createRemoteJWKSet(jwksUrl, { timeoutDuration: DISCOVERY_TIMEOUT_MS });
+  return createRemoteJWKSet(jwksUrl, { timeoutDuration: DISCOVERY_TIMEOUT_MS, cooldownDuration: JWKS_COOLDOWN_MS });
 }
 
 function keySetFor(issuer: string): Promise<JWTVerifyGetKey> {

@@ -183,4 +183,16 @@ describe('OIDC bearer tokens on the A2A surface', () => {
     expect(v1.securityRequirements).toContainEqual({ schemes: { oidc: { list: ['a2a:slow'] } } });
     expect((await fetch(discovery)).status).toBe(200);
   });
+
+  it('counts a configured issuer as inbound auth for a non-loopback bind (only the operator token is missing)', async () => {
+    const port = await freePort();
+    const out = spawnSync(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-H', '0.0.0.0', '-p', String(port)], {
+      env: { ...process.env, DATABASE_URL: `file:${app.dataDir}/exposed.db`, HOST: '0.0.0.0', SWITCHBOARD_DIST_DIR: process.env.SWITCHBOARD_DIST_DIR || '.next', SWITCHBOARD_OIDC_ISSUERS: issuer, SWITCHBOARD_OIDC_AUDIENCE: AUDIENCE },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(out.status).not.toBe(0);
+    expect(out.stderr).toContain('SWITCHBOARD_OPERATOR_TOKEN');
+    expect(out.stderr).not.toContain('npm run keys');
+  });
 });
