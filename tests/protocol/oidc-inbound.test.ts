@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt, exportJWK, generateKeyPair } from 'jose';
 import Provider, { errors as providerErrors } from 'oidc-provider';
 import { freePort, startApp, type AppServer } from '../support/app-server';
-import { rpc, waitFor } from '../support/a2a-clients';
+import { asTask, rpc, sendParams, TaskState, waitFor } from '../support/a2a-clients';
+import { grpcFailure, grpcOnlyClient, withKey } from '../support/grpc-clients';
 
 const AUDIENCE = 'https://switchboard.test/a2a';
 let issuer = '';
@@ -86,6 +87,7 @@ function createKey(name: string): string {
 beforeAll(async () => {
   await startProvider();
   app = await startApp({
+    SWITCHBOARD_GRPC_PORT: String(await freePort()),
     SWITCHBOARD_OIDC_ISSUERS: issuer,
     SWITCHBOARD_OIDC_AUDIENCE: AUDIENCE,
     SWITCHBOARD_OIDC_REQUIRED_SCOPE: 'a2a:{agent}',
@@ -159,6 +161,24 @@ describe('OIDC bearer tokens on the A2A surface', () => {
     expect(refused.headers.get('www-authenticate')).toContain('scope="a2a:slow"');
     const rest = await fetch(`${app.url}/a2a/slow/tasks/x`, { headers: { ...bearer(echoOnly), 'A2A-Version': '1.0' } });
     expect(rest.status).toBe(403);
+  });
+
+  it('gRPC: the same check answers UNAUTHENTICATED and PERMISSION_DENIED, and a valid token owns its task', async () => {
+    const echo = await grpcOnlyClient(app.url, 'echo');
+    const alpha = await token('alpha');
+    const task = asTask(await echo.sendMessage(sendParams('over gRPC'), withKey(alpha)));
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const foreign = await grpcFailure(echo.getTask({ id: task.id, historyLength: undefined, tenant: '' }, withKey(await token('beta'))));
+    expect(foreign.name).toBe('TaskNotFoundError');
+
+    const elsewhere = await grpcFailure(echo.sendMessage(sendParams('x'), withKey(await token('alpha', 'urn:elsewhere', 'a2a:echo'))));
+    expect(elsewhere).toMatchObject({ status: 16 });
+    expect(elsewhere.message).toContain("the token's aud claim is not accepted");
+
+    const slow = await grpcOnlyClient(app.url, 'slow');
+    const denied = await grpcFailure(slow.sendMessage(sendParams('x'), withKey(await token('alpha', 'urn:switchboard', 'a2a:echo'))));
+    expect(denied).toMatchObject({ status: 7 });
+    expect(denied.message).toContain('the token lacks scope a2a:slow');
   });
 
   it('API keys keep working beside the issuer, owning their tasks apart from token subjects', async () => {
