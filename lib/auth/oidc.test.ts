@@ -10,6 +10,8 @@ import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK, type JWT
 import type { OidcSettings } from '../config/settings';
 import { waitFor } from '../../tests/support/a2a-clients';
 import { verifyBearerJwt } from './oidc';
+import { authenticateInbound } from './api-keys';
+import type { Settings } from '../config/settings';
 
 const AUDIENCE = 'switchboard';
 let server: http.Server;
@@ -97,5 +99,31 @@ describe('verifyBearerJwt', () => {
     expect(await verifyBearerJwt(none, 'echo', settings())).toMatchObject({ ok: false, status: 401 });
     const hmac = await new SignJWT({ sub: 'x' }).setProtectedHeader({ alg: 'HS256' }).setIssuer(issuer).setAudience(AUDIENCE).setExpirationTime('5m').sign(new TextEncoder().encode('k'.repeat(32)));
     expect(await verifyBearerJwt(hmac, 'echo', settings())).toMatchObject({ ok: false, status: 401 });
+  });
+});
+
+describe('authenticateInbound with OIDC issuers', () => {
+  const hub = (oidc: OidcSettings) => ({ oidc }) as Settings;
+  const call = (token: string) => new Request('http://127.0.0.1/a2a/slow', { headers: { Authorization: `Bearer ${token}` } });
+
+  it('answers an unreadable issuer with 503 and Retry-After, a missing scope with 403 naming it', async () => {
+    const unreachable = await authenticateInbound(call(await sign(keys.get('k4')!, 'k4', {}, liarIssuer)), 'slow', hub(settings()));
+    expect(unreachable).toMatchObject({ ok: false, status: 503 });
+    if (unreachable.ok) return;
+    expect(unreachable.response.status).toBe(503);
+    expect(unreachable.response.headers.get('retry-after')).toBe('5');
+    expect(unreachable.response.headers.get('www-authenticate')).toContain('error="temporarily_unavailable"');
+
+    const denied = await authenticateInbound(call(await sign(keys.get('k3')!, 'k3', { scope: 'a2a:echo' })), 'slow', hub(settings({ requiredScope: 'a2a:{agent}' })));
+    expect(denied).toMatchObject({ ok: false, status: 403 });
+    if (denied.ok) return;
+    expect(denied.response.headers.get('www-authenticate')).toBe('Bearer realm="switchboard", error="insufficient_scope", error_description="the token lacks scope a2a:slow", scope="a2a:slow"');
+  });
+
+  it('keeps caller-chosen claim names printable ASCII without quotes in the challenge', async () => {
+    const odd = await authenticateInbound(call(await sign(keys.get('k1')!, 'k1', {})), 'slow', hub(settings({ ownerClaim: 'naïve"x' })));
+    expect(odd).toMatchObject({ ok: false, status: 401 });
+    if (odd.ok) return;
+    expect(odd.response.headers.get('www-authenticate')).toContain(`error_description="the token's na?ve'x claim must be`);
   });
 });
