@@ -34,6 +34,7 @@ const BOTH_PROVIDERS = [
   'tests/protocol/caller-ids.test.ts',
   'tests/protocol/auth-and-cards.test.ts',
   'tests/protocol/signed-cards.test.ts',
+  'tests/protocol/oidc-inbound.test.ts',
   'tests/protocol/window-end.test.ts',
   'tests/protocol/relay.test.ts',
   'tests/protocol/context-follow-up.test.ts',

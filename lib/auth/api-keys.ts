@@ -1,6 +1,6 @@
 /**
- * Inbound A2A authentication with API keys (design §7). Keys are shown once at creation and
- * stored hashed. When no key exists the endpoint is open (only allowed on a loopback bind; see
+ * Inbound A2A authentication with API keys (design §7) and, when configured, OIDC bearer JWTs. Keys are shown once at creation and
+ * stored hashed. When no key exists and no OIDC issuer is configured the endpoint is open (only allowed on a loopback bind; see
  * the start-up check in lib/runtime/boot.ts). Lookups are cached briefly so authenticated calls stay cheap.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
@@ -9,6 +9,8 @@ import { errorMessage, log } from '../log';
 import { processSingleton } from '../process-singleton';
 import { isSelfToken, SELF_TOKEN_HEADER } from './self-token';
 import { ANONYMOUS_OWNER, SELF_OWNER } from '../db/task-scope';
+import { getSettings, type Settings } from '../config/settings';
+import { looksLikeJwt, verifyBearerJwt } from './oidc';
 
 const CACHE_MS = 2_000;
 /** `lastUsedAt` is written at most this often per key: a busy key costs one write a minute. */
@@ -97,30 +99,53 @@ export function presentedKey(req: HeaderCarrier): string | null {
 
 /**
  * `caller` is the name we know the caller by; `owner` is what its tasks are recorded under:
- * the key's id (names may repeat, ids never), or the shared "anonymous" while no key exists;
- * `ownerName` is how the dashboard shows that owner.
+ * the key's id (names may repeat, ids never), `oidc:<issuer>:<subject>` for a bearer JWT
+ * (lib/auth/oidc.ts), or the shared "anonymous" while no inbound auth is configured;
+ * `ownerName` is how the dashboard shows that owner. A refusal carries its HTTP status
+ * (401 unauthenticated, 403 not allowed this agent, 503 token issuer unreachable).
  */
-export type InboundAuth = { ok: true; caller: string; owner: string; ownerName: string } | { ok: false; message: string; response: Response };
+export type InboundAuth =
+  | { ok: true; caller: string; owner: string; ownerName: string }
+  | { ok: false; status: 401 | 403 | 503; message: string; response: Response };
 
 const callerOwning = (caller: string, owner: string, ownerName = owner): InboundAuth => ({ ok: true, caller, owner, ownerName });
 
-export async function authenticateInbound(req: HeaderCarrier): Promise<InboundAuth> {
-  const open = !(await keysRequired());
+/** True when A2A calls need a credential: an API key exists or OIDC issuers are configured. */
+export async function inboundAuthRequired(settings: Settings = getSettings()): Promise<boolean> {
+  return Boolean(settings.oidc) || (await keysRequired());
+}
+
+function refusal(status: 401 | 403 | 503, message: string, challenge: string): InboundAuth {
+  const headers: Record<string, string> = { 'WWW-Authenticate': `Bearer realm="switchboard", ${challenge}` };
+  if (status === 503) headers['Retry-After'] = '5';
+  return { ok: false, status, message, response: Response.json({ error: message }, { status, headers }) };
+}
+
+/** RFC 6750 §3: a challenge's quoted values are printable ASCII without `"` or `\\`. */
+const quoted = (text: string) => `"${text.replace(/[^\x20-\x7e]/g, '?').replace(/["\\]/g, "'")}"`;
+
+async function authenticateJwt(token: string, agentSlug: string, settings: Settings): Promise<InboundAuth> {
+  const outcome = await verifyBearerJwt(token, agentSlug, settings.oidc!);
+  if (outcome.ok) return callerOwning(outcome.caller, outcome.owner, outcome.ownerName);
+  const scope = outcome.scope ? `, scope=${quoted(outcome.scope)}` : '';
+  return refusal(outcome.status, outcome.message, `error="${outcome.error}", error_description=${quoted(outcome.message)}${scope}`);
+}
+
+/**
+ * The one inbound check every A2A binding (JSON-RPC, HTTP+JSON, gRPC) makes before anything
+ * else: the self token, then a bearer JWT from a configured issuer, then an API key.
+ */
+export async function authenticateInbound(req: HeaderCarrier, agentSlug: string, settings: Settings = getSettings()): Promise<InboundAuth> {
+  const open = !(await inboundAuthRequired(settings));
   if (isSelfToken(req.headers.get(SELF_TOKEN_HEADER))) return callerOwning('self', open ? ANONYMOUS_OWNER : SELF_OWNER);
   if (open) return callerOwning(ANONYMOUS_OWNER, ANONYMOUS_OWNER);
   const key = presentedKey(req);
+  if (key && settings.oidc && looksLikeJwt(key)) return authenticateJwt(key, agentSlug, settings);
   const record = key ? await verifyKey(key) : null;
   if (record) {
     recordUse(record);
     return callerOwning(record.name, record.id, record.name);
   }
-  const message = key ? 'invalid API key' : 'an API key is required (Authorization: Bearer <key> or X-API-Key)';
-  return {
-    ok: false,
-    message,
-    response: Response.json(
-      { error: message },
-      { status: 401, headers: { 'WWW-Authenticate': 'Bearer realm="switchboard", error="invalid_token"' } },
-    ),
-  };
+  const message = key ? 'invalid API key' : settings.oidc ? 'a bearer token is required (Authorization: Bearer <JWT or API key>)' : 'an API key is required (Authorization: Bearer <key> or X-API-Key)';
+  return refusal(401, message, 'error="invalid_token"');
 }

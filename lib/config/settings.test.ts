@@ -73,3 +73,31 @@ describe('card signing keys', () => {
     expect(() => loadSettings({ NODE_ENV: 'test', SWITCHBOARD_CARD_PUBLISHED_KEYS: many })).toThrow(/SWITCHBOARD_CARD_PUBLISHED_KEYS: SWITCHBOARD_CARD_PUBLISHED_KEYS lists at most 16 key files/);
   });
 });
+
+describe('SWITCHBOARD_OIDC_*', () => {
+  const env = (extra: Record<string, string>) => ({ NODE_ENV: 'test' as const, ...extra });
+
+  it('is off by default and, with issuers, needs an audience', () => {
+    expect(loadSettings(env({})).oidc).toBeUndefined();
+    expect(() => loadSettings(env({ SWITCHBOARD_OIDC_ISSUERS: 'https://idp.example.com' }))).toThrow(/SWITCHBOARD_OIDC_AUDIENCE: required with SWITCHBOARD_OIDC_ISSUERS/);
+    expect(loadSettings(env({ SWITCHBOARD_OIDC_ISSUERS: 'https://idp.example.com/realms/a, http://127.0.0.1:9000', SWITCHBOARD_OIDC_AUDIENCE: 'switchboard' })).oidc).toEqual({
+      issuers: ['https://idp.example.com/realms/a', 'http://127.0.0.1:9000'],
+      audience: 'switchboard',
+      ownerClaim: 'sub',
+      agentsClaim: undefined,
+      requiredScope: undefined,
+      clockSkewSeconds: 30,
+    });
+  });
+
+  it('refuses plain-http issuers off loopback, URLs with credentials or queries, and bad claims, naming the setting', () => {
+    const base = { SWITCHBOARD_OIDC_AUDIENCE: 'switchboard' };
+    for (const bad of ['http://idp.example.com', 'https://user:pw@idp.example.com', 'https://idp.example.com/?x=1', 'idp.example.com']) {
+      expect(() => loadSettings(env({ ...base, SWITCHBOARD_OIDC_ISSUERS: bad }))).toThrow(/SWITCHBOARD_OIDC_ISSUERS: /);
+    }
+    const ok = { ...base, SWITCHBOARD_OIDC_ISSUERS: 'https://idp.example.com' };
+    expect(() => loadSettings(env({ ...ok, SWITCHBOARD_OIDC_OWNER_CLAIM: 'a b' }))).toThrow(/SWITCHBOARD_OIDC_OWNER_CLAIM must be a claim name/);
+    expect(() => loadSettings(env({ ...ok, SWITCHBOARD_OIDC_REQUIRED_SCOPE: 'a2a "x"' }))).toThrow(/SWITCHBOARD_OIDC_REQUIRED_SCOPE must be one OAuth scope token/);
+    expect(() => loadSettings(env({ ...ok, SWITCHBOARD_OIDC_CLOCK_SKEW: '301' }))).toThrow(/SWITCHBOARD_OIDC_CLOCK_SKEW must be a whole number from 0 to 300/);
+  });
+});

@@ -29,6 +29,8 @@ const wholeNumber = (name: string, max: number) =>
     .refine((v) => /^\d+$/.test(v) && Number(v) <= max, { message: `${name} must be a whole number from 0 to ${max}` })
     .transform(Number);
 
+const CLAIM_NAME = /^[A-Za-z0-9_.:/-]{1,100}$/;
+
 const EnvSchema = z.object({
   HOST: z.string().trim().min(1).default('127.0.0.1'),
   PORT: positiveInt('PORT').default(3000),
@@ -85,7 +87,35 @@ const EnvSchema = z.object({
     .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
     .refine((files) => files.length <= 16, { message: 'SWITCHBOARD_CARD_PUBLISHED_KEYS lists at most 16 key files (comma-separated)' }),
   SWITCHBOARD_INSTANCE_ID: z.string().trim().regex(/^[\w.:-]{1,100}$/, 'SWITCHBOARD_INSTANCE_ID must be 1–100 letters, digits, or . : _ -').optional(),
+  SWITCHBOARD_OIDC_ISSUERS: z.string().default(''),
+  SWITCHBOARD_OIDC_AUDIENCE: z.string().trim().min(1).max(1_000).optional(),
+  SWITCHBOARD_OIDC_OWNER_CLAIM: z.string().trim().regex(CLAIM_NAME, 'SWITCHBOARD_OIDC_OWNER_CLAIM must be a claim name (letters, digits, _ . : / -)').default('sub'),
+  SWITCHBOARD_OIDC_AGENTS_CLAIM: z.string().trim().regex(CLAIM_NAME, 'SWITCHBOARD_OIDC_AGENTS_CLAIM must be a claim name (letters, digits, _ . : / -)').optional(),
+  SWITCHBOARD_OIDC_REQUIRED_SCOPE: z.string().trim().regex(/^[\x21\x23-\x5b\x5d-\x7e]{1,200}$/, 'SWITCHBOARD_OIDC_REQUIRED_SCOPE must be one OAuth scope token (no spaces or quotes), e.g. a2a:{agent}').optional(),
+  SWITCHBOARD_OIDC_CLOCK_SKEW: wholeNumber('SWITCHBOARD_OIDC_CLOCK_SKEW', 300).default(30),
 });
+
+/**
+ * Accepted token issuers: absolute https URLs (http only for a loopback host, e.g. a test
+ * provider), at most 8, compared exactly as the token's `iss` (a trailing slash is kept).
+ */
+function parseIssuers(list: string): string[] {
+  const issuers = [...new Set(list.split(',').map((s) => s.trim()).filter(Boolean))];
+  if (issuers.length > 8) throw new SettingsError('Invalid configuration:\n  SWITCHBOARD_OIDC_ISSUERS: at most 8 issuers');
+  for (const issuer of issuers) {
+    let url: URL;
+    try {
+      url = new URL(issuer);
+    } catch {
+      throw new SettingsError(`Invalid configuration:\n  SWITCHBOARD_OIDC_ISSUERS: "${issuer}" is not an absolute URL`);
+    }
+    const secure = url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
+    if (!secure || url.search || url.hash || url.username || url.password) {
+      throw new SettingsError(`Invalid configuration:\n  SWITCHBOARD_OIDC_ISSUERS: "${issuer}" must be an https URL without query, fragment or credentials (http only on loopback)`);
+    }
+  }
+  return issuers;
+}
 
 export interface Settings {
   host: string;
@@ -152,6 +182,22 @@ export interface Settings {
   taskRetentionMs?: number;
   /** How often every SSE stream (A2A and dashboard) sends a keepalive comment; at most 4 s. */
   sseKeepaliveMs: number;
+  /** Inbound OIDC/OAuth2 bearer JWTs (lib/auth/oidc.ts); absent: API keys only. */
+  oidc?: OidcSettings;
+}
+
+export interface OidcSettings {
+  /** Accepted `iss` values; each one's discovery document names its JWKS. */
+  issuers: string[];
+  /** The `aud` every token must carry. */
+  audience: string;
+  /** The claim that names the caller (its tasks' owner); default `sub`. */
+  ownerClaim: string;
+  /** A claim listing the agent slugs the caller may use (`*`: all); absent: not checked. */
+  agentsClaim?: string;
+  /** A scope every token must carry; `{agent}` is replaced by the agent's slug. */
+  requiredScope?: string;
+  clockSkewSeconds: number;
 }
 
 export class SettingsError extends Error {}
@@ -166,6 +212,8 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     throw new SettingsError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const issuers = parseIssuers(e.SWITCHBOARD_OIDC_ISSUERS);
+  if (issuers.length && !e.SWITCHBOARD_OIDC_AUDIENCE) throw new SettingsError('Invalid configuration:\n  SWITCHBOARD_OIDC_AUDIENCE: required with SWITCHBOARD_OIDC_ISSUERS (the `aud` tokens must be issued for)');
   if (e.SWITCHBOARD_GRPC_PORT === e.PORT) throw new SettingsError(`Invalid configuration:\n  SWITCHBOARD_GRPC_PORT: must differ from PORT (${e.PORT}); gRPC has a port of its own`);
   return {
     host: e.HOST,
@@ -205,6 +253,16 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     sseKeepaliveMs: e.SWITCHBOARD_SSE_KEEPALIVE,
     cardSigningKeyFile: e.SWITCHBOARD_CARD_SIGNING_KEY,
     cardPublishedKeyFiles: e.SWITCHBOARD_CARD_PUBLISHED_KEYS,
+    oidc: issuers.length
+      ? {
+          issuers,
+          audience: e.SWITCHBOARD_OIDC_AUDIENCE!,
+          ownerClaim: e.SWITCHBOARD_OIDC_OWNER_CLAIM,
+          agentsClaim: e.SWITCHBOARD_OIDC_AGENTS_CLAIM,
+          requiredScope: e.SWITCHBOARD_OIDC_REQUIRED_SCOPE,
+          clockSkewSeconds: e.SWITCHBOARD_OIDC_CLOCK_SKEW,
+        }
+      : undefined,
   };
 }
 

@@ -53,7 +53,7 @@ async function checkExposure(): Promise<void> {
   const settings = getSettings();
   if (isLoopbackHost(settings.host)) return;
   const missing: string[] = [];
-  if ((await countApiKeys()) === 0) missing.push('create an inbound API key (npm run keys -- create <name>)');
+  if ((await countApiKeys()) === 0 && !settings.oidc) missing.push('create an inbound API key (npm run keys -- create <name>) or set SWITCHBOARD_OIDC_ISSUERS');
   if (!settings.operatorToken) missing.push('set SWITCHBOARD_OPERATOR_TOKEN (dashboard login)');
   if (missing.length) fatal(`HOST=${settings.host} is not a loopback address, so auth is required:\n  - ${missing.join('\n  - ')}`);
 }

@@ -5,10 +5,10 @@
  *
  * Before anything else, requests a web page made are refused (design §7, "open mode is not
  * open to web pages"): a foreign Origin or `Sec-Fetch-Site: cross-site` always, and in open
- * mode (no API key yet) a Host that is not loopback or the public URL's (DNS rebinding).
+ * mode (no API key and no OIDC issuer) a Host that is not loopback or the public URL's (DNS rebinding).
  */
 import { defaultAgent, findAgent } from '../agents/registry';
-import { keysRequired } from '../auth/api-keys';
+import { inboundAuthRequired, keysRequired } from '../auth/api-keys';
 import { fromForeignPage, requestOrigin, trustedOpenHost } from '../auth/web-origin';
 import { getSettings } from '../config/settings';
 import { buildAgentCard, cardGenerationFor } from './agent-card';
@@ -33,7 +33,7 @@ async function refuseWebPages(req: Request, opts: { checkOrigin: boolean }): Pro
   if (opts.checkOrigin && fromForeignPage(req.headers)) {
     return refused('cross_origin', 'A2A calls from web pages of other sites are refused (Origin / Sec-Fetch-Site)');
   }
-  if (!(await keysRequired()) && !trustedOpenHost(req.headers)) {
+  if (!(await inboundAuthRequired()) && !trustedOpenHost(req.headers)) {
     return refused('untrusted_host', 'this open hub answers only to a loopback Host or SWITCHBOARD_PUBLIC_URL');
   }
   return null;
@@ -46,7 +46,7 @@ export async function serveAgentCard(req: Request, slug?: string): Promise<Respo
   const agent = slug ? findAgent(slug) : defaultAgent();
   if (!agent) return unknownAgent(slug!);
   const origin = requestOrigin(req.headers, `127.0.0.1:${getSettings().port}`);
-  const card = buildAgentCard(agent, origin.url, { isDefault: !slug, keysRequired: await keysRequired(), generation: cardGenerationFor(req) });
+  const card = buildAgentCard(agent, origin.url, { isDefault: !slug, keysRequired: await keysRequired(), oidc: getSettings().oidc, generation: cardGenerationFor(req) });
   return cardResponse(req, await signedCard(card, origin.url), origin.reflected);
 }
 

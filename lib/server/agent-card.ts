@@ -6,14 +6,16 @@
  *   `preferredTransport`, `additionalInterfaces`, v0.3 security schemes) that v0.3 clients need.
  * Both list JSON-RPC 1.0, HTTP+JSON 1.0, gRPC 1.0 (when SWITCHBOARD_GRPC_PORT is set) and
  * JSON-RPC 0.3 in `supportedInterfaces`. Security
- * schemes are declared only when API keys exist (then calls without a key get 401).
+ * schemes are declared only when they apply: API-key schemes once a key exists, an
+ * `openIdConnect` scheme (the issuer's discovery URL) per configured OIDC issuer.
  */
 import type { ServedAgent } from '../engine/agent';
 import { timingFor } from '../engine/inbound';
 import { GENERATION_EXTENSION_URI, TIMING_EXTENSION_URI } from '../protocol/extensions';
-import { getSettings } from '../config/settings';
+import { getSettings, type OidcSettings } from '../config/settings';
 import { isV1, requestedVersion } from './requested-version';
 import { inputModesOf } from './input-modes';
+import { discoveryUrl } from '../auth/oidc';
 
 export const SWITCHBOARD_VERSION = '0.1.0';
 
@@ -47,31 +49,57 @@ function grpcInterface(baseUrl: string, agent: ServedAgent) {
 
 const BEARER_DESCRIPTION = 'Switchboard API key as a bearer token';
 const API_KEY_DESCRIPTION = 'Switchboard API key';
+const OIDC_DESCRIPTION = 'Bearer JWT (access token) from this OpenID Connect issuer';
 
-function v10Security() {
-  return {
-    securitySchemes: {
-      bearer: { httpAuthSecurityScheme: { scheme: 'bearer', description: BEARER_DESCRIPTION } },
-      apiKey: { apiKeySecurityScheme: { location: 'header', name: 'X-API-Key', description: API_KEY_DESCRIPTION } },
-    },
-    securityRequirements: [{ schemes: { bearer: { list: [] } } }, { schemes: { apiKey: { list: [] } } }],
-  };
-}
-
-function dualSecurity() {
-  return {
-    securitySchemes: {
-      bearer: { type: 'http', scheme: 'bearer', description: BEARER_DESCRIPTION },
-      apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: API_KEY_DESCRIPTION },
-    },
-    security: [{ bearer: [] }, { apiKey: [] }],
-    securityRequirements: v10Security().securityRequirements,
-  };
-}
-
-export interface CardOptions {
-  isDefault: boolean;
+/** The card's security: API-key schemes while keys exist, one openIdConnect scheme per issuer. */
+interface CardSecurity {
   keysRequired: boolean;
+  oidc?: Pick<OidcSettings, 'issuers' | 'requiredScope'>;
+}
+
+/** `oidc`, `oidc2`, … : one name per configured issuer, in configuration order. */
+const oidcSchemeName = (index: number) => (index === 0 ? 'oidc' : `oidc${index + 1}`);
+
+function oidcSchemes(security: CardSecurity, agentSlug: string) {
+  const scopes = security.oidc?.requiredScope ? [security.oidc.requiredScope.replaceAll('{agent}', agentSlug)] : [];
+  return (security.oidc?.issuers ?? []).map((issuer, i) => ({ name: oidcSchemeName(i), url: discoveryUrl(issuer), scopes }));
+}
+
+function v10Security(security: CardSecurity, agentSlug: string) {
+  const oidc = oidcSchemes(security, agentSlug);
+  const schemes: Record<string, unknown> = {};
+  const requirements: { schemes: Record<string, { list: string[] }> }[] = [];
+  if (security.keysRequired) {
+    schemes.bearer = { httpAuthSecurityScheme: { scheme: 'bearer', description: BEARER_DESCRIPTION } };
+    schemes.apiKey = { apiKeySecurityScheme: { location: 'header', name: 'X-API-Key', description: API_KEY_DESCRIPTION } };
+    requirements.push({ schemes: { bearer: { list: [] } } }, { schemes: { apiKey: { list: [] } } });
+  }
+  for (const o of oidc) {
+    schemes[o.name] = { openIdConnectSecurityScheme: { openIdConnectUrl: o.url, description: OIDC_DESCRIPTION } };
+    requirements.push({ schemes: { [o.name]: { list: o.scopes } } });
+  }
+  return requirements.length ? { securitySchemes: schemes, securityRequirements: requirements } : {};
+}
+
+function dualSecurity(security: CardSecurity, agentSlug: string) {
+  const v10 = v10Security(security, agentSlug);
+  if (!('securitySchemes' in v10)) return {};
+  const schemes: Record<string, unknown> = {};
+  const requirements: Record<string, string[]>[] = [];
+  if (security.keysRequired) {
+    schemes.bearer = { type: 'http', scheme: 'bearer', description: BEARER_DESCRIPTION };
+    schemes.apiKey = { type: 'apiKey', in: 'header', name: 'X-API-Key', description: API_KEY_DESCRIPTION };
+    requirements.push({ bearer: [] }, { apiKey: [] });
+  }
+  for (const o of oidcSchemes(security, agentSlug)) {
+    schemes[o.name] = { type: 'openIdConnect', openIdConnectUrl: o.url, description: OIDC_DESCRIPTION };
+    requirements.push({ [o.name]: o.scopes });
+  }
+  return { securitySchemes: schemes, security: requirements, securityRequirements: v10.securityRequirements };
+}
+
+export interface CardOptions extends CardSecurity {
+  isDefault: boolean;
   generation: CardGeneration;
 }
 
@@ -114,7 +142,7 @@ export function buildAgentCard(agent: ServedAgent, baseUrl: string, opts: CardOp
     defaultOutputModes: ['text/plain', 'application/json'],
     skills: agent.skills.map((s) => ({ ...s, tags: s.tags.length ? s.tags : ['general'] })),
   };
-  if (opts.generation === '1.0') return { ...card, ...(opts.keysRequired ? v10Security() : {}) };
+  if (opts.generation === '1.0') return { ...card, ...v10Security(opts, agent.slug) };
   return {
     ...card,
     // v0.3 top-level fields. Only JSON-RPC here: our HTTP+JSON and gRPC bindings are v1.0, and a
@@ -124,6 +152,6 @@ export function buildAgentCard(agent: ServedAgent, baseUrl: string, opts: CardOp
     preferredTransport: 'JSONRPC',
     additionalInterfaces: [{ url, transport: 'JSONRPC' }],
     capabilities: { ...capabilities, stateTransitionHistory: true },
-    ...(opts.keysRequired ? dualSecurity() : {}),
+    ...dualSecurity(opts, agent.slug),
   };
 }

@@ -64,23 +64,27 @@ interface Prepared {
   logContext: Record<string, unknown>;
 }
 
+/** The HTTP bindings' auth refusals (401, 403, 503) as the gRPC statuses of the same meaning. */
+const AUTH_STATUS = { 401: GrpcStatus.UNAUTHENTICATED, 403: GrpcStatus.PERMISSION_DENIED, 503: GrpcStatus.UNAVAILABLE } as const;
+
 /** Everything before the operation: decoding, auth, version, agent, bounds. */
 async function prepare(call: Call, signal: AbortSignal): Promise<Prepared> {
   const name = grpcMethodName(call.getPath());
   const method = findMethod(name);
   if (!method || method.version !== '1.0') throw new Refusal(GrpcStatus.UNIMPLEMENTED, `no A2A method ${name}`);
   const headers = metadataHeaders(call.metadata);
-  const auth = await authenticateInbound({ headers });
-  if (!auth.ok) throw new Refusal(GrpcStatus.UNAUTHENTICATED, auth.message);
+  const request = call.request;
+  // The agent first, as the HTTP bindings' paths name it: whether a caller may use it is part of auth.
+  const tenant = !isUndecodable(request) && typeof request.tenant === 'string' ? request.tenant : '';
+  const agent = tenant ? findAgent(tenant) : defaultAgent();
+  if (!agent) throw new Refusal(GrpcStatus.NOT_FOUND, `no served agent "${tenant}" (tenant names the agent's slug)`);
+  const auth = await authenticateInbound({ headers }, agent.slug);
+  if (!auth.ok) throw new Refusal(AUTH_STATUS[auth.status], auth.message);
   const version = headers.get('a2a-version')?.trim() || null;
   if (!acceptsV1Only(version)) throw new A2AError('versionNotSupported', `A2A-Version ${version}; gRPC serves 1.0`);
-  const request = call.request;
   if (isUndecodable(request)) throw new A2AError('invalidRequest', request.undecodable);
   // Value and Struct fields (metadata, data parts) nest as the JSON bindings' bodies do, with the same bound.
   if (jsonDepth(JSON.stringify(request)) > MAX_JSON_DEPTH) throw new A2AError('invalidRequest', `the request nests deeper than ${MAX_JSON_DEPTH} levels`);
-  const tenant = typeof request.tenant === 'string' ? request.tenant : '';
-  const agent = tenant ? findAgent(tenant) : defaultAgent();
-  if (!agent) throw new Refusal(GrpcStatus.NOT_FOUND, `no served agent "${tenant}" (tenant names the agent's slug)`);
   const ctx: RpcContext = {
     agent,
     version: '1.0',

@@ -80,7 +80,7 @@ function contentTypeRefusal(req: Request): Response | null {
 }
 
 export async function serveJsonRpc(req: Request, agent: ServedAgent): Promise<Response> {
-  const auth = await authenticateInbound(req);
+  const auth = await authenticateInbound(req, agent.slug);
   if (!auth.ok) return auth.response;
   const refusal = contentTypeRefusal(req);
   if (refusal) return refusal;

@@ -139,7 +139,7 @@ async function readJsonBody(req: Request): Promise<Record<string, unknown> | A2A
 
 /** Serves one HTTP+JSON request; `segments` is the path below `/a2a/<slug>/`. */
 export async function serveRest(req: Request, agent: ServedAgent, segments: string[], verb: Verb): Promise<Response> {
-  const auth = await authenticateInbound(req);
+  const auth = await authenticateInbound(req, agent.slug);
   if (!auth.ok) return auth.response;
   const url = new URL(req.url);
   const version = requestedVersion(req);

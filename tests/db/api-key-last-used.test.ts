@@ -22,7 +22,7 @@ describe('ApiKey.lastUsedAt', () => {
   it('is written when the key authenticates, and shown by npm run keys -- list', async () => {
     const { key, record } = await keys.createApiKey('reporter');
     expect(keysCli('list').stdout).toContain(`${record.id}  reporter  created ${record.createdAt}  last used never`);
-    const auth = await keys.authenticateInbound(new Request('http://127.0.0.1/a2a/echo', { headers: { Authorization: `Bearer ${key}` } }));
+    const auth = await keys.authenticateInbound(new Request('http://127.0.0.1/a2a/echo', { headers: { Authorization: `Bearer ${key}` } }), 'echo');
     expect(auth).toMatchObject({ ok: true, caller: 'reporter' });
     const used = await waitFor(async () => (await repo.listApiKeys()).find((k) => k.id === record.id && k.lastUsedAt)?.lastUsedAt);
     const listed = keysCli('list');
