@@ -35,6 +35,7 @@ const BOTH_PROVIDERS = [
   'tests/protocol/auth-and-cards.test.ts',
   'tests/protocol/window-end.test.ts',
   'tests/protocol/relay.test.ts',
+  'tests/protocol/relay-rest-peer.test.ts',
   'tests/protocol/http-json.test.ts',
   'tests/security/sessions.test.ts',
   'tests/security/bounds.test.ts',

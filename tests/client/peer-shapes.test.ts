@@ -4,7 +4,8 @@
  *   agent's card at the origin) is spoken to in every mode: the card URL is the card, the card's
  *   `url` the endpoint, and kind-less results are accepted on send, stream and get alike;
  * - card requests carry `A2A-Version`, so an @a2a-js/sdk 1.3.0 server that serves v1.0 only
- *   answers with its card; one whose card lists no JSON-RPC interface is reported as such.
+ *   answers with its card; one whose card lists no interface we speak (for the version asked) is
+ *   reported as such.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type AppServer } from '../support/app-server';
@@ -80,11 +81,11 @@ describe('card requests and the JSON-RPC interface', () => {
     expect(new Set(v10Only.requests.map((r) => r.headers['a2a-version']))).toEqual(new Set(['1.0']));
   });
 
-  it('a card without a JSON-RPC interface fails the dispatch saying so, not "no agent card found"', async () => {
-    const taskId = await dispatch(a.url, { url: restOnly.url, text: 'chunks 1 every 10ms', mode: 'blocking' });
+  it('a card without an interface we speak for the version asked fails the dispatch saying so, not "no agent card found"', async () => {
+    const taskId = await dispatch(a.url, { url: restOnly.url, text: 'chunks 1 every 10ms', mode: 'blocking', protocolVersion: '0.3' });
     const view = await waitForTask(a.url, taskId);
     expect(view.task.state).toBe('failed');
-    expect(view.task.endReason).toBe("dispatch failed: the peer's card offers no JSON-RPC interface (offered: HTTP+JSON 1.0)");
+    expect(view.task.endReason).toMatch(/^dispatch failed: the peer's card offers no interface we speak for A2A 0\.3 \(JSON-RPC, HTTP\+JSON 1\.0, gRPC 1\.0; offered: HTTP\+JSON /);
   });
 
   it('a server that refuses the version header on its card is asked once more without it', async () => {
