@@ -82,11 +82,16 @@ function rpcErrorOf(body: Record<string, unknown>): RpcError | null {
   return new RpcError(Number(error.code ?? -32603), String(error.message ?? 'error without a message'), error.data);
 }
 
-/** Interprets a unary JSON-RPC answer: the result, or RpcError / TransportError. */
-export function parseRpcBody(status: number, text: string, wwwAuthenticate?: string): unknown {
+/** 401/403 on either HTTP binding: the peer refused our credentials (never an A2A error). */
+export function throwIfCredentialsRefused(status: number, wwwAuthenticate?: string): void {
   if (status === 401 || status === 403) {
     throw new TransportError(`HTTP ${status} from the peer: credentials refused${wwwAuthenticate ? ` (WWW-Authenticate: ${wwwAuthenticate})` : ''}`, status);
   }
+}
+
+/** Interprets a unary JSON-RPC answer: the result, or RpcError / TransportError. */
+export function parseRpcBody(status: number, text: string, wwwAuthenticate?: string): unknown {
+  throwIfCredentialsRefused(status, wwwAuthenticate);
   let body: Record<string, unknown> | null = null;
   try {
     body = asRecord(JSON.parse(text));

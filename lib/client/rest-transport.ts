@@ -8,7 +8,7 @@
  */
 import { TransportError } from './http-transport';
 import { restBaseUrl } from './endpoint-binding';
-import { asRecord, httpCall, httpStream, type CallOptions, type HttpCall, type RpcTarget } from './json-rpc';
+import { asRecord, httpCall, httpStream, throwIfCredentialsRefused, type CallOptions, type HttpCall, type RpcTarget } from './json-rpc';
 import { statusRpcError } from './status-errors';
 
 type Json = Record<string, unknown>;
@@ -62,9 +62,7 @@ function parseJson(text: string): Json | null {
 
 /** A whole HTTP+JSON answer: the object on 2xx, else RpcError (an A2A error) or TransportError. */
 export function parseRestBody(status: number, text: string, wwwAuthenticate?: string): unknown {
-  if (status === 401 || status === 403) {
-    throw new TransportError(`HTTP ${status} from the peer: credentials refused${wwwAuthenticate ? ` (WWW-Authenticate: ${wwwAuthenticate})` : ''}`, status);
-  }
+  throwIfCredentialsRefused(status, wwwAuthenticate);
   const body = parseJson(text);
   if (body && status >= 200 && status < 300) return body;
   throw restErrorOf(body) ?? new TransportError(`HTTP ${status} from the peer without an HTTP+JSON result: ${text.slice(0, 200)}`, status);

@@ -66,6 +66,17 @@ describe('A → an HTTP+JSON-only @a2a-js/sdk peer (6 chunks over 1.8 s)', () =>
     expect(paths()).toContain(`POST /tasks/${remote}:cancel`);
   });
 
+  it("a configured peer's auth and extra headers reach the HTTP+JSON endpoint on its own origin", async () => {
+    const created = await postJson(`${a.url}/api/peers`, { name: 'rest-keyed', url: peer.url, auth: { type: 'apiKey', header: 'X-Key', key: 'k-rest-123' }, headers: { 'X-Team': 'blue' } });
+    expect(created.status).toBe(201);
+    const before = peer.requests.length;
+    const taskId = await dispatch(a.url, { peer: 'rest-keyed', text: 'chunks 1 every 10ms', mode: 'blocking' });
+    expect((await waitForTask(a.url, taskId)).task.state).toBe('completed');
+    const sends = peer.requests.slice(before).filter((r) => r.method === 'POST /message:send' || r.method === 'POST /message:stream');
+    expect(sends.length).toBeGreaterThan(0);
+    expect(sends.every((r) => r.headers['x-key'] === 'k-rest-123' && r.headers['x-team'] === 'blue')).toBe(true);
+  });
+
   it("the peer's A2A errors come back as the JSON-RPC ones: an unknown task is task-not-found", async () => {
     const { getTask } = await import('../../lib/client/a2a-client');
     const target = { endpoint: `rest+${peer.url}/rest`, version: '1.0' as const, headers: {} };
