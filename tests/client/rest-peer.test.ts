@@ -4,6 +4,8 @@
  * the card's URL, and follows the task in every mode, across a crash and restart of A, and
  * cancels it, as over JSON-RPC.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type AppServer } from '../support/app-server';
 import { startSdkPeer, sdkChunkText, type SdkPeer } from '../support/sdk-peer';
@@ -12,11 +14,19 @@ import { waitFor } from '../support/a2a-clients';
 
 let a: AppServer;
 let peer: SdkPeer;
+/** Serves a card whose only interface is A's own HTTP+JSON binding for its `slow` agent. */
+let cardServer: http.Server;
+let cardUrl: string;
 
 beforeAll(async () => {
   [a, peer] = await Promise.all([startApp({ SWITCHBOARD_CLIENT_TIMEOUT: '1.5' }), startSdkPeer({ restOnly: true })]);
+  const card = { name: 'Switchboard slow over HTTP+JSON', supportedInterfaces: [{ url: `${a.url}/a2a/slow`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' }], capabilities: { streaming: true }, skills: [] };
+  cardServer = http.createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(card)));
+  await new Promise<void>((resolve) => cardServer.listen(0, '127.0.0.1', resolve));
+  cardUrl = `http://127.0.0.1:${(cardServer.address() as AddressInfo).port}/.well-known/agent-card.json`;
 });
 afterAll(async () => {
+  cardServer?.close();
   await Promise.all([a?.stop(), peer?.close()]);
 });
 
@@ -81,5 +91,24 @@ describe('A → an HTTP+JSON-only @a2a-js/sdk peer (6 chunks over 1.8 s)', () =>
     const { getTask } = await import('../../lib/client/a2a-client');
     const target = { endpoint: `rest+${peer.url}/rest`, version: '1.0' as const, headers: {} };
     await expect(getTask(target, 'no-such-task', { timeoutMs: 5000 })).rejects.toMatchObject({ code: -32001 });
+  });
+});
+
+describe("A → its own agent through a card listing only Switchboard's HTTP+JSON binding (lib/server/serve-rest.ts)", () => {
+  it.each(['blocking', 'streaming', 'background'])('%s ends COMPLETED, the peer side being the same task over HTTP+JSON', async (mode) => {
+    const taskId = await dispatch(a.url, { url: cardUrl, text: 'work 1s', mode });
+    const view = await waitForTask(a.url, taskId);
+    expect(view.task.state).toBe('completed');
+    expect(view.task.peerUrl).toBe(`rest+${a.url}/a2a/slow`);
+    const inbound = await readTask(a.url, view.task.remoteTaskId as string);
+    expect(inbound.task).toMatchObject({ direction: 'inbound', state: 'completed' });
+  });
+
+  it('cancel reaches our own server at POST /tasks/{id}:cancel: both sides end canceled', async () => {
+    const taskId = await dispatch(a.url, { url: cardUrl, text: 'work 60s', mode: 'background' });
+    const remote = await waitFor(async () => (await readTask(a.url, taskId)).task.remoteTaskId as string | undefined);
+    expect((await postJson(`${a.url}/api/tasks/${taskId}/cancel`, {})).status).toBe(200);
+    expect((await waitForTask(a.url, taskId)).task.state).toBe('canceled');
+    expect((await waitForTask(a.url, remote)).task.state).toBe('canceled');
   });
 });
