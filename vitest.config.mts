@@ -35,12 +35,12 @@ const BOTH_PROVIDERS = [
   'tests/protocol/auth-and-cards.test.ts',
   'tests/protocol/window-end.test.ts',
   'tests/protocol/relay.test.ts',
-  'tests/protocol/relay-rest-peer.test.ts',
   'tests/protocol/http-json.test.ts',
   'tests/security/sessions.test.ts',
   'tests/security/bounds.test.ts',
   'tests/client/restart.test.ts',
   'tests/client/peer-auth.test.ts',
+  'tests/protocol/relay-rest-peer.test.ts',
   'tests/mcp/mcp.test.ts',
   'tests/cli/export-and-retention.test.ts',
 ];
