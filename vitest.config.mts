@@ -47,6 +47,7 @@ const BOTH_PROVIDERS = [
   'tests/security/exposure.test.ts',
   'tests/client/restart.test.ts',
   'tests/client/peer-auth.test.ts',
+  'tests/protocol/relay-rest-peer.test.ts',
   'tests/mcp/mcp.test.ts',
   'tests/cli/export-and-retention.test.ts',
 ];

@@ -5,7 +5,8 @@
  */
 import { rpcCall as jsonRpcCall, rpcStream as jsonRpcStream, UnreadableStreamError, type CallOptions, type RpcTarget } from './json-rpc';
 import { grpcCall, grpcStream } from './grpc-transport';
-import { parseGrpcEndpoint } from './grpc-endpoint';
+import { restCall, restStream } from './rest-transport';
+import { bindingOf, type Binding } from './endpoint-binding';
 import { TransportError } from './http-transport';
 import type { Message, StreamEvent, Task } from '../protocol/types';
 import { messageToV10, streamEventFromV10, taskFromV10 } from '../protocol/v10';
@@ -18,11 +19,18 @@ const METHODS = {
   '1.0': { send: 'SendMessage', stream: 'SendStreamingMessage', get: 'GetTask', cancel: 'CancelTask', subscribe: 'SubscribeToTask', list: 'ListTasks' },
 } as const;
 
-/** One call on the target's binding: gRPC for a `grpc://` endpoint (same v1.0 names and ProtoJSON), else JSON-RPC. */
-const rpcCall = (target: RpcTarget, method: string, params: unknown, opts: CallOptions) =>
-  parseGrpcEndpoint(target.endpoint) ? grpcCall(target, method, params, opts) : jsonRpcCall(target, method, params, opts);
-const rpcStream = (target: RpcTarget, method: string, params: unknown, opts: CallOptions) =>
-  parseGrpcEndpoint(target.endpoint) ? grpcStream(target, method, params, opts) : jsonRpcStream(target, method, params, opts);
+type Call = (target: RpcTarget, method: string, params: unknown, opts: CallOptions) => Promise<unknown>;
+type Stream = (target: RpcTarget, method: string, params: unknown, opts: CallOptions) => AsyncGenerator<unknown>;
+
+/** Each binding's unary and streaming call: same v1.0 names and ProtoJSON on gRPC and HTTP+JSON; the endpoint says which (endpoint-binding.ts). */
+const BINDINGS: Record<Binding, { call: Call; stream: Stream }> = {
+  JSONRPC: { call: jsonRpcCall, stream: jsonRpcStream },
+  GRPC: { call: grpcCall, stream: grpcStream },
+  'HTTP+JSON': { call: restCall, stream: restStream },
+};
+
+const rpcCall: Call = (target, method, params, opts) => BINDINGS[bindingOf(target.endpoint)].call(target, method, params, opts);
+const rpcStream: Stream = (target, method, params, opts) => BINDINGS[bindingOf(target.endpoint)].stream(target, method, params, opts);
 
 function asJson(value: unknown, what: string): Json {
   if (value && typeof value === 'object' && !Array.isArray(value)) return value as Json;

@@ -7,7 +7,8 @@ import { bodyError, httpRequest, TransportError } from './http-transport';
 import type { ProtocolVersion } from './json-rpc';
 import { isCardUrl, normalizeUrl } from './normalize-url';
 import { linkedSignal } from '../util/abortable';
-import { grpcEndpoint, parseGrpcEndpoint } from './grpc-endpoint';
+import { grpcEndpoint } from './grpc-endpoint';
+import { bindingOf, restEndpoint } from './endpoint-binding';
 
 type Json = Record<string, unknown>;
 
@@ -27,7 +28,7 @@ export interface CardInfo {
   cardUrl: string;
   card: Json;
   name?: string;
-  /** Interfaces we can speak: JSON-RPC in the card's order of preference, then gRPC 1.0 (`grpc://` endpoints). */
+  /** Interfaces we can speak: JSON-RPC in the card's order of preference, then HTTP+JSON 1.0 (`rest+http(s)://`), then gRPC 1.0 (`grpc://`). */
   interfaces: CardInterface[];
   /** Other bindings the card offers that we do not speak (e.g. `HTTP+JSON 1.0`), for errors. */
   otherBindings: string[];
@@ -114,13 +115,13 @@ function versionOf(v: unknown): ProtocolVersion | null {
   return null;
 }
 
-/** Bindings other than JSON-RPC and gRPC 1.0 that the card lists (`HTTP+JSON 1.0`, `GRPC 0.3`...). */
+/** Bindings other than JSON-RPC, HTTP+JSON 1.0 and gRPC 1.0 that the card lists (`HTTP+JSON 0.3`, `GRPC 0.3`...). */
 function otherBindingsOf(card: Json): string[] {
   const out = new Set<string>();
   for (const entry of Array.isArray(card.supportedInterfaces) ? card.supportedInterfaces : []) {
     const i = asJson(entry);
     const binding = String(i?.protocolBinding ?? '').toUpperCase();
-    if (binding === 'GRPC' && versionOf(i?.protocolVersion) === '1.0') continue;
+    if ((binding === 'GRPC' || binding === 'HTTP+JSON') && versionOf(i?.protocolVersion) === '1.0') continue;
     if (binding && binding !== 'JSONRPC') out.add(`${binding} ${String(i?.protocolVersion ?? '')}`.trim());
   }
   const preferred = String(card.preferredTransport ?? 'JSONRPC').toUpperCase();
@@ -150,12 +151,18 @@ function interfacesOf(card: Json, cardUrl: string): CardInterface[] {
     const i = asJson(entry);
     if (i && String(i.transport ?? '').toUpperCase() === 'JSONRPC') add('0.3', i.url);
   }
-  // gRPC last: JSON-RPC is preferred whenever offered; gRPC serves peers that offer nothing else.
-  for (const entry of Array.isArray(card.supportedInterfaces) ? card.supportedInterfaces : []) {
-    const i = asJson(entry);
-    if (!i || String(i.protocolBinding ?? '').toUpperCase() !== 'GRPC' || versionOf(i.protocolVersion) !== '1.0' || typeof i.url !== 'string' || !i.url) continue;
-    const endpoint = grpcEndpoint(i.url, typeof i.tenant === 'string' ? i.tenant : undefined);
-    if (!out.some((o) => o.url === endpoint)) out.push({ version: '1.0', url: endpoint });
+  // JSON-RPC is preferred whenever offered; then HTTP+JSON (the same HTTP transport and
+  // credentials rule), then gRPC, for peers that offer nothing else (decision 195).
+  for (const [binding, endpointOf] of [
+    ['HTTP+JSON', (url: string, tenant?: string) => restEndpoint(new URL(url, cardUrl).toString(), tenant)],
+    ['GRPC', grpcEndpoint],
+  ] as const) {
+    for (const entry of Array.isArray(card.supportedInterfaces) ? card.supportedInterfaces : []) {
+      const i = asJson(entry);
+      if (!i || String(i.protocolBinding ?? '').toUpperCase() !== binding || versionOf(i.protocolVersion) !== '1.0' || typeof i.url !== 'string' || !i.url) continue;
+      const endpoint = endpointOf(i.url, typeof i.tenant === 'string' ? i.tenant : undefined);
+      if (!out.some((o) => o.url === endpoint)) out.push({ version: '1.0', url: endpoint });
+    }
   }
   return out;
 }
@@ -193,13 +200,13 @@ export function describeCard(card: Json, cardUrl: string): CardInfo {
 export function chooseInterface(info: CardInfo, requestedUrl: string, prefer?: ProtocolVersion): CardInterface {
   const candidates = prefer ? info.interfaces.filter((i) => i.version === prefer) : info.interfaces;
   if (!candidates.length) {
-    const offered = [...new Set(info.interfaces.map((i) => `JSONRPC ${i.version}`)), ...info.otherBindings].join(', ') || 'none';
-    throw new TransportError(`the peer's card offers no JSON-RPC interface${prefer ? ` for A2A ${prefer}` : ''} (offered: ${offered})`);
+    const offered = [...new Set(info.interfaces.map((i) => `${bindingOf(i.url)} ${i.version}`)), ...info.otherBindings].join(', ') || 'none';
+    throw new TransportError(`the peer's card offers no interface we speak${prefer ? ` for A2A ${prefer}` : ''} (JSON-RPC, HTTP+JSON 1.0, gRPC 1.0; offered: ${offered})`);
   }
   const chosen = candidates[0];
-  if (isCardUrl(requestedUrl) || parseGrpcEndpoint(chosen.url)) return chosen;
+  if (isCardUrl(requestedUrl) || bindingOf(chosen.url) !== 'JSONRPC') return chosen;
   const requested = normalizeUrl(requestedUrl);
-  const listed = candidates.find((i) => !parseGrpcEndpoint(i.url) && normalizeUrl(i.url) === requested);
+  const listed = candidates.find((i) => bindingOf(i.url) === 'JSONRPC' && normalizeUrl(i.url) === requested);
   if (listed) return listed;
   const cardBase = normalizeUrl(info.cardUrl.replace(/\/\.well-known\/[^/]+$/, ''));
   const cardFromOrigin = cardBase === normalizeUrl(new URL(info.cardUrl).origin);

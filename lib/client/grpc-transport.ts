@@ -6,21 +6,11 @@
  */
 import { Client, credentials, Metadata, status as GrpcStatus, type ClientReadableStream, type ServiceError } from '@grpc/grpc-js';
 import { decodeErrorInfo, decodeStatus } from '@a2a-js/sdk/errors/grpc';
-import { A2A_ERRORS, type A2AErrorKind } from '../protocol/errors';
 import { A2A_GRPC_SERVICE, type JsonMethod, type ProtoJson } from './grpc-wire';
 import { TransportError } from './http-transport';
 import { parseGrpcEndpoint } from './grpc-endpoint';
-import { clock, outboundTimer, RpcError, timedCall, type CallOptions, type RpcTarget } from './json-rpc';
-
-const KIND_BY_REASON = new Map<string, A2AErrorKind>(Object.entries(A2A_ERRORS).map(([kind, def]) => [def.reason, kind as A2AErrorKind]));
-
-/** Without an ErrorInfo, the status alone (what json-rpc callers test: task not found, unsupported). */
-const KIND_BY_STATUS: Partial<Record<GrpcStatus, A2AErrorKind>> = {
-  [GrpcStatus.NOT_FOUND]: 'taskNotFound',
-  [GrpcStatus.UNIMPLEMENTED]: 'methodNotFound',
-  [GrpcStatus.INVALID_ARGUMENT]: 'invalidParams',
-  [GrpcStatus.INTERNAL]: 'internal',
-};
+import { clock, outboundTimer, timedCall, type CallOptions, type RpcTarget } from './json-rpc';
+import { statusRpcError } from './status-errors';
 
 function reasonOf(err: ServiceError): string | undefined {
   const bin = err.metadata?.get('grpc-status-details-bin')[0];
@@ -38,8 +28,8 @@ function callError(err: ServiceError, signal: AbortSignal): unknown {
   if (err.code === GrpcStatus.UNAUTHENTICATED || err.code === GrpcStatus.PERMISSION_DENIED) {
     return new TransportError(`gRPC ${GrpcStatus[err.code]} from the peer: credentials refused (${err.details})`, err.code === GrpcStatus.UNAUTHENTICATED ? 401 : 403);
   }
-  const kind = KIND_BY_REASON.get(reasonOf(err) ?? '') ?? KIND_BY_STATUS[err.code];
-  if (kind) return new RpcError(A2A_ERRORS[kind].code, err.details || A2A_ERRORS[kind].message);
+  const rpcError = statusRpcError(reasonOf(err), GrpcStatus[err.code], err.details);
+  if (rpcError) return rpcError;
   return new TransportError(`gRPC ${GrpcStatus[err.code] ?? err.code} from the peer: ${err.details}`);
 }
 

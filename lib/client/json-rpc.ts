@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { bodyError, ClientTimeoutError, httpRequest, TransportError } from './http-transport';
-import { parseSse } from './sse';
+import { parseSse, type SseEvent } from './sse';
 import { errorMessage } from '../log';
 import { DIRECT_PEER, metrics } from '../metrics/metrics';
 import { beginCallSpan, type CallTrace } from '../tracing/spans';
@@ -75,6 +75,7 @@ export function clock(timeoutMs: number, what: string, parent?: AbortSignal): Cl
   };
 }
 
+/** A request's headers on either HTTP binding: the peer's auth and extra headers, trace context, media types, version. */
 function headersFor(target: RpcTarget, accept: string, trace: Record<string, string>): Record<string, string> {
   return {
     ...target.headers,
@@ -85,7 +86,7 @@ function headersFor(target: RpcTarget, accept: string, trace: Record<string, str
   };
 }
 
-function asRecord(value: unknown): Record<string, unknown> | null {
+export function asRecord(value: unknown): Record<string, unknown> | null {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 }
 
@@ -95,11 +96,16 @@ function rpcErrorOf(body: Record<string, unknown>): RpcError | null {
   return new RpcError(Number(error.code ?? -32603), String(error.message ?? 'error without a message'), error.data);
 }
 
-/** Interprets a unary JSON-RPC answer: the result, or RpcError / TransportError. */
-export function parseRpcBody(status: number, text: string, wwwAuthenticate?: string): unknown {
+/** 401/403 on either HTTP binding: the peer refused our credentials (never an A2A error). */
+export function throwIfCredentialsRefused(status: number, wwwAuthenticate?: string): void {
   if (status === 401 || status === 403) {
     throw new TransportError(`HTTP ${status} from the peer: credentials refused${wwwAuthenticate ? ` (WWW-Authenticate: ${wwwAuthenticate})` : ''}`, status);
   }
+}
+
+/** Interprets a unary JSON-RPC answer: the result, or RpcError / TransportError. */
+export function parseRpcBody(status: number, text: string, wwwAuthenticate?: string): unknown {
+  throwIfCredentialsRefused(status, wwwAuthenticate);
   let body: Record<string, unknown> | null = null;
   try {
     body = asRecord(JSON.parse(text));
@@ -148,12 +154,40 @@ export async function timedCall<T>(target: RpcTarget, method: string, opts: Call
   }
 }
 
-export function rpcCall(target: RpcTarget, method: string, params: unknown, opts: CallOptions): Promise<unknown> {
+/** One HTTP exchange of either HTTP binding (JSON-RPC, HTTP+JSON): where it goes, and how its answers read. */
+export interface HttpCall {
+  url: string;
+  verb: 'GET' | 'POST';
+  body?: string;
+  /** A whole (non-SSE) answer: the result, or the error to throw. */
+  parseBody(status: number, text: string, wwwAuthenticate?: string): unknown;
+  /** One SSE event's JSON (null when not an object): the result to yield, undefined to skip, or it throws. */
+  parseEvent(body: Record<string, unknown> | null, event: SseEvent): unknown;
+}
+
+/** A unary call over HTTP under the total timeout, with its metric and span. */
+export function httpCall(target: RpcTarget, method: string, call: HttpCall, opts: CallOptions): Promise<unknown> {
   return timedCall(target, method, opts, async (signal, traceHeaders) => {
-    const res = await httpRequest({ url: target.endpoint, method: 'POST', headers: headersFor(target, 'application/json', traceHeaders), body: envelope(method, params), signal });
+    const res = await httpRequest({ url: call.url, method: call.verb, headers: headersFor(target, 'application/json', traceHeaders), body: call.body, signal });
     const text = await res.text().catch((err) => Promise.reject(bodyError(err, signal)));
-    return parseRpcBody(res.status, text, res.header('www-authenticate'));
+    return call.parseBody(res.status, text, res.header('www-authenticate'));
   });
+}
+
+function jsonRpcEvent(body: Record<string, unknown> | null, event: SseEvent): unknown {
+  const error = body && rpcErrorOf(body);
+  if (error) throw error;
+  if (body && 'result' in body) return body.result;
+  if (event.event === 'error') throw new TransportError(`stream error from the peer: ${event.data.slice(0, 200)}`);
+  return undefined;
+}
+
+function jsonRpcExchange(target: RpcTarget, method: string, params: unknown): HttpCall {
+  return { url: target.endpoint, verb: 'POST', body: envelope(method, params), parseBody: parseRpcBody, parseEvent: jsonRpcEvent };
+}
+
+export function rpcCall(target: RpcTarget, method: string, params: unknown, opts: CallOptions): Promise<unknown> {
+  return httpCall(target, method, jsonRpcExchange(target, method, params), opts);
 }
 
 async function* touching(chunks: AsyncIterable<Buffer>, touch: () => void): AsyncGenerator<Buffer> {
@@ -163,20 +197,25 @@ async function* touching(chunks: AsyncIterable<Buffer>, touch: () => void): Asyn
   }
 }
 
+/** A JSON-RPC streaming call: yields each `result` its SSE events carry. */
+export function rpcStream(target: RpcTarget, method: string, params: unknown, opts: CallOptions): AsyncGenerator<unknown> {
+  return httpStream(target, method, jsonRpcExchange(target, method, params), opts);
+}
+
 /**
- * A streaming call: yields each JSON-RPC `result` carried by the SSE stream. A peer answering
- * with plain JSON (an early error, or no streaming) is handled too. Ends when the peer closes.
+ * A streaming call over HTTP (either binding): yields each result its SSE events carry. A peer
+ * answering with plain JSON (an early error, or no streaming) is handled too. Ends when the peer closes.
  */
-export async function* rpcStream(target: RpcTarget, method: string, params: unknown, opts: CallOptions): AsyncGenerator<unknown> {
+export async function* httpStream(target: RpcTarget, method: string, call: HttpCall, opts: CallOptions): AsyncGenerator<unknown> {
   const t = clock(opts.timeoutMs, `${method} stream`, opts.signal);
-  const call = outboundTimer(target, method);
+  const timer = outboundTimer(target, method);
   let outcome: 'ok' | 'error' = 'ok';
   let failure: unknown;
   try {
-    const res = await httpRequest({ url: target.endpoint, method: 'POST', headers: headersFor(target, 'text/event-stream, application/json', call.headers), body: envelope(method, params), signal: t.signal });
+    const res = await httpRequest({ url: call.url, method: call.verb, headers: headersFor(target, 'text/event-stream, application/json', timer.headers), body: call.body, signal: t.signal });
     if (!res.contentType.toLowerCase().startsWith('text/event-stream')) {
       const text = await res.text();
-      yield parseRpcBody(res.status, text, res.header('www-authenticate'));
+      yield call.parseBody(res.status, text, res.header('www-authenticate'));
       return;
     }
     if (res.status !== 200) throw new TransportError(`HTTP ${res.status} on an event stream`, res.status);
@@ -187,10 +226,8 @@ export async function* rpcStream(target: RpcTarget, method: string, params: unkn
       } catch {
         throw new UnreadableStreamError(`malformed event from the peer (not JSON): ${JSON.stringify(event.data.slice(0, 200))}`);
       }
-      const error = body && rpcErrorOf(body);
-      if (error) throw error;
-      if (body && 'result' in body) yield body.result;
-      else if (event.event === 'error') throw new TransportError(`stream error from the peer: ${event.data.slice(0, 200)}`);
+      const result = call.parseEvent(body, event);
+      if (result !== undefined) yield result;
     }
   } catch (err) {
     outcome = 'error';
@@ -199,6 +236,6 @@ export async function* rpcStream(target: RpcTarget, method: string, params: unkn
     throw bodyError(err, t.signal);
   } finally {
     t.clear(true);
-    call.done(outcome, failure);
+    timer.done(outcome, failure);
   }
 }

@@ -15,7 +15,7 @@ import { getSettings } from '../config/settings';
 import { log } from '../log';
 import { ClientError } from './errors';
 import { isHttpUrl, normalizeAgentUrl, normalizeUrl } from '../client/normalize-url';
-import { grpcCredentialOrigin } from '../client/grpc-endpoint';
+import { credentialOriginOf } from '../client/endpoint-binding';
 import { ensurePeersReady, SELF_PEER } from './sync';
 import { PROTECTED_HEADERS } from './schemas';
 import { pickTimeout, type ResolvedTimeout } from './timeouts';
@@ -59,7 +59,7 @@ export function headersFor(target: Pick<ResolvedTarget, 'credentials'>, url: str
   if (!credentials) return {};
   let origin: string;
   try {
-    origin = grpcCredentialOrigin(url) ?? new URL(url).origin;
+    origin = credentialOriginOf(url);
   } catch {
     return {};
   }
@@ -84,7 +84,7 @@ async function peerForUrl(url: string): Promise<{ peer: PeerRecord | null; match
   const normalized = normalizeAgentUrl(url);
   const byUrl = await findPeerByNormalizedUrl(normalized);
   if (byUrl) return { peer: byUrl, matchedBy: 'url' };
-  const byEndpoint = (await listPeerRecords()).find((p) => p.endpointUrl && isHttpUrl(p.endpointUrl) && normalizeUrl(p.endpointUrl) === normalized); // a grpc:// endpoint is no URL to type
+  const byEndpoint = (await listPeerRecords()).find((p) => p.endpointUrl && isHttpUrl(p.endpointUrl) && normalizeUrl(p.endpointUrl) === normalized); // a grpc:// or rest+http:// endpoint is no URL to type
   return byEndpoint ? { peer: byEndpoint, matchedBy: 'endpoint' } : { peer: null, matchedBy: 'none' };
 }
 

@@ -4,7 +4,8 @@
  *   agent's card at the origin) is spoken to in every mode: the card URL is the card, the card's
  *   `url` the endpoint, and kind-less results are accepted on send, stream and get alike;
  * - card requests carry `A2A-Version`, so an @a2a-js/sdk 1.3.0 server that serves v1.0 only
- *   answers with its card; one whose card lists no JSON-RPC interface is reported as such.
+ *   answers with its card (a card listing only HTTP+JSON: rest-peer.test.ts; the error for a card
+ *   offering nothing we speak: lib/client/endpoint-binding.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type AppServer } from '../support/app-server';
@@ -15,21 +16,19 @@ import { artifactText, dispatch, waitForTask } from '../support/dispatch-api';
 let a: AppServer;
 let volt: KindlessPeer;
 let v10Only: SdkPeer;
-let restOnly: SdkPeer;
 /** A v0.3 peer that refuses card requests carrying A2A-Version. */
 let strict: KindlessPeer;
 
 beforeAll(async () => {
-  [a, volt, v10Only, restOnly, strict] = await Promise.all([
+  [a, volt, v10Only, strict] = await Promise.all([
     startApp({ SWITCHBOARD_CLIENT_TIMEOUT: '1.5' }),
     startKindlessPeer(),
     startSdkPeer({ versions: ['1.0'] }),
-    startSdkPeer({ restOnly: true }),
     startKindlessPeer({ refuseVersionHeader: true }),
   ]);
 });
 afterAll(async () => {
-  await Promise.all([a?.stop(), volt?.close(), v10Only?.close(), restOnly?.close(), strict?.close()]);
+  await Promise.all([a?.stop(), volt?.close(), v10Only?.close(), strict?.close()]);
 });
 
 describe('a VoltAgent-shaped peer: kind-less results, a card at /.well-known/volt/agent-card.json', () => {
@@ -78,13 +77,6 @@ describe('card requests and the JSON-RPC interface', () => {
     expect(view.task.state).toBe('completed');
     expect(artifactText(view, 'sdk-result')).toBe(sdkChunkText(0) + sdkChunkText(1));
     expect(new Set(v10Only.requests.map((r) => r.headers['a2a-version']))).toEqual(new Set(['1.0']));
-  });
-
-  it('a card without a JSON-RPC interface fails the dispatch saying so, not "no agent card found"', async () => {
-    const taskId = await dispatch(a.url, { url: restOnly.url, text: 'chunks 1 every 10ms', mode: 'blocking' });
-    const view = await waitForTask(a.url, taskId);
-    expect(view.task.state).toBe('failed');
-    expect(view.task.endReason).toBe("dispatch failed: the peer's card offers no JSON-RPC interface (offered: HTTP+JSON 1.0)");
   });
 
   it('a server that refuses the version header on its card is asked once more without it', async () => {

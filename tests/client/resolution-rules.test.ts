@@ -106,7 +106,7 @@ describe('agent cards', () => {
   it('reads a v0.3-only card from its url and protocolVersion', () => {
     const info = describeCard({ name: 'old', protocolVersion: '0.3.0', url: '/rpc', preferredTransport: 'JSONRPC' }, 'http://o/.well-known/agent-card.json');
     expect(chooseInterface(info, 'http://o')).toEqual({ version: '0.3', url: 'http://o/rpc' });
-    expect(() => chooseInterface(info, 'http://o', '1.0')).toThrow(/offers no JSON-RPC interface for A2A 1.0/);
+    expect(() => chooseInterface(info, 'http://o', '1.0')).toThrow(/offers no interface we speak for A2A 1.0/);
   });
 
   it('an agent path that the origin card does not list is the endpoint itself', () => {

@@ -1,7 +1,8 @@
 /**
  * A reference A2A peer built with @a2a-js/sdk 1.3.0's own server (DefaultRequestHandler, the
  * Express JSON-RPC handler with the v0.3 compatibility layer): a peer nobody here wrote, serving
- * v1.0 and v0.3 on one endpoint, for client and interop tests.
+ * v1.0 and v0.3 on one endpoint, for client and interop tests; or only its HTTP+JSON (restHandler)
+ * or gRPC server, with a card that lists nothing else.
  *
  * Its agent streams a result as append:true artifact chunks. The text sets the pace:
  * "chunks 6 every 300ms" (defaults: 5 chunks, 200 ms apart); "ask" asks for input first.
@@ -12,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { TaskState, Role, type AgentCard, type Message, type Part } from '@a2a-js/sdk';
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
-import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import { A2AService, grpcService } from '@a2a-js/sdk/server/grpc';
 import { Server as GrpcServer, ServerCredentials, type Metadata } from '@grpc/grpc-js';
 
@@ -21,7 +22,7 @@ export interface SdkPeer {
   /** The JSON-RPC endpoint (the card's interface URL). */
   endpoint: string;
   port: number;
-  /** Every JSON-RPC request received, in order: its headers (auth checks) and method. */
+  /** Every request received, in order: its headers (auth checks) and method (JSON-RPC, gRPC), or `VERB /path` (HTTP+JSON). */
   requests: { headers: Record<string, string | string[] | undefined>; method?: string }[];
   close(): Promise<void>;
 }
@@ -39,7 +40,7 @@ export interface SdkPeerOptions {
   refuseSubscribe?: boolean;
   /** Take every message/send | SendMessage (the task runs) but never answer the call. */
   holdSends?: boolean;
-  /** The card lists one HTTP+JSON 1.0 interface and no JSON-RPC one (1.0 only: no v0.3 card). */
+  /** The card lists one HTTP+JSON 1.0 interface and no JSON-RPC one; the SDK's restHandler serves it at /rest. */
   restOnly?: boolean;
   /** The card lists one gRPC 1.0 interface and no JSON-RPC one; the SDK's own gRPC server serves it. */
   grpcOnly?: boolean;
@@ -181,6 +182,13 @@ export async function startSdkPeer(opts: SdkPeerOptions = {}): Promise<SdkPeer> 
   grpc?.serve(handler, requests);
   app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: async () => agentCard, legacyCompat: { enabled: true } }));
   app.use('/rpc', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat: { enabled: true } }));
+  if (opts.restOnly) {
+    app.use('/rest', (req, _res, next) => {
+      requests.push({ headers: req.headers, method: `${req.method} ${req.path}` });
+      next();
+    });
+    app.use('/rest', restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+  }
   return {
     url: baseUrl,
     endpoint: `${baseUrl}/rpc`,

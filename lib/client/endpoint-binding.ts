@@ -1,0 +1,33 @@
+/**
+ * Which binding an endpoint is spoken with, read from the endpoint string alone, so the follow
+ * state, the peer row and restart resume need no column of their own (decision 194):
+ * `grpc://host:port/<tenant>` is gRPC (grpc-endpoint.ts), `rest+http(s)://…` is HTTP+JSON (the
+ * card's interface URL, the tenant as its last path segment), anything else is JSON-RPC.
+ */
+import { grpcCredentialOrigin, parseGrpcEndpoint } from './grpc-endpoint';
+
+export type Binding = 'JSONRPC' | 'GRPC' | 'HTTP+JSON';
+
+const REST_PREFIX = 'rest+';
+
+/** The endpoint string for a card's HTTP+JSON interface (absolute URL; §11 puts a tenant before the resource path). */
+export function restEndpoint(absoluteUrl: string, tenant: string | undefined): string {
+  const base = absoluteUrl.replace(/\/+$/, '');
+  return `${REST_PREFIX}${base}${tenant ? `/${encodeURIComponent(tenant)}` : ''}`;
+}
+
+/** The HTTP base the HTTP+JSON paths go under (`{base}/message:send`), or null for another binding. */
+export function restBaseUrl(endpoint: string): string | null {
+  return endpoint.startsWith(`${REST_PREFIX}http://`) || endpoint.startsWith(`${REST_PREFIX}https://`) ? endpoint.slice(REST_PREFIX.length) : null;
+}
+
+/** The one place that tells the bindings apart. */
+export function bindingOf(endpoint: string): Binding {
+  if (parseGrpcEndpoint(endpoint)) return 'GRPC';
+  return restBaseUrl(endpoint) ? 'HTTP+JSON' : 'JSONRPC';
+}
+
+/** The origin an endpoint counts as for the credentials rule (credentialOrigins); throws on a malformed URL. */
+export function credentialOriginOf(endpoint: string): string {
+  return grpcCredentialOrigin(endpoint) ?? new URL(restBaseUrl(endpoint) ?? endpoint).origin;
+}
