@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * The A2A TCK's scenario agent as a Switchboard rpc worker (protocol switchboard.worker/1, shipped in examples/conformance/;
- * docs/worker-protocol.md in the Switchboard checkout). Plain Node, no dependencies.
+ * The A2A TCK's scenario agent as a Switchboard rpc worker (protocol switchboard.worker/1,
+ * docs/worker-protocol.md). Plain Node, no dependencies; shipped in examples/conformance/.
  *
  * The official TCK (github.com/a2aproject/a2a-tck) drives its system under test by the prefix of
  * each message id: "tck-complete-task-<session>" must complete with "Hello from TCK", and so on.
@@ -23,6 +23,7 @@
  *
  * Logs go to stderr; stdout carries frames only. EOF on stdin means "exit now".
  */
+import { Buffer } from 'node:buffer';
 import process from 'node:process';
 import { createInterface } from 'node:readline';
 import { clearTimeout, setTimeout } from 'node:timers';
