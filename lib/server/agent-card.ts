@@ -7,7 +7,9 @@
  * Both list JSON-RPC 1.0, HTTP+JSON 1.0, gRPC 1.0 (when SWITCHBOARD_GRPC_PORT is set) and
  * JSON-RPC 0.3 in `supportedInterfaces`. Security
  * schemes are declared only when they apply: API-key schemes once a key exists, an
- * `openIdConnect` scheme (the issuer's discovery URL) per configured OIDC issuer.
+ * `openIdConnect` scheme (the issuer's discovery URL) per configured OIDC issuer. An agent with
+ * `extendedSkills` declares its extended card; that card (`extended`) lists them after the public
+ * skills (decisions 206–207).
  */
 import type { ServedAgent } from '../engine/agent';
 import { timingFor } from '../engine/inbound';
