@@ -14,13 +14,13 @@ import { launcherSessionStore } from '../db/launcher-session-repo';
 import { processSingleton } from '../process-singleton';
 import { log } from '../log';
 
-function cardFacts(agent: AgentConfig, kind: string): Pick<ServedAgent, 'name' | 'description' | 'skills'> {
+const withDescription = (skills: NonNullable<AgentConfig['skills']>) => skills.map((s) => ({ ...s, description: s.description || s.name }));
+
+function cardFacts(agent: AgentConfig, kind: string): Pick<ServedAgent, 'name' | 'description' | 'skills' | 'extendedSkills'> {
   const name = agent.name ?? agent.slug;
   const description = agent.description || name;
-  const skills = agent.skills?.length
-    ? agent.skills.map((s) => ({ ...s, description: s.description || s.name }))
-    : [{ id: agent.slug, name, description, tags: [kind] }];
-  return { name, description, skills };
+  const skills = agent.skills?.length ? withDescription(agent.skills) : [{ id: agent.slug, name, description, tags: [kind] }];
+  return { name, description, skills, extendedSkills: agent.extendedSkills ? withDescription(agent.extendedSkills) : undefined };
 }
 
 function fromConfig(agent: AgentConfig, baseDir: string): ServedAgent {

@@ -60,3 +60,20 @@ describe('agent input modes', () => {
     }
   });
 });
+
+describe('agent extended skills', () => {
+  it('are optional; a skill id that is already public, or an empty list, is refused naming the key', () => {
+    expect(load([]).agents[0].extendedSkills).toBeUndefined();
+    const ok = load([], { skills: [{ id: 'a', name: 'A' }], extendedSkills: [{ id: 'b', name: 'B' }] });
+    expect(ok.agents[0].extendedSkills).toEqual([{ id: 'b', name: 'B', description: '', tags: [] }]);
+    for (const [extra, key, message] of [
+      [{ skills: [{ id: 'a', name: 'A' }], extendedSkills: [{ id: 'a', name: 'A again' }] }, 'extendedSkills.0.id', 'already a public skill'],
+      [{ extendedSkills: [] }, 'extendedSkills', 'at least one'],
+    ] as const) {
+      const config = load([], extra);
+      expect(config.agents).toEqual([]);
+      expect(config.issues[0].key).toBe(key);
+      expect(config.issues[0].message).toContain(message);
+    }
+  });
+});

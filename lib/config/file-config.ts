@@ -129,6 +129,8 @@ export const AgentConfigSchema = z
     name: z.string().min(1).optional(),
     description: z.string().optional(),
     skills: z.array(SkillSchema).optional(),
+    /** Skills only authenticated callers see: the extended card (GetExtendedAgentCard). */
+    extendedSkills: z.array(SkillSchema).min(1, 'expected at least one skill (or leave extendedSkills out)').max(64, 'at most 64 skills').optional(),
     responseWindowSeconds: positiveSeconds.optional(),
     lateResultGraceSeconds: positiveSeconds.optional(),
     extensions: z
@@ -149,6 +151,10 @@ export const AgentConfigSchema = z
   .superRefine((a, ctx) => {
     if (Boolean(a.launcher) === Boolean(a.relay)) ctx.addIssue({ code: 'custom', path: ['launcher'], message: 'give exactly one of launcher or relay' });
     if (a.launcher && !a.name) ctx.addIssue({ code: 'custom', path: ['name'], message: 'required for a launcher agent' });
+    const publicIds = new Set((a.skills ?? []).map((s) => s.id));
+    a.extendedSkills?.forEach((s, i) => {
+      if (publicIds.has(s.id)) ctx.addIssue({ code: 'custom', path: ['extendedSkills', i, 'id'], message: `"${s.id}" is already a public skill's id` });
+    });
   });
 export type AgentConfig = z.infer<typeof AgentConfigSchema>;
 

@@ -109,6 +109,8 @@ export interface ServedAgent {
   name: string;
   description: string;
   skills: AgentSkill[];
+  /** Skills only the extended card lists (config `extendedSkills`); set: the agent has an extended card. */
+  extendedSkills?: AgentSkill[];
   /** Overrides SWITCHBOARD_RESPONSE_WINDOW for this agent (ms). */
   responseWindowMs?: number;
   /** Overrides SWITCHBOARD_LATE_RESULT_GRACE for this agent (ms). */

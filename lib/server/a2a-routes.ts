@@ -8,12 +8,12 @@
  * mode (no API key and no OIDC issuer) a Host that is not loopback or the public URL's (DNS rebinding).
  */
 import { defaultAgent, findAgent } from '../agents/registry';
-import { inboundAuthRequired, keysRequired } from '../auth/api-keys';
-import { fromForeignPage, requestOrigin, trustedOpenHost } from '../auth/web-origin';
-import { getSettings } from '../config/settings';
-import { buildAgentCard, cardGenerationFor } from './agent-card';
+import { inboundAuthRequired } from '../auth/api-keys';
+import { fromForeignPage, trustedOpenHost } from '../auth/web-origin';
+import { cardGenerationFor } from './agent-card';
 import { cardResponse } from './card-response';
-import { publishedKeys, signedCard } from './card-signing';
+import { publishedKeys } from './card-signing';
+import { cardOrigin, servedCard } from './served-card';
 import { serveJsonRpc, unknownAgentRpc } from './serve-jsonrpc';
 import { restError, serveRest, type Verb } from './serve-rest';
 import { A2AError } from '../protocol/errors';
@@ -45,9 +45,8 @@ export async function serveAgentCard(req: Request, slug?: string): Promise<Respo
   if (refusal) return refusal;
   const agent = slug ? findAgent(slug) : defaultAgent();
   if (!agent) return unknownAgent(slug!);
-  const origin = requestOrigin(req.headers, `127.0.0.1:${getSettings().port}`);
-  const card = buildAgentCard(agent, origin.url, { isDefault: !slug, keysRequired: await keysRequired(), oidc: getSettings().oidc, generation: cardGenerationFor(req) });
-  return cardResponse(req, await signedCard(card, origin.url), origin.reflected);
+  const origin = cardOrigin(req.headers);
+  return cardResponse(req, await servedCard(agent, origin.url, { isDefault: !slug, generation: cardGenerationFor(req) }), origin.reflected);
 }
 
 /** The public keys the cards' signatures verify with (current and previous: rotation). */

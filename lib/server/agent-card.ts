@@ -7,7 +7,9 @@
  * Both list JSON-RPC 1.0, HTTP+JSON 1.0, gRPC 1.0 (when SWITCHBOARD_GRPC_PORT is set) and
  * JSON-RPC 0.3 in `supportedInterfaces`. Security
  * schemes are declared only when they apply: API-key schemes once a key exists, an
- * `openIdConnect` scheme (the issuer's discovery URL) per configured OIDC issuer.
+ * `openIdConnect` scheme (the issuer's discovery URL) per configured OIDC issuer. An agent with
+ * `extendedSkills` declares its extended card; that card (`extended`) lists them after the public
+ * skills (decisions 206–207).
  */
 import type { ServedAgent } from '../engine/agent';
 import { timingFor } from '../engine/inbound';
@@ -101,7 +103,19 @@ function dualSecurity(security: CardSecurity, agentSlug: string) {
 export interface CardOptions extends CardSecurity {
   isDefault: boolean;
   generation: CardGeneration;
+  /** The extended card (GetExtendedAgentCard): the public skills, then the agent's extendedSkills. */
+  extended?: boolean;
 }
+
+/**
+ * The pure v1.0 card as ProtoJSON writes it: `required: false` is proto3's default and is left
+ * out, so a card that crosses gRPC (GetExtendedAgentCard) arrives with the bytes it was signed over.
+ */
+function protoJsonCapabilities<C extends { extensions: { required?: boolean }[] }>(capabilities: C): C {
+  return { ...capabilities, extensions: capabilities.extensions.map(({ required, ...rest }) => (required ? { ...rest, required } : rest)) };
+}
+
+const cardSkills = (skills: ServedAgent['skills']) => skills.map((s) => ({ ...s, tags: s.tags.length ? s.tags : ['general'] }));
 
 export function buildAgentCard(agent: ServedAgent, baseUrl: string, opts: CardOptions) {
   const url = agentEndpoint(baseUrl, agent, opts.isDefault);
@@ -125,7 +139,10 @@ export function buildAgentCard(agent: ServedAgent, baseUrl: string, opts: CardOp
       },
       ...(agent.extensions ?? []),
     ],
+    // Declared only when the operator configured extended skills: v1.0 then serves GetExtendedAgentCard.
+    ...(agent.extendedSkills ? { extendedAgentCard: true } : {}),
   };
+  const skills = opts.extended ? [...agent.skills, ...(agent.extendedSkills ?? [])] : agent.skills;
   const card = {
     name: agent.name,
     description: agent.description,
@@ -140,9 +157,9 @@ export function buildAgentCard(agent: ServedAgent, baseUrl: string, opts: CardOp
     capabilities,
     defaultInputModes: [...inputModesOf(agent)],
     defaultOutputModes: ['text/plain', 'application/json'],
-    skills: agent.skills.map((s) => ({ ...s, tags: s.tags.length ? s.tags : ['general'] })),
+    skills: cardSkills(skills),
   };
-  if (opts.generation === '1.0') return { ...card, ...v10Security(opts, agent.slug) };
+  if (opts.generation === '1.0') return { ...card, capabilities: protoJsonCapabilities(capabilities), ...v10Security(opts, agent.slug) };
   return {
     ...card,
     // v0.3 top-level fields. Only JSON-RPC here: our HTTP+JSON and gRPC bindings are v1.0, and a
@@ -152,6 +169,7 @@ export function buildAgentCard(agent: ServedAgent, baseUrl: string, opts: CardOp
     preferredTransport: 'JSONRPC',
     additionalInterfaces: [{ url, transport: 'JSONRPC' }],
     capabilities: { ...capabilities, stateTransitionHistory: true },
+    ...(agent.extendedSkills ? { supportsAuthenticatedExtendedCard: true } : {}),
     ...dualSecurity(opts, agent.slug),
   };
 }

@@ -10,6 +10,7 @@ import { Metadata, status as GrpcStatus, type sendUnaryData, type ServerUnaryCal
 import { encodeGrpcStatusDetails } from '@a2a-js/sdk/errors/grpc';
 import { authenticateInbound } from '../auth/api-keys';
 import { callerScope } from '../db/task-scope';
+import { cardOrigin } from './served-card';
 import { defaultAgent, findAgent } from '../agents/registry';
 import { A2A_ERRORS, A2AError } from '../protocol/errors';
 import { A2A_GRPC_SERVICE, grpcMethodName, isUndecodable, type ProtoJson, type UndecodableRequest } from '../client/grpc-wire';
@@ -94,6 +95,8 @@ async function prepare(call: Call, signal: AbortSignal): Promise<Prepared> {
     extensions: requestedExtensions({ headers }),
     signal,
     trace: inboundTrace({ headers }),
+    // gRPC carries no Host: the card's URLs come from SWITCHBOARD_PUBLIC_URL, else the HTTP port on loopback.
+    baseUrl: cardOrigin(headers).url,
   };
   return { op: method.op, params: request, ctx, logContext: { agent: agent.slug, binding: 'GRPC', method: name, caller: auth.caller } };
 }

@@ -19,6 +19,7 @@ import { assertRequiredExtensions } from './requested-extensions';
 import { assertInputModes } from './input-modes';
 import type { Operation, ProtocolVersion } from './rpc-methods';
 import { isAcceptingWork } from '../engine/lifecycle';
+import { servedCard } from './served-card';
 import type { z } from 'zod';
 import type { TraceContext } from '../protocol/trace-context';
 
@@ -38,6 +39,8 @@ export interface RpcContext {
   trace?: TraceContext;
   /** The request's Last-Event-ID header: a subscription resumes after that generation. */
   lastEventId?: string | null;
+  /** The origin the request reached (served-card.ts cardOrigin): the extended card's URLs and `jku`. */
+  baseUrl: string;
 }
 
 /** The longest a GetTask long poll is held (well inside every client's timeouts). */
@@ -178,8 +181,15 @@ const HANDLERS: Record<Operation, Handler> = {
     await removePushConfig(ctx.scope, p.taskId, p.id);
     return { kind: 'result', result: null };
   },
-  extendedCard: async (_params, _ctx, v) => {
-    throw new A2AError(v === '1.0' ? 'unsupportedOperation' : 'extendedCardNotConfigured', 'this agent has no extended card');
+  // Every caller that reaches a handler passed authenticateInbound: with API keys or OIDC issuers
+  // that is an authenticated caller; in open mode everyone is, and sees the extended card (decision 206).
+  extendedCard: async (_params, ctx, v) => {
+    if (!ctx.agent.extendedSkills) {
+      // v1.0: not declared on the card is UnsupportedOperation (§3.1.11); v0.3 has only -32007.
+      throw new A2AError(v === '1.0' ? 'unsupportedOperation' : 'extendedCardNotConfigured', 'this agent has no extended card (config: extendedSkills)');
+    }
+    const card = await servedCard(ctx.agent, ctx.baseUrl, { isDefault: false, generation: v === '1.0' ? '1.0' : 'dual', extended: true });
+    return { kind: 'result', result: card };
   },
 };
 

@@ -21,6 +21,7 @@ import { sseBatchResponse } from './sse-response';
 import { asA2AError } from './operation-error';
 import { inboundTrace } from './trace-headers';
 import { heldJsonResponse } from './held-response';
+import { cardOrigin } from './served-card';
 
 type RpcId = string | number | null;
 
@@ -110,7 +111,7 @@ export async function serveJsonRpc(req: Request, agent: ServedAgent): Promise<Re
   if (!acceptsVersionHeader(header)) {
     return rpcError(envelope.id, new A2AError('versionNotSupported', `A2A-Version ${header}; supported: 0.3, 1.0`), '1.0');
   }
-  const ctx = { agent, version: method.version, caller: auth.caller, ownerName: auth.ownerName, scope: callerScope(agent.slug, auth.owner), extensions: requestedExtensions(req), signal: req.signal, trace: inboundTrace(req), lastEventId: req.headers.get('last-event-id') };
+  const ctx = { agent, version: method.version, caller: auth.caller, ownerName: auth.ownerName, scope: callerScope(agent.slug, auth.owner), extensions: requestedExtensions(req), signal: req.signal, trace: inboundTrace(req), lastEventId: req.headers.get('last-event-id'), baseUrl: cardOrigin(req.headers).url };
   const logContext = { agent: agent.slug, method: envelope.method, caller: auth.caller };
   // v1.0 is ProtoJSON: proto field names (task_id) are read as their JSON names (taskId).
   const params = method.version === '1.0' ? toProtoJsonNames(envelope.params) : envelope.params;

@@ -8,6 +8,7 @@
 import type { ServedAgent } from '../engine/agent';
 import { authenticateInbound } from '../auth/api-keys';
 import { callerScope } from '../db/task-scope';
+import { cardOrigin } from './served-card';
 import { getSettings } from '../config/settings';
 import { A2AError, httpStatusOf, toRestError } from '../protocol/errors';
 import { toProtoJsonNames } from '../protocol/proto-json-names';
@@ -159,7 +160,7 @@ export async function serveRest(req: Request, agent: ServedAgent, segments: stri
   }
   const logContext = { agent: agent.slug, binding: 'HTTP+JSON', op: found.op, caller: auth.caller };
   try {
-    const outcome = await runOperation(found.op, params, { agent, version: '1.0', caller: auth.caller, ownerName: auth.ownerName, scope: callerScope(agent.slug, auth.owner), extensions: requestedExtensions(req), signal: req.signal, trace: inboundTrace(req), lastEventId: req.headers.get('last-event-id') });
+    const outcome = await runOperation(found.op, params, { agent, version: '1.0', caller: auth.caller, ownerName: auth.ownerName, scope: callerScope(agent.slug, auth.owner), extensions: requestedExtensions(req), signal: req.signal, trace: inboundTrace(req), lastEventId: req.headers.get('last-event-id'), baseUrl: cardOrigin(req.headers).url });
     if (outcome.kind === 'result') return Response.json(outcome.result ?? {});
     if (outcome.kind === 'held') {
       return await heldJsonResponse(outcome.result, {
