@@ -75,7 +75,8 @@ describe(`the task store (${testStore()})`, () => {
     expect(seqs).toEqual(Array.from({ length: 100 }, (_, i) => i + 2));
     await repo.appendEvents('stream', [{ type: 'status', state: 'completed', payload: {} }], { onlyIfNotTerminal: true, materializeArtifacts: true, patch: { state: 'completed' } });
     const [artifact] = await repo.listStoredArtifacts('stream');
-    expect(artifact.parts).toHaveLength(100);
+    // Appended plain text is stored as one part: the 100 chunks in order.
+    expect(artifact.parts).toEqual([{ kind: 'text', text: Array.from({ length: 100 }, (_, i) => `c${i} `).join('') }]);
     expect((await repo.findTask('stream'))?.resultText.startsWith('c0 ')).toBe(true);
   });
 

@@ -8,7 +8,7 @@
  */
 import { recordEvents } from '../task-writer';
 import type { NewEvent, TaskPatch } from '../../db/task-records';
-import { accumulateArtifacts, artifactContent } from '../../protocol/artifacts';
+import { accumulateArtifacts, artifactContent, joinedParts } from '../../protocol/artifacts';
 import type { EventPayload } from '../../protocol/task-events';
 import type { Artifact, ArtifactChunk, Message, StreamEvent, Task, TaskStatus } from '../../protocol/types';
 import { isTerminalState, isTurnEndState } from '../../protocol/types';
@@ -160,7 +160,8 @@ export class RemoteRecorder {
     const chunks: ArtifactChunk[] = [];
     for (const artifact of theirs) {
       const mine = this.artifacts.find((a) => a.artifactId === artifact.artifactId);
-      if (!replaceAll && mine && JSON.stringify(mine.parts) === JSON.stringify(artifact.parts)) continue;
+      // Compared as stored (appended text joined): a peer that keeps 300 parts holds the same result.
+      if (!replaceAll && mine && JSON.stringify(joinedParts(mine.parts)) === JSON.stringify(joinedParts(artifact.parts))) continue;
       chunks.push({ artifact, append: false, lastChunk: true, ...(replaceAll && !chunks.length ? { replaceAll: true } : {}) });
     }
     if (!chunks.length) return true;
