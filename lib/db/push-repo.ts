@@ -48,6 +48,10 @@ export async function findPushConfig(taskId: string, id: string): Promise<PushCo
   return row ? toRecord(row) : null;
 }
 
+export async function countPushConfigs(taskId: string): Promise<number> {
+  return db().pushConfig.count({ where: { taskId } });
+}
+
 export async function listPushConfigs(taskId: string): Promise<PushConfigRecord[]> {
   return (await db().pushConfig.findMany({ where: { taskId }, orderBy: { createdAt: 'asc' } })).map(toRecord);
 }
