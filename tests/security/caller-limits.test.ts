@@ -5,12 +5,12 @@
  * methods and bindings (-32029 on JSON-RPC, 429 on HTTP+JSON, both with Retry-After); another
  * caller is not affected, and a closed stream frees its slot.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type AppServer } from '../support/app-server';
+import { createApiKey } from '../support/api-keys';
 import { rpc, waitFor } from '../support/a2a-clients';
 
 const MAX_PUSH = 3;
@@ -19,17 +19,11 @@ let app: AppServer;
 let alice: string;
 let bob: string;
 
-function createKey(env: Record<string, string>, name: string): string {
-  const out = spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/keys.ts', 'create', name], { env: { ...process.env, ...env }, encoding: 'utf8' });
-  expect(out.status, out.stderr).toBe(0);
-  return /\b(sb_[A-Za-z0-9_-]+)/.exec(out.stdout)![1];
-}
-
 beforeAll(async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-limits-'));
   const env = { DATABASE_URL: `file:${path.join(dataDir, 'switchboard.db')}` };
-  alice = createKey(env, 'alice');
-  bob = createKey(env, 'bob');
+  alice = createApiKey(env, 'alice');
+  bob = createApiKey(env, 'bob');
   app = await startApp(
     { ...env, SWITCHBOARD_PUSH_ALLOWLIST: '127.0.0.1', SWITCHBOARD_MAX_PUSH_CONFIGS_PER_TASK: String(MAX_PUSH), SWITCHBOARD_MAX_STREAMS_PER_CALLER: String(MAX_STREAMS) },
     { dataDir },
