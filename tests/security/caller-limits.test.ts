@@ -9,9 +9,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type AppServer } from '../support/app-server';
+import { freePort, startApp, type AppServer } from '../support/app-server';
+import { grpcFailure, grpcOnlyClient, withKey } from '../support/grpc-clients';
 import { createApiKey } from '../support/api-keys';
-import { rpc, waitFor } from '../support/a2a-clients';
+import { collect, rpc, waitFor } from '../support/a2a-clients';
 
 const MAX_PUSH = 3;
 const MAX_STREAMS = 2;
@@ -25,7 +26,7 @@ beforeAll(async () => {
   alice = createApiKey(env, 'alice');
   bob = createApiKey(env, 'bob');
   app = await startApp(
-    { ...env, SWITCHBOARD_PUSH_ALLOWLIST: '127.0.0.1', SWITCHBOARD_MAX_PUSH_CONFIGS_PER_TASK: String(MAX_PUSH), SWITCHBOARD_MAX_STREAMS_PER_CALLER: String(MAX_STREAMS) },
+    { ...env, SWITCHBOARD_GRPC_PORT: String(await freePort()), SWITCHBOARD_PUSH_ALLOWLIST: '127.0.0.1', SWITCHBOARD_MAX_PUSH_CONFIGS_PER_TASK: String(MAX_PUSH), SWITCHBOARD_MAX_STREAMS_PER_CALLER: String(MAX_STREAMS) },
     { dataDir },
   );
 });
@@ -90,6 +91,9 @@ describe('open streams per caller', () => {
     expect(rest.status).toBe(429);
     expect(rest.headers.get('retry-after')).toBe('5');
     expect((await rest.json()).error).toMatchObject({ code: 429, status: 'RESOURCE_EXHAUSTED' });
+    const grpc = await grpcOnlyClient(app.url, 'slow');
+    const overGrpc = await grpcFailure(collect(grpc.resubscribeTask({ id: taskId, tenant: '' }, withKey(alice))));
+    expect(overGrpc.status).toBe(8); // RESOURCE_EXHAUSTED
 
     // Another caller has slots of its own.
     const bobsTask = await workingTask(bob);
