@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { countPushConfigs, deletePushConfig, findPushConfig, listPushConfigs, upsertPushConfig, type PushConfigRecord } from '../db/push-repo';
 import { getSettings } from '../config/settings';
+import { metrics } from '../metrics/metrics';
 import { findTaskInScope } from '../db/task-repo';
 import type { CallerScope } from '../db/task-scope';
 import { A2AError, quotaExceeded, taskNotFound } from '../protocol/errors';
@@ -31,6 +32,7 @@ export function assertWebhookAllowed(url: string): void {
 async function assertRoomForConfig(taskId: string, id: string): Promise<void> {
   const max = getSettings().maxPushConfigsPerTask;
   if ((await countPushConfigs(taskId)) < max || (await findPushConfig(taskId, id))) return;
+  metrics().quotaRefusals.inc({ limit: 'push_configs' });
   throw quotaExceeded(`task ${taskId} already has ${max} push notification configs (at most ${max}, SWITCHBOARD_MAX_PUSH_CONFIGS_PER_TASK); delete one first`);
 }
 

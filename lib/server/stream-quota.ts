@@ -10,6 +10,7 @@
 import { getSettings } from '../config/settings';
 import { quotaExceeded } from '../protocol/errors';
 import { processSingleton } from '../process-singleton';
+import { metrics } from '../metrics/metrics';
 
 /** What Retry-After says: streams end when their task does, so a few seconds is a fair wait. */
 const RETRY_AFTER_SECONDS = 5;
@@ -22,6 +23,7 @@ function acquire(owner: string): () => void {
   const max = getSettings().maxStreamsPerCaller;
   const open = counts.get(owner) ?? 0;
   if (open >= max) {
+    metrics().quotaRefusals.inc({ limit: 'streams' });
     throw quotaExceeded(`this caller already has ${open} open streams (at most ${max}, SWITCHBOARD_MAX_STREAMS_PER_CALLER); close one or retry later`, RETRY_AFTER_SECONDS);
   }
   counts.set(owner, open + 1);

@@ -57,6 +57,13 @@ async function openStream(key: string, taskId: string) {
   return { res, close: () => abort.abort() };
 }
 
+/** switchboard_quota_refusals_total for a limit, from /api/metrics. */
+async function metric(limit: string): Promise<number> {
+  const text = await (await fetch(`${app.url}/api/metrics`)).text();
+  const line = new RegExp(`^switchboard_quota_refusals_total\\{limit="${limit}"\\} (\\d+)$`, 'm').exec(text);
+  return line ? Number(line[1]) : 0;
+}
+
 describe('push configs per task', () => {
   it(`accepts ${MAX_PUSH}, refuses one more with -32029 naming the setting, and lets an existing id be replaced`, async () => {
     const taskId = await workingTask(alice);
@@ -71,6 +78,7 @@ describe('push configs per task', () => {
 
     await rpc(`${app.url}/a2a/slow`, 'tasks/pushNotificationConfig/delete', { id: taskId, pushNotificationConfigId: 'p2' }, as(alice));
     expect((await setPush(alice, taskId, 'p-extra')).body.result).toBeTruthy();
+    expect(await metric('push_configs')).toBe(1);
     await rpc(`${app.url}/a2a/slow`, 'tasks/cancel', { id: taskId }, as(alice));
   });
 });
@@ -100,6 +108,8 @@ describe('open streams per caller', () => {
     const bobs = await openStream(bob, bobsTask);
     expect(bobs.res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     bobs.close();
+
+    expect(await metric('streams')).toBe(4); // JSON-RPC v0.3 and v1.0, HTTP+JSON, gRPC; none for bob
 
     // A closed stream frees its slot (released when the server sees the connection end).
     open[0].close();
