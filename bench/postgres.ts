@@ -60,7 +60,9 @@ interface Tree {
   cwd?: string;
 }
 const trees: Tree[] = [{ label: 'this tree' }, ...(baselineDir ? [{ label: 'baseline', cwd: path.resolve(baselineDir) }] : [])];
-const start = (env: Record<string, string> = {}, tree: Tree = trees[0]) => startServer('switchboard', { distDir, cpuProfDir, env, cwd: tree.cwd });
+/** PostgreSQL requires one secret key for every instance (decision 210). */
+const BENCH_SECRET_KEY = 'bench-cluster-secret-key-shared-by-every-instance';
+const start = (env: Record<string, string> = {}, tree: Tree = trees[0]) => startServer('switchboard', { distDir, cpuProfDir, env: { SWITCHBOARD_SECRET_KEY: BENCH_SECRET_KEY, ...env }, cwd: tree.cwd });
 const load1 = () => os.loadavg()[0].toFixed(2);
 
 const msPer = (cpuSeconds: number, n: number) => Math.round((cpuSeconds * 1000 * 100) / n) / 100;

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { issueDispatchToken, verifyDispatchToken } from './dispatch-token';
 
+// The signing key derives from the cluster's secret key (read lazily, on the first token).
+process.env.SWITCHBOARD_SECRET_KEY = 'unit-test-secret-key-0123456789abcdef';
+
 describe('dispatch tokens', () => {
   it('name their task until they expire', () => {
     const token = issueDispatchToken('task-1', 1_000, 5_000);

@@ -58,6 +58,9 @@ const EnvSchema = z.object({
   SWITCHBOARD_VIEWER_TOKEN: z.string().min(16, 'SWITCHBOARD_VIEWER_TOKEN must be at least 16 characters').optional(),
   SWITCHBOARD_METRICS_TOKEN: z.string().min(16, 'SWITCHBOARD_METRICS_TOKEN must be at least 16 characters').optional(),
   SWITCHBOARD_SECRET_KEY: z.string().min(32, 'SWITCHBOARD_SECRET_KEY must be at least 32 characters (e.g. openssl rand -base64 32)').optional(),
+  SWITCHBOARD_SECRET_KEY_PREVIOUS: z.string().min(32, 'SWITCHBOARD_SECRET_KEY_PREVIOUS must be at least 32 characters (the key SWITCHBOARD_SECRET_KEY had before)').optional(),
+  SWITCHBOARD_MAX_PUSH_CONFIGS_PER_TASK: positiveInt('SWITCHBOARD_MAX_PUSH_CONFIGS_PER_TASK').default(10),
+  SWITCHBOARD_MAX_STREAMS_PER_CALLER: positiveInt('SWITCHBOARD_MAX_STREAMS_PER_CALLER').default(50),
   SWITCHBOARD_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   SWITCHBOARD_HEAP_GROWTH_PERCENT: wholeNumber('SWITCHBOARD_HEAP_GROWTH_PERCENT', 400).default(100),
   SWITCHBOARD_DEFAULT_AGENT: z
@@ -150,6 +153,12 @@ export interface Settings {
   metricsToken?: string;
   /** Key material for stored secrets; absent: a key file beside the database (lib/db/secret-box.ts). */
   secretKey?: string;
+  /** The key before a rotation: still opens stored secrets (re-sealed at start-up) and delegation tokens. */
+  previousSecretKey?: string;
+  /** Push notification configs one task may have; one more is refused. */
+  maxPushConfigsPerTask: number;
+  /** Event streams (message/stream, resubscribe) one caller may hold open on this instance. */
+  maxStreamsPerCaller: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** How far V8 lets the old generation grow past the live heap before a full GC (0 = V8's own). */
   heapGrowthPercent: number;
@@ -236,6 +245,9 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     viewerToken: e.SWITCHBOARD_VIEWER_TOKEN,
     metricsToken: e.SWITCHBOARD_METRICS_TOKEN,
     secretKey: e.SWITCHBOARD_SECRET_KEY,
+    previousSecretKey: e.SWITCHBOARD_SECRET_KEY_PREVIOUS,
+    maxPushConfigsPerTask: e.SWITCHBOARD_MAX_PUSH_CONFIGS_PER_TASK,
+    maxStreamsPerCaller: e.SWITCHBOARD_MAX_STREAMS_PER_CALLER,
     logLevel: e.SWITCHBOARD_LOG_LEVEL,
     heapGrowthPercent: e.SWITCHBOARD_HEAP_GROWTH_PERCENT,
     defaultAgent: e.SWITCHBOARD_DEFAULT_AGENT,

@@ -5,12 +5,12 @@
  */
 import { db } from './client';
 import { fromJson, toJson } from './json';
-import { isSealed, openSecret, sealSecret } from './secret-box';
+import { checkRowSecrets, openSecret, sealSecret, type ResealReport } from './secret-box';
 import type { ProtocolVersion } from '../protocol/types';
 import type { CardKeyPin } from '../config/file-config';
 
-const SECRET_COLUMN = 'Peer.authSecret';
-const HEADERS_COLUMN = 'Peer.headers';
+const SECRET_COLUMN = 'Peer.authSecret' as const;
+const HEADERS_COLUMN = 'Peer.headers' as const;
 
 export type PeerAuthType = 'none' | 'bearer' | 'apiKey';
 export type PeerSource = 'api' | 'config' | 'builtin';
@@ -135,16 +135,21 @@ export async function savePeerCard(name: string, cache: PeerCardCache): Promise<
   });
 }
 
-/** Encrypts secrets and headers an older version stored in plain text; returns rows sealed. */
-export async function sealPlaintextPeerSecrets(): Promise<number> {
+/**
+ * Seals again the secrets and headers not sealed with the current key (plaintext rows from an
+ * older version, rows sealed with SWITCHBOARD_SECRET_KEY_PREVIOUS); names the peers whose secrets
+ * no accepted key opens. The update matches the values read, so two instances starting together
+ * never overwrite each other.
+ */
+export async function sealPeerSecretsAgain(): Promise<ResealReport> {
   const rows = await db().peer.findMany({ select: { name: true, authSecret: true, headers: true } });
-  const plain = rows.filter((r) => (r.authSecret !== null && !isSealed(r.authSecret)) || (r.headers !== null && !isSealed(r.headers)));
-  for (const row of plain) {
-    const data = {
-      authSecret: sealSecret(openSecret(row.authSecret, SECRET_COLUMN), SECRET_COLUMN),
-      headers: sealSecret(openSecret(row.headers, HEADERS_COLUMN), HEADERS_COLUMN),
-    };
-    await db().peer.updateMany({ where: { name: row.name, authSecret: row.authSecret, headers: row.headers }, data });
+  const report: ResealReport = { resealed: 0, unreadable: [] };
+  for (const row of rows) {
+    const check = checkRowSecrets({ [SECRET_COLUMN]: row.authSecret, [HEADERS_COLUMN]: row.headers });
+    if (check.kind === 'unreadable') report.unreadable.push(`peer "${row.name}" (${check.columns.join(', ')})`);
+    if (check.kind !== 'stale') continue;
+    const data = { authSecret: check.update[SECRET_COLUMN] ?? null, headers: check.update[HEADERS_COLUMN] ?? null };
+    report.resealed += (await db().peer.updateMany({ where: { name: row.name, authSecret: row.authSecret, headers: row.headers }, data })).count;
   }
-  return plain.length;
+  return report;
 }

@@ -3,7 +3,7 @@
  * (secret-box.ts): a webhook URL often carries its secret in the path or query.
  */
 import { db } from './client';
-import { isSealed, openSecret, sealSecret } from './secret-box';
+import { checkRowSecrets, openSecret, sealSecret, type ResealReport } from './secret-box';
 import type { ProtocolVersion } from '../protocol/types';
 
 export interface PushConfigRecord {
@@ -48,6 +48,10 @@ export async function findPushConfig(taskId: string, id: string): Promise<PushCo
   return row ? toRecord(row) : null;
 }
 
+export async function countPushConfigs(taskId: string): Promise<number> {
+  return db().pushConfig.count({ where: { taskId } });
+}
+
 export async function listPushConfigs(taskId: string): Promise<PushConfigRecord[]> {
   return (await db().pushConfig.findMany({ where: { taskId }, orderBy: { createdAt: 'asc' } })).map(toRecord);
 }
@@ -61,16 +65,34 @@ export async function taskIdsWithPushConfigs(): Promise<string[]> {
   return rows.map((r) => r.taskId);
 }
 
-/** Encrypts URLs, tokens and credentials an older version stored in plain text; returns rows sealed. */
-export async function sealPlaintextPushSecrets(): Promise<number> {
-  const rows = await db().pushConfig.findMany({ where: { OR: [{ NOT: { url: { startsWith: 'enc:' } } }, { token: { not: null } }, { authentication: { not: null } }] } });
-  const plain = rows.filter((r) => !isSealed(r.url) || (r.token !== null && !isSealed(r.token)) || (r.authentication !== null && !isSealed(r.authentication)));
-  for (const row of plain) {
-    const url = openSecret(row.url, 'PushConfig.url');
-    if (url === null) continue; // sealed under another key: left as it is (and reported by openSecret)
-    const token = openSecret(row.token, 'PushConfig.token');
-    const authentication = openSecret(row.authentication, 'PushConfig.authentication');
-    await db().pushConfig.updateMany({ where: { taskId: row.taskId, id: row.id }, data: sealedColumns(url, token, authentication) });
+const RESEAL_PAGE = 500;
+
+/**
+ * Seals again URLs, tokens and credentials not sealed with the current key (plaintext rows from
+ * an older version, rows sealed with SWITCHBOARD_SECRET_KEY_PREVIOUS), a page at a time; names
+ * the configs no accepted key opens. The update matches the values read (concurrent starts).
+ */
+export async function sealPushSecretsAgain(): Promise<ResealReport> {
+  const report: ResealReport = { resealed: 0, unreadable: [] };
+  let after: { taskId: string; id: string } | undefined;
+  for (;;) {
+    const rows = await db().pushConfig.findMany({
+      where: after ? { OR: [{ taskId: { gt: after.taskId } }, { taskId: after.taskId, id: { gt: after.id } }] } : {},
+      orderBy: [{ taskId: 'asc' }, { id: 'asc' }],
+      take: RESEAL_PAGE,
+      select: { taskId: true, id: true, url: true, token: true, authentication: true },
+    });
+    for (const row of rows) await sealPushRowAgain(row, report);
+    if (rows.length < RESEAL_PAGE) return report;
+    after = rows[rows.length - 1];
   }
-  return plain.length;
+}
+
+async function sealPushRowAgain(row: Pick<Row, 'taskId' | 'id' | 'url' | 'token' | 'authentication'>, report: ResealReport): Promise<void> {
+  const check = checkRowSecrets({ 'PushConfig.url': row.url, 'PushConfig.token': row.token, 'PushConfig.authentication': row.authentication });
+  if (check.kind === 'unreadable') report.unreadable.push(`push config "${row.id}" of task ${row.taskId} (${check.columns.join(', ')})`);
+  if (check.kind !== 'stale') return;
+  const { 'PushConfig.url': url, 'PushConfig.token': token, 'PushConfig.authentication': authentication } = check.update;
+  const where = { taskId: row.taskId, id: row.id, url: row.url, token: row.token, authentication: row.authentication };
+  report.resealed += (await db().pushConfig.updateMany({ where, data: { url: url ?? row.url, token: token ?? null, authentication: authentication ?? null } })).count;
 }

@@ -6,7 +6,10 @@
  * file generated beside the database (`secret.key`, 0600). Stored form: `enc:v1:` + base64url of
  * IV (12 bytes) | tag (16) | ciphertext; the column's name is bound in as associated data, so a
  * value cannot be moved to another column. A value without the prefix is a plaintext row from
- * an older version: it reads as is, and sealPlaintextSecrets() encrypts such rows at boot.
+ * an older version: it reads as is. At start-up every stored secret is checked
+ * (lib/runtime/stored-secrets.ts): plaintext rows and rows sealed with SWITCHBOARD_SECRET_KEY_PREVIOUS
+ * are sealed again with the current key, and one that no accepted key opens refuses the start,
+ * so instances of one PostgreSQL cluster cannot run with different keys (issue 27).
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -54,30 +57,95 @@ function keyMaterial(): string {
   return fs.readFileSync(file, 'utf8').trim();
 }
 
-function key(): Buffer {
-  return processSingleton('secret-box-key', () => Buffer.from(hkdfSync('sha256', keyMaterial(), 'switchboard', 'stored secrets v1', 32)));
+/** What a key derived from the cluster's key material is for; each purpose gets its own key. */
+export type KeyPurpose = 'stored secrets v1' | 'delegation tokens v1';
+
+/**
+ * Keys for a purpose, derived from the key material every instance of a cluster shares: the
+ * current one first (it seals and signs), then the one from SWITCHBOARD_SECRET_KEY_PREVIOUS
+ * during a rotation (it only opens and verifies).
+ */
+export function derivedKeys(purpose: KeyPurpose): Buffer[] {
+  return processSingleton(`derived-keys:${purpose}`, () => {
+    const derive = (material: string) => Buffer.from(hkdfSync('sha256', material, 'switchboard', purpose, 32));
+    const previous = getSettings().previousSecretKey;
+    return [derive(keyMaterial()), ...(previous ? [derive(previous)] : [])];
+  });
 }
+
+const secretKeys = () => derivedKeys('stored secrets v1');
 
 export function sealSecret(plain: string, column: SecretColumn): string;
 export function sealSecret(plain: string | null, column: SecretColumn): string | null;
 export function sealSecret(plain: string | null, column: SecretColumn): string | null {
   if (plain === null) return null;
   const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv('aes-256-gcm', key(), iv).setAAD(Buffer.from(column));
+  const cipher = createCipheriv('aes-256-gcm', secretKeys()[0], iv).setAAD(Buffer.from(column));
   const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
   return PREFIX + Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
 }
 
-/** The plain value; a plaintext (old) row as is; null when it cannot be decrypted (key changed). */
-export function openSecret(stored: string | null, column: SecretColumn): string | null {
-  if (stored === null || !isSealed(stored)) return stored;
+function openWith(key: Buffer, stored: string, column: SecretColumn): string | null {
   try {
     const raw = Buffer.from(stored.slice(PREFIX.length), 'base64url');
-    const decipher = createDecipheriv('aes-256-gcm', key(), raw.subarray(0, IV_BYTES)).setAAD(Buffer.from(column));
+    const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV_BYTES)).setAAD(Buffer.from(column));
     decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
     return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
   } catch {
-    log.error('a stored secret cannot be decrypted: SWITCHBOARD_SECRET_KEY or the key file changed; it is treated as missing', { column });
     return null;
   }
+}
+
+/**
+ * A stored value opened with any accepted key. `current` is false for a plaintext row or one
+ * sealed with the previous key: it should be sealed again (sealStoredSecretsAgain at start-up).
+ */
+export type OpenedSecret = { readable: true; plain: string | null; current: boolean } | { readable: false };
+
+export function tryOpenSecret(stored: string | null, column: SecretColumn): OpenedSecret {
+  if (stored === null) return { readable: true, plain: null, current: true };
+  if (!isSealed(stored)) return { readable: true, plain: stored, current: false };
+  const keys = secretKeys();
+  for (let i = 0; i < keys.length; i++) {
+    const plain = openWith(keys[i], stored, column);
+    if (plain !== null) return { readable: true, plain, current: i === 0 };
+  }
+  return { readable: false };
+}
+
+/** The plain value; a plaintext (old) row as is; null when it cannot be decrypted (key changed). */
+export function openSecret(stored: string | null, column: SecretColumn): string | null {
+  const opened = tryOpenSecret(stored, column);
+  if (opened.readable) return opened.plain;
+  log.error('a stored secret cannot be decrypted: SWITCHBOARD_SECRET_KEY or the key file changed; it is treated as missing', { column });
+  return null;
+}
+
+/** What checking one row's sealed columns found. */
+export type RowSecretsCheck =
+  | { kind: 'current' }
+  | { kind: 'stale'; update: Partial<Record<SecretColumn, string | null>> }
+  | { kind: 'unreadable'; columns: SecretColumn[] };
+
+/**
+ * Checks a row's stored secrets at start-up: all sealed with the current key; some plaintext or
+ * sealed with the previous key (`update` holds every column sealed with the current key); or
+ * some that no accepted key opens (the caller refuses the start).
+ */
+export function checkRowSecrets(values: Partial<Record<SecretColumn, string | null>>): RowSecretsCheck {
+  const entries = Object.entries(values) as [SecretColumn, string | null][];
+  const opened = entries.map(([column, stored]) => [column, tryOpenSecret(stored, column)] as const);
+  const unreadable = opened.filter(([, o]) => !o.readable).map(([column]) => column);
+  if (unreadable.length) return { kind: 'unreadable', columns: unreadable };
+  if (opened.every(([, o]) => o.readable && o.current)) return { kind: 'current' };
+  const update: Partial<Record<SecretColumn, string | null>> = {};
+  for (const [column, o] of opened) if (o.readable) update[column] = sealSecret(o.plain, column);
+  return { kind: 'stale', update };
+}
+
+/** What sealing stored secrets again found in one table. */
+export interface ResealReport {
+  resealed: number;
+  /** Rows (named for the operator, never with their values) that no accepted key opens. */
+  unreadable: string[];
 }

@@ -25,6 +25,8 @@ export const A2A_ERRORS = {
   extendedCardNotConfigured: { code: -32007, reason: 'EXTENDED_AGENT_CARD_NOT_CONFIGURED', message: 'Authenticated Extended Card is not configured', http: 400, status: 'FAILED_PRECONDITION' },
   extensionSupportRequired: { code: -32008, reason: 'EXTENSION_SUPPORT_REQUIRED', message: 'Extension support required', http: 400, status: 'FAILED_PRECONDITION' },
   versionNotSupported: { code: -32009, reason: 'VERSION_NOT_SUPPORTED', message: 'Version not supported', http: 400, status: 'FAILED_PRECONDITION' },
+  // Switchboard's own (A2A defines none for limits; -32000..-32099 is JSON-RPC's server range, decision 212).
+  quotaExceeded: { code: -32029, reason: 'QUOTA_EXCEEDED', message: 'Quota exceeded', http: 429, status: 'RESOURCE_EXHAUSTED' },
 } as const;
 
 export type A2AErrorKind = keyof typeof A2A_ERRORS;
@@ -42,6 +44,17 @@ export class A2AError extends Error {
     this.code = base.code;
     this.reason = base.reason;
   }
+}
+
+/** A per-caller limit reached; `retryAfterSeconds` when waiting helps (it becomes Retry-After). */
+export function quotaExceeded(detail: string, retryAfterSeconds?: number): A2AError {
+  return new A2AError('quotaExceeded', detail, retryAfterSeconds === undefined ? {} : { retryAfterSeconds: String(retryAfterSeconds) });
+}
+
+/** The Retry-After header an error's answer carries, on every HTTP binding. */
+export function retryAfterHeaders(err: A2AError): Record<string, string> {
+  const seconds = err.metadata.retryAfterSeconds;
+  return seconds ? { 'Retry-After': seconds } : {};
 }
 
 export interface JsonRpcErrorObject {

@@ -7,9 +7,8 @@ import { getSettings, isLoopbackHost, SettingsError } from '../config/settings';
 import { currentStore, storeReady } from '../db/client';
 import { leaveCluster, registerTurnResumer, startCluster } from '../engine/cluster';
 import { countApiKeys } from '../db/key-repo';
-import { sealPlaintextPeerSecrets } from '../db/peer-repo';
 import { cardKeys } from '../auth/card-keys';
-import { sealPlaintextPushSecrets } from '../db/push-repo';
+import { checkStoredSecrets, secretKeyConfigProblem } from './stored-secrets';
 import { agentRegistry, defaultAgentProblem, reapOrphanedLaunches } from '../agents/registry';
 import { recoverInterruptedTasks, drainAndStop } from '../engine/lifecycle';
 import { startRelays } from '../engine/relay';
@@ -58,12 +57,6 @@ async function checkExposure(): Promise<void> {
   if (missing.length) fatal(`HOST=${settings.host} is not a loopback address, so auth is required:\n  - ${missing.join('\n  - ')}`);
 }
 
-/** Rows an older version stored in plain text are encrypted once, before anything reads them. */
-async function sealPlaintextSecrets(): Promise<void> {
-  const [peers, pushes] = await Promise.all([sealPlaintextPeerSecrets(), sealPlaintextPushSecrets()]);
-  if (peers || pushes) log.info('stored secrets encrypted', { peers, pushConfigs: pushes });
-}
-
 async function boot(): Promise<void> {
   try {
     getSettings();
@@ -74,7 +67,9 @@ async function boot(): Promise<void> {
   applyHeapGrowth(getSettings().heapGrowthPercent);
   await startTracing();
   await storeReady();
-  await sealPlaintextSecrets();
+  // Before anything reads a stored secret: one key for the cluster, plaintext and previous-key rows sealed again.
+  const keyProblem = secretKeyConfigProblem() ?? (await checkStoredSecrets());
+  if (keyProblem) fatal(keyProblem);
   await checkExposure();
   // A card signing key that cannot be read would fail every card request: refuse the start instead.
   await cardKeys().catch((err) => fatal(`agent card signing keys: ${(err as Error).message}`));

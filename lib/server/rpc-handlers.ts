@@ -20,6 +20,7 @@ import { assertInputModes } from './input-modes';
 import type { Operation, ProtocolVersion } from './rpc-methods';
 import { isAcceptingWork } from '../engine/lifecycle';
 import { servedCard } from './served-card';
+import { countedStream } from './stream-quota';
 import type { z } from 'zod';
 import type { TraceContext } from '../protocol/trace-context';
 
@@ -142,8 +143,8 @@ const HANDLERS: Record<Operation, Handler> = {
   stream: async (params, ctx, v) => {
     refuseWhenDraining();
     const p = parse(SendSchemas[v], params);
-    const events = streamMessage(await sendRequest(p, ctx));
-    return { kind: 'stream', events: render(events, v) };
+    const request = await sendRequest(p, ctx);
+    return { kind: 'stream', events: countedStream(ctx.caller, ctx.scope.owner, ctx.signal, () => render(streamMessage(request), v)) };
   },
   get: async (params, ctx, v) => {
     const p = parse(TaskQuerySchema, params);
@@ -161,7 +162,7 @@ const HANDLERS: Record<Operation, Handler> = {
   subscribe: async (params, ctx, v) => {
     const p = parse(TaskIdSchema, params);
     const after = resumeAfter(p.metadata, ctx.lastEventId);
-    return { kind: 'stream', events: render(resubscribe(p.id, ctx.scope, v, ctx.signal, after), v) };
+    return { kind: 'stream', events: countedStream(ctx.caller, ctx.scope.owner, ctx.signal, () => render(resubscribe(p.id, ctx.scope, v, ctx.signal, after), v)) };
   },
   pushSet: async (params, ctx, v) => {
     const p = parse(PushSetSchemas[v], params);

@@ -7,7 +7,7 @@ import type { ServedAgent } from '../engine/agent';
 import { authenticateInbound } from '../auth/api-keys';
 import { callerScope } from '../db/task-scope';
 import { getSettings } from '../config/settings';
-import { A2AError, toJsonRpcError } from '../protocol/errors';
+import { A2AError, retryAfterHeaders, toJsonRpcError } from '../protocol/errors';
 import { BodyTooLargeError, readBodyText } from './read-body';
 import { acceptsVersionHeader, findMethod, STREAMING_OPS, type Operation, type ProtocolVersion } from './rpc-methods';
 import { toProtoJsonNames } from '../protocol/proto-json-names';
@@ -26,7 +26,7 @@ import { cardOrigin } from './served-card';
 type RpcId = string | number | null;
 
 function rpcError(id: RpcId, err: A2AError, version: ProtocolVersion, status = 200): Response {
-  return Response.json({ jsonrpc: '2.0', id, error: toJsonRpcError(err, version) }, { status });
+  return Response.json({ jsonrpc: '2.0', id, error: toJsonRpcError(err, version) }, { status, headers: retryAfterHeaders(err) });
 }
 
 interface Envelope {
@@ -144,6 +144,6 @@ function errorAnswer(id: RpcId, method: { version: ProtocolVersion; op: Operatio
   const asStream = method.version === '0.3' && STREAMING_OPS.includes(method.op);
   return (err: A2AError): Response => {
     if (!asStream) return rpcError(id, err, method.version);
-    return new Response(sseErrorEvent({ jsonrpc: '2.0', id, error: toJsonRpcError(err, method.version) }), { headers: SSE_HEADERS });
+    return new Response(sseErrorEvent({ jsonrpc: '2.0', id, error: toJsonRpcError(err, method.version) }), { headers: { ...SSE_HEADERS, ...retryAfterHeaders(err) } });
   };
 }

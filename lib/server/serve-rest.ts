@@ -10,7 +10,7 @@ import { authenticateInbound } from '../auth/api-keys';
 import { callerScope } from '../db/task-scope';
 import { cardOrigin } from './served-card';
 import { getSettings } from '../config/settings';
-import { A2AError, httpStatusOf, toRestError } from '../protocol/errors';
+import { A2AError, httpStatusOf, retryAfterHeaders, toRestError } from '../protocol/errors';
 import { toProtoJsonNames } from '../protocol/proto-json-names';
 import { BodyTooLargeError, readBodyText } from './read-body';
 import { isJsonMediaType } from './media-type';
@@ -41,7 +41,7 @@ interface Route {
  */
 export function restError(err: A2AError, status = httpStatusOf(err), grpcStatus?: string): Response {
   const body = toRestError(err).error;
-  return Response.json({ error: { ...body, code: status, status: grpcStatus ?? body.status } }, { status });
+  return Response.json({ error: { ...body, code: status, status: grpcStatus ?? body.status } }, { status, headers: retryAfterHeaders(err) });
 }
 
 /** A body over the limit: 413, as the JSON-RPC binding and /api answer it (decision 171). */

@@ -75,8 +75,8 @@ describe('stored secrets are encrypted', () => {
     expect((await peers.findPeerRecord('legacy'))?.authSecret).toBe('legacy-secret');
     expect(await pushes.findPushConfig('t1', 'old')).toMatchObject({ token: 'old-token', authentication: { credentials: 'old-cred' } });
 
-    expect(await peers.sealPlaintextPeerSecrets()).toBe(1);
-    expect(await pushes.sealPlaintextPushSecrets()).toBe(1);
+    expect(await peers.sealPeerSecretsAgain()).toEqual({ resealed: 1, unreadable: [] });
+    expect(await pushes.sealPushSecretsAgain()).toEqual({ resealed: 1, unreadable: [] });
     expect(rawPeer('legacy').authSecret).toMatch(/^enc:v1:/);
     expect(rawPeer('legacy').headers).toMatch(/^enc:v1:/);
     expect((await peers.findPeerRecord('legacy'))?.headers).toEqual({ 'X-Team': 'blue' });
@@ -85,13 +85,15 @@ describe('stored secrets are encrypted', () => {
     expect(rawPush('old').authentication).toMatch(/^enc:v1:/);
     expect((await peers.findPeerRecord('legacy'))?.authSecret).toBe('legacy-secret');
     expect(await pushes.findPushConfig('t1', 'old')).toMatchObject({ url: 'https://h.example', token: 'old-token', authentication: { credentials: 'old-cred' } });
-    expect(await peers.sealPlaintextPeerSecrets()).toBe(0);
-    expect(await pushes.sealPlaintextPushSecrets()).toBe(0);
+    expect(await peers.sealPeerSecretsAgain()).toEqual({ resealed: 0, unreadable: [] });
+    expect(await pushes.sealPushSecretsAgain()).toEqual({ resealed: 0, unreadable: [] });
   });
 
   it('a sealed value cannot be moved to another column', async () => {
     raw.prepare(`UPDATE "PushConfig" SET token = ? WHERE id = 'p1'`).run(rawPeerSecret('alpha'));
     expect((await pushes.findPushConfig('t1', 'p1'))?.token).toBeNull();
+    // and the start-up check names it, so the start is refused instead of pushing without the token
+    expect((await pushes.sealPushSecretsAgain()).unreadable).toEqual(['push config "p1" of task t1 (PushConfig.token)']);
   });
 
   it('the database file and its WAL are 0600', () => {

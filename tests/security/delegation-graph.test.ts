@@ -4,13 +4,13 @@
  * phishing URL): B's task is not linked under A's, the operator sees the claim as text only,
  * and A's `children` answer over A2A carries no peer names or URLs of the hub.
  */
-import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type AppServer } from '../support/app-server';
+import { createApiKey } from '../support/api-keys';
 import { rpc } from '../support/a2a-clients';
 import { dispatch, readTask, waitForTask } from '../support/dispatch-api';
 
@@ -18,17 +18,11 @@ let app: AppServer;
 let alice: string;
 let bob: string;
 
-function createKey(env: Record<string, string>, name: string): string {
-  const out = spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/keys.ts', 'create', name], { env: { ...process.env, ...env }, encoding: 'utf8' });
-  expect(out.status, out.stderr).toBe(0);
-  return /\b(sb_[A-Za-z0-9_-]+)/.exec(out.stdout)![1];
-}
-
 beforeAll(async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-graph-'));
   const env = { DATABASE_URL: `file:${path.join(dataDir, 'switchboard.db')}` };
-  alice = createKey(env, 'alice');
-  bob = createKey(env, 'bob');
+  alice = createApiKey(env, 'alice');
+  bob = createApiKey(env, 'bob');
   app = await startApp(env, { dataDir });
 });
 afterAll(async () => app?.stop());

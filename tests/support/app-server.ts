@@ -28,6 +28,9 @@ export interface AppServer {
   restart(extraEnv?: Record<string, string>): Promise<void>;
 }
 
+/** The key every PostgreSQL app of the tests shares unless a test sets SWITCHBOARD_SECRET_KEY. */
+export const TEST_CLUSTER_SECRET_KEY = 'test-cluster-secret-key-shared-by-every-instance';
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -68,9 +71,12 @@ export interface StartOptions {
 export async function startApp(env: Record<string, string> = {}, opts: StartOptions = {}): Promise<AppServer> {
   const port = opts.port ?? (await freePort());
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-test-'));
+  const databaseUrl = env.DATABASE_URL ?? (testStore() === 'postgresql' ? await freshPgDatabase() : `file:${path.join(dataDir, 'switchboard.db')}`);
   const fullEnv: Record<string, string> = {
     // In the `postgresql` Vitest project every app gets a database of its own on the test server.
-    DATABASE_URL: testStore() === 'postgresql' && !env.DATABASE_URL ? await freshPgDatabase() : `file:${path.join(dataDir, 'switchboard.db')}`,
+    DATABASE_URL: databaseUrl,
+    // PostgreSQL requires one secret key for the cluster; tests that check that pass their own (or '').
+    ...(databaseUrl.startsWith('postgres') ? { SWITCHBOARD_SECRET_KEY: TEST_CLUSTER_SECRET_KEY } : {}),
     SWITCHBOARD_LOG_LEVEL: 'warn',
     ...env,
   };

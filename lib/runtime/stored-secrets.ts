@@ -1,0 +1,48 @@
+/**
+ * Start-up checks of the key for stored secrets (issue 27). Every instance on one PostgreSQL
+ * database must seal and open with the same key, so PostgreSQL requires SWITCHBOARD_SECRET_KEY
+ * (a key file under ./data is per machine); and a stored secret that no accepted key opens means
+ * this instance has another key than the one that sealed it: the start is refused, naming the
+ * setting, instead of calling peers without their credentials and pushing without tokens.
+ */
+import { getSettings } from '../config/settings';
+import { currentStore } from '../db/client';
+import { sealPeerSecretsAgain } from '../db/peer-repo';
+import { sealPushSecretsAgain } from '../db/push-repo';
+import { log } from '../log';
+
+const LISTED = 5;
+
+/** Why this instance may not start with its key configuration, or null. */
+export function secretKeyConfigProblem(): string | null {
+  if (currentStore() !== 'postgresql' || getSettings().secretKey) return null;
+  return [
+    'SWITCHBOARD_SECRET_KEY is not set, and this database is PostgreSQL: every instance must seal',
+    'stored secrets (peer credentials, push webhook URLs and tokens) and sign delegation tokens with',
+    'the same key. Set SWITCHBOARD_SECRET_KEY (at least 32 characters, e.g. openssl rand -base64 32)',
+    'to the same value on every instance. An instance that ran before with a key file: use the',
+    'contents of its data/secret.key.',
+  ].join('\n');
+}
+
+/**
+ * Seals again what is not sealed with the current key (plaintext rows, rows sealed with
+ * SWITCHBOARD_SECRET_KEY_PREVIOUS); returns why the start must be refused, or null.
+ */
+export async function checkStoredSecrets(): Promise<string | null> {
+  const [peers, pushes] = await Promise.all([sealPeerSecretsAgain(), sealPushSecretsAgain()]);
+  if (peers.resealed || pushes.resealed) log.info('stored secrets sealed with the current key', { peers: peers.resealed, pushConfigs: pushes.resealed });
+  const unreadable = [...peers.unreadable, ...pushes.unreadable];
+  if (!unreadable.length) return null;
+  const listed = unreadable.slice(0, LISTED).map((row) => `  - ${row}`);
+  if (unreadable.length > LISTED) listed.push(`  - and ${unreadable.length - LISTED} more`);
+  return [
+    `${unreadable.length} stored secret(s) cannot be opened with this instance's key:`,
+    ...listed,
+    'They were sealed with another key. Set SWITCHBOARD_SECRET_KEY to the key that sealed them (on',
+    'PostgreSQL: the same value as the other instances). To rotate keys, set the new key as',
+    'SWITCHBOARD_SECRET_KEY and the old one as SWITCHBOARD_SECRET_KEY_PREVIOUS: stored secrets are',
+    'sealed again with the new key at start-up. If the old key is lost, delete the peers and push',
+    'configs listed (their credentials cannot be recovered) and create them again.',
+  ].join('\n');
+}
