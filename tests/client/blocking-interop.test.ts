@@ -13,6 +13,8 @@ import { startSdkPeer, sdkChunkText, type SdkPeer } from '../support/sdk-peer';
 import { LEGACY_SDKS, startLegacySdkPeer } from '../support/legacy-sdk-peer';
 import { artifactText, dispatch, waitForTask, type TaskView } from '../support/dispatch-api';
 import { waitFor } from '../support/a2a-clients';
+import { joinedParts } from '@/lib/protocol/artifacts';
+import type { Part } from '@/lib/protocol/types';
 
 const SDKS = ['1.3.0', ...LEGACY_SDKS] as const;
 type Sdk = (typeof SDKS)[number];
@@ -96,7 +98,8 @@ describe('a peer that can neither stream nor send non-blocking: plain blocking, 
     const outcome = async (peer: SdkPeer) => {
       const taskId = await dispatch(a.url, { url: peer.url, text: 'chunks 3 every 10ms', mode: 'blocking', protocolVersion: '0.3' });
       const { task, snapshot } = await waitForTask(a.url, taskId);
-      return { state: task.state, endReason: task.endReason, status: snapshot.status.message?.parts, artifacts: snapshot.artifacts };
+      // Compared as stored (decision 214): streamed chunks are one joined part, a plain answer keeps the peer's parts.
+      return { state: task.state, endReason: task.endReason, status: snapshot.status.message?.parts, artifacts: snapshot.artifacts?.map((a) => ({ artifactId: a.artifactId, parts: joinedParts(a.parts as Part[]) })) };
     };
     const [plain, streamed, nonBlocking] = await Promise.all([outcome(holding), outcome(peers['1.3.0/stream']!), outcome(peers['1.3.0/plain']!)]);
     expect(plain.state).toBe('completed');
