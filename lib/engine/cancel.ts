@@ -19,9 +19,11 @@ import { requireTaskInScope } from './scoped-task';
 import { cancelOutboundAtPeer } from './outbound/cancel';
 
 /**
- * Which door a cancel came through, recorded in its reason (issue 22: a CLI cancel read "from the
- * dashboard"); a child cancelled along with its parent names the parent. A2A callers always come through `a2a`; the operator API tells the dashboard, the
- * CLI and other API clients apart by the X-Switchboard-Client label (lib/api/client-label.ts).
+ * Which door a cancel came through, recorded in its reason (a CLI cancel once read "from the
+ * dashboard"); a child cancelled along with its parent names the parent. A2A callers always come
+ * through `a2a`; the operator API tells the dashboard, the CLI and other API clients apart by the
+ * X-Switchboard-Client label (lib/api/client-label.ts); MCP tools come through `mcp`, and the
+ * engine's own cancels (a relay's caller left) through `engine` with their reason.
  */
 export type CancelDoor = 'dashboard' | 'cli' | 'api' | 'mcp' | 'a2a' | 'engine';
 
