@@ -1,5 +1,5 @@
 /**
- * Cancelling from the dashboard: the engine's one cancel with the operator's scope (every task,
+ * Cancelling as an operator (dashboard, CLI, API, MCP): the engine's one cancel with the operator's scope (every task,
  * both directions), its A2A errors mapped to HTTP.
  */
 import { cancel, type CancelOrigin } from '../engine/cancel';
@@ -13,7 +13,7 @@ export type CancelResult =
   | { ok: true; task: TaskSummary }
   | { ok: false; status: 400 | 404 | 409; code: 'invalid_request' | 'not_found' | 'not_cancelable'; message: string; field?: string };
 
-export async function cancelFromDashboard(taskId: string, by: string, origin: CancelOrigin): Promise<CancelResult> {
+export async function cancelAsOperator(taskId: string, by: string, origin: CancelOrigin): Promise<CancelResult> {
   try {
     await cancel(taskId, operatorScope(by), origin);
   } catch (err) {

@@ -1,12 +1,12 @@
 /**
  * The tools that change things: dispatch, reply, cancel (operator only). They go through the
  * same paths as the dashboard and the CLI: dispatchTask (recorded, followed, shown live) and
- * cancelFromDashboard (the one cancel).
+ * cancelAsOperator (the one cancel).
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { dispatchTask, type DispatchRequest } from '../engine/outbound/dispatch';
-import { cancelFromDashboard } from '../dashboard/cancel';
+import { cancelAsOperator } from '../dashboard/cancel';
 import type { Caller } from '../auth/guard';
 import { MAX_TEXT_CHARS, SecondsSchema, TaskIdSchema } from './limits';
 import { followForCall, viewText, type ToolExtra } from './follow-call';
@@ -87,7 +87,7 @@ function registerCancel(server: McpServer, caller: Caller) {
     },
     async ({ taskId }) => {
       try {
-        const result = await cancelFromDashboard(taskId, caller.name, { door: 'mcp' });
+        const result = await cancelAsOperator(taskId, caller.name, { door: 'mcp' });
         if (!result.ok) return refused(`taskId: ${result.message}`);
         const { state, endReason } = result.task;
         return structured({ taskId, state, endReason }, `task ${taskId} is ${state}${endReason ? ` (${endReason})` : ''}`);

@@ -3,7 +3,7 @@
 // ?parent=<taskId> the parent it was cancelled with (400 if it is not the task's parent). → 200 {task: TaskSummary} | 404 | 409 not_cancelable. Operator role, same origin.
 import { apiRoute } from '@/lib/api/route';
 import { apiError } from '@/lib/api/responses';
-import { cancelFromDashboard } from '@/lib/dashboard/cancel';
+import { cancelAsOperator } from '@/lib/dashboard/cancel';
 import { operatorDoor } from '@/lib/api/client-label';
 
 export const runtime = 'nodejs';
@@ -13,7 +13,7 @@ export const POST = apiRoute<{ id: string }>({ role: 'operator' }, async ({ req,
   const parent = new URL(req.url).searchParams.get('parent');
   if (parent !== null && !/^[\w.:-]{1,128}$/.test(parent)) return apiError(400, 'invalid_request', 'parent: expected a task id', 'parent');
   const origin = { door: operatorDoor(req, caller!), ...(parent ? { parentTaskId: parent } : {}) };
-  const result = await cancelFromDashboard(params.id, caller!.name, origin);
+  const result = await cancelAsOperator(params.id, caller!.name, origin);
   if (!result.ok) return apiError(result.status, result.code, result.message, result.field);
   return Response.json({ task: result.task });
 });
