@@ -1,6 +1,6 @@
 /**
- * Cancelling as an operator (dashboard, CLI, API, MCP): the engine's one cancel with the operator's scope (every task,
- * both directions), its A2A errors mapped to HTTP.
+ * Cancelling as an operator (dashboard, CLI, API, MCP): the engine's one cancel with the
+ * operator's scope (every task, both directions), its A2A errors mapped to HTTP.
  */
 import { cancel, type CancelOrigin } from '../engine/cancel';
 import { findTask } from '../db/task-repo';
