@@ -10,9 +10,9 @@
  * words from a small vocabulary plus one rare word in 1% of tasks ("zephyr"), so text search has
  * both frequent and rare hits. 5–7 events per task.
  */
-import { applyMigrations } from '../lib/db/migrate';
+import { applyMigrations } from '../lib/db/sqlite/migrate';
 import { newId } from '../lib/db/ids';
-import { SqliteTaskWriter, sqliteTime } from '../lib/db/sqlite-writer';
+import { SqliteTaskWriter, sqliteTime } from '../lib/db/sqlite/writer';
 import type { NewEvent, TaskPatch } from '../lib/db/task-records';
 import type { Message, TaskState } from '../lib/protocol/types';
 

@@ -2,14 +2,14 @@
  * The transactional outbox: the work a task change causes (an operator notification, a push
  * delivery) is written in the change's own transaction, so a crash cannot keep the change and
  * lose its work. Planners, registered by lib/notify and lib/push (above lib/db), say in memory
- * what a write causes; the writers insert it before their commit: sqlite-writer.ts in each
- * write's savepoint, pg-store.ts once per group commit (sent with its NOTIFY and COMMIT). A planner runs for
+ * what a write causes; the writers insert it before their commit: sqlite/writer.ts in each
+ * write's savepoint, postgres/store.ts once per group commit (sent with its NOTIFY and COMMIT). A planner runs for
  * every write inside the transaction, so it must be cheap and synchronous.
  */
 import type Database from 'better-sqlite3';
 import type pg from 'pg';
 import { processSingleton } from '../process-singleton';
-import { named } from './pg-pool';
+import { named } from './postgres/pool';
 import { sqliteTime, type WriteResult } from './task-store';
 
 /** An operator notification (table NotificationDelivery, lib/db/notification-repo.ts). */

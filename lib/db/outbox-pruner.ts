@@ -12,7 +12,7 @@
  * holds (SKIP LOCKED), so two at once split the work instead of waiting.
  */
 import { sqliteTime } from './task-store';
-import type { OwnedOutbox } from './pg-leases';
+import type { OwnedOutbox } from './postgres/leases';
 import type { PushOutcome } from './push-delivery-repo';
 import type { DeliveryState } from './notification-repo';
 import { deleteInBatches, PRUNE_BATCH, type PruneStatement } from './prune-batches';

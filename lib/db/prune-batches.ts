@@ -6,7 +6,7 @@
  * a million rows would hold the loop half the time (measured: echo at 0.52× while 46k tasks were
  * pruned back to back); with it, the writer's group commits and the requests get the rest.
  */
-import { currentStore, pgQuery, sqliteTaskWriter } from './client';
+import { store } from './store';
 import { sleep } from '../util/abortable';
 
 /** Rows per statement (outbox rows), unless a caller (a test) asks for fewer. */
@@ -18,11 +18,6 @@ export const PRUNE_SHARE = 0.1;
 export interface PruneStatement {
   sqlite: string;
   pg: string;
-}
-
-async function deleteOnce(statement: PruneStatement, values: unknown[]): Promise<number> {
-  if (currentStore() === 'postgresql') return (await pgQuery(statement.pg, values)).rowCount ?? 0;
-  return sqliteTaskWriter().conn.prepare(statement.sqlite).run(...values).changes;
 }
 
 export interface Pace {
@@ -38,7 +33,7 @@ export async function deleteInBatches(statement: PruneStatement, values: unknown
   let total = 0;
   for (;;) {
     const started = performance.now();
-    const deleted = await deleteOnce(statement, [...values, batch]);
+    const deleted = await store().deleteBatch(statement, [...values, batch]);
     total += deleted;
     if (deleted < batch) return total;
     const took = performance.now() - started;

@@ -11,7 +11,7 @@ import { processSingleton } from '../process-singleton';
 export interface QueryCounts {
   /** Statements Prisma sent through the driver adapter. */
   prisma: number;
-  /** Hot-path reads (sqlite-reader.ts). */
+  /** Hot-path reads (sqlite/reader.ts). */
   reads: number;
   /** Queued writes (one per task change). */
   writes: number;
@@ -22,7 +22,7 @@ export interface QueryCounts {
    * repositories share (writes and reads above included; Prisma's own connection is `prisma`).
    */
   sqlite: number;
-  /** SQLite WAL checkpoint passes of the worker thread (wal-checkpointer.ts). */
+  /** SQLite WAL checkpoint passes of the worker thread (sqlite/wal-checkpointer.ts). */
   checkpoints: number;
 }
 

@@ -18,7 +18,7 @@ import { getSettings } from '../config/settings';
 import { log } from '../log';
 import { processSingleton } from '../process-singleton';
 import { writePrivateFile } from './file-modes';
-import { sqliteFilePath } from './sqlite-path';
+import { sqliteFilePath } from './sqlite/path';
 
 const PREFIX = 'enc:v1:';
 const IV_BYTES = 12;

@@ -8,7 +8,7 @@
  *   row: when the guard fails nothing is written and null is returned. claimTerminal in
  *   lib/engine is built on this.
  */
-import { currentStore, db, taskReader, taskWriter } from './client';
+import { db, store, taskReader, taskWriter } from './client';
 import type { RawArtifactRow, RawEventRow, RawMessageRow, RawTaskRow, TaskCursor, WriteResult } from './task-store';
 import { fromJson } from './json';
 import type { Artifact, Message, TaskState } from '../protocol/types';
@@ -154,7 +154,7 @@ function publishedPayload(e: WriteResult['events'][number]): unknown {
 }
 
 // The four reads below are on every send, stream and subscription: prepared statements on the
-// writer's connection rather than Prisma (sqlite-reader.ts says why).
+// writer's connection rather than Prisma (sqlite/reader.ts says why).
 
 export async function findTask(taskId: string): Promise<TaskRecord | null> {
   const row = await taskReader().task(taskId);
@@ -274,8 +274,8 @@ function listWhere(f: TaskListFilter) {
   if (f.until) and.push({ createdAt: { lte: f.until } });
   if (f.search) {
     // Text only: statusMessage is stored JSON, where "role" or "kind" would match every task.
-    // SQLite's LIKE ignores ASCII case; PostgreSQL's needs Prisma's insensitive mode to match alike.
-    const contains = currentStore() === 'postgresql' ? { contains: f.search, mode: 'insensitive' } : { contains: f.search };
+    // Ignoring ASCII case on both stores (Store.textContains).
+    const contains = store().textContains(f.search);
     and.push({ OR: [{ requestText: contains }, { resultText: contains }] });
   }
   return and.length ? { AND: and } : {};

@@ -1,6 +1,6 @@
 /**
  * The task store's two halves as the rest of lib/db sees them, one implementation per provider:
- * SQLite (sqlite-writer.ts, sqlite-reader.ts) and PostgreSQL (pg-writer.ts, pg-reader.ts).
+ * SQLite (sqlite/writer.ts, sqlite/reader.ts) and PostgreSQL (postgres/writer.ts, postgres/reader.ts).
  * Both keep the same semantics: each change (task row + events + messages) in one transaction,
  * a guarded append is a compare-and-set on the task row (the terminal claim), writes are group
  * committed, and a promise resolves only once its write has committed.

@@ -8,7 +8,7 @@ import { startTurn } from './run-turn';
 import { rearmGrace } from './detach';
 import { timingFor } from './timing';
 import { findTask, findTasksInStates, listMessages } from '../db/task-repo';
-import type { TurnResumer } from './cluster';
+import type { TurnResumer } from '../db/membership';
 import { findAgent } from '../agents/registry';
 import { log } from '../log';
 import type { TaskRecord } from '../db/task-records';
@@ -41,7 +41,7 @@ export async function resumeStrandedTurns(): Promise<number> {
   return resumed;
 }
 
-/** The same, for the cluster's takeover of a dead instance's turns (PostgreSQL). */
+/** The same, for a cluster member's takeover of a gone instance's turns (lib/db/postgres/cluster-member.ts). */
 export const turnResumer: TurnResumer = {
   async resumable(taskId) {
     const record = await findTask(taskId);

@@ -6,7 +6,7 @@ import type { AgentTurn, ServedAgent, TurnOutcome } from './agent';
 import { claimTerminal, recordEvents } from './task-writer';
 import { agentMessage, agentText } from './messages';
 import { executions, type TurnAbort } from './executions';
-import { onTurnStarted } from './cluster';
+import { onTurnStarted } from './membership';
 import { EmitPipe } from './emit-pipe';
 import { loadConversation } from './conversation';
 import type { ArtifactChunk, Message } from '../protocol/types';

@@ -1,7 +1,7 @@
 /**
  * Brings changes committed by other instances into this instance's event hub (PostgreSQL only).
  * A dedicated connection LISTENs on the events channel; a notification names task seq ranges
- * (pg-notify.ts), and the relay reads what the hub here needs from the tables, which are the
+ * (postgres/notify.ts), and the relay reads what the hub here needs from the tables, which are the
  * truth: the events after the last seq it published (for tasks someone follows here, so streams
  * and waiters see them in seq order without gaps), or only the task row (for the dashboard feed).
  * Nothing is read for tasks nobody here looks at.
@@ -20,31 +20,18 @@
 import pg from 'pg';
 import { findTasksUpdatedSince, readChanges } from '../db/task-repo';
 import type { StoredEvent } from '../db/task-records';
-import { EVENTS_CHANNEL, parseNotifyPayload, type TaskSeqRange } from '../db/pg-notify';
-import { pgApplicationName } from '../db/pg-pool';
+import { EVENTS_CHANNEL, parseNotifyPayload, type TaskSeqRange } from '../db/postgres/notify';
+import { pgApplicationName } from '../db/postgres/pool';
 import type { EventHub } from './hub';
+import type { ChannelListener, MemberRelay, RelayStatus } from '../db/membership';
 import { errorMessage, log } from '../log';
 
 const MAX_BACKOFF_MS = 5_000;
 const CATCH_UP_LIMIT = 1_000;
 
-export interface RelayStatus {
-  state: 'connecting' | 'listening' | 'reconnecting' | 'stopped';
-  since: string;
-  notifications: number;
-  relayedChanges: number;
-  reconnects: number;
-  lastError?: string;
-}
+export type { ChannelListener, RelayStatus };
 
-/** Another channel the relay's connection listens on, with what to do on a message and after a gap. */
-export interface ChannelListener {
-  onMessage: (payload: string) => void;
-  /** After a reconnect: messages may have been missed meanwhile. */
-  onGap: () => void;
-}
-
-export class PgEventRelay {
+export class PgEventRelay implements MemberRelay {
   private client: pg.Client | null = null;
   private readonly channels = new Map<string, ChannelListener>();
   /** The last seq published here per followed task (entries go when nobody follows it). */

@@ -18,7 +18,7 @@ import { isTerminalState } from '../protocol/types';
 import { refuseResolvedTarget, refuseWebhookTarget } from '../push/webhook-target';
 import { processSingleton } from '../process-singleton';
 import { instanceId } from '../db/instance';
-import { isClustered, registerOutboxWork } from '../engine/cluster';
+import { store } from '../db/store';
 import { log } from '../log';
 import { buildPayload } from './payloads';
 import { deliveryId, triggersFor } from './triggers';
@@ -79,7 +79,7 @@ export async function startNotifications(): Promise<void> {
   const rules = await loadRules();
   s.rules = new Map(rules.map((r) => [r.name, r]));
   s.worker = deliveryWorker(() => state().rules, instanceId());
-  if (isClustered()) registerOutboxWork('NotificationDelivery', s.worker);
+  store().membership.adoptOutbox('NotificationDelivery', s.worker); // woken by takeovers where instances share the database
   // The instance that committed a change enqueued it (one row per trigger in any case: its id).
   if (rules.length) {
     planOutbox(planNotifications);

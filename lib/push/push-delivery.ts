@@ -22,11 +22,11 @@ import type { WriteResult } from '../db/task-store';
 import { findTask, listEvents } from '../db/task-repo';
 import type { TaskRecord } from '../db/task-records';
 import { instanceId } from '../db/instance';
+import { store } from '../db/store';
 import { buildTask } from '../engine/snapshot';
 import { toStreamEvent } from '../engine/stream-events';
 import { streamEventToV10, taskToV10 } from '../protocol/v10';
 import { processSingleton } from '../process-singleton';
-import { isClustered, listenCluster, notifyCluster, registerOutboxWork } from '../engine/cluster';
 import { errorMessage, log } from '../log';
 import { postWebhook, WebhookRefusedError } from './guarded-post';
 import { pushAllowlist } from './push-allowlist';
@@ -83,12 +83,11 @@ export function ensurePushDelivery(): void {
   s.worker = worker;
   planOutbox(planPushes);
   void loadTracked(s);
-  if (isClustered()) {
-    void listenCluster(TRACK_CHANNEL, { onMessage: (taskId) => s.tracked.add(taskId), onGap: () => void loadTracked(s) }).catch((err) =>
-      log.warn('push delivery: listening for other instances failed', { error: errorMessage(err) }),
-    );
-    registerOutboxWork('PushDelivery', worker);
-  }
+  const membership = store().membership; // alone on the database: nobody to listen to, nothing taken over
+  void membership.listen(TRACK_CHANNEL, { onMessage: (taskId) => s.tracked.add(taskId), onGap: () => void loadTracked(s) }).catch((err) =>
+    log.warn('push delivery: listening for other instances failed', { error: errorMessage(err) }),
+  );
+  membership.adoptOutbox('PushDelivery', worker);
   // The committing instance queued the change's deliveries: it sends them.
   eventHub().subscribeFeed((change) => {
     if (s.tracked.has(change.task.id) && triggerOf(change.events)) worker.kick();
@@ -100,7 +99,7 @@ export function ensurePushDelivery(): void {
 export function trackPushTask(taskId: string): void {
   ensurePushDelivery();
   state().tracked.add(taskId);
-  void notifyCluster(TRACK_CHANNEL, taskId).catch((err) => log.warn('push delivery: announcing a config failed', { taskId, error: errorMessage(err) }));
+  void store().membership.broadcast(TRACK_CHANNEL, taskId).catch((err) => log.warn('push delivery: announcing a config failed', { taskId, error: errorMessage(err) }));
 }
 
 /** The delivery's id, sent as Idempotency-Key: the same on every attempt, on every instance. */

@@ -4,15 +4,14 @@
  * SIGTERM drain. Called from instrumentation.ts and, defensively, before serving requests.
  */
 import { getSettings, isLoopbackHost, SettingsError } from '../config/settings';
-import { currentStore, storeReady } from '../db/client';
-import { leaveCluster, registerTurnResumer, startCluster } from '../engine/cluster';
+import { store } from '../db/store';
+import { memberHost } from './member-host';
 import { countApiKeys } from '../db/key-repo';
 import { cardKeys } from '../auth/card-keys';
 import { checkStoredSecrets, secretKeyConfigProblem } from './stored-secrets';
 import { agentRegistry, defaultAgentProblem, reapOrphanedLaunches } from '../agents/registry';
-import { recoverInterruptedTasks, drainAndStop } from '../engine/lifecycle';
+import { drainAndStop } from '../engine/lifecycle';
 import { startRelays } from '../engine/relay';
-import { resumeStrandedTurns, turnResumer } from '../engine/resume-turn';
 import { ensurePushDelivery } from '../push/push-delivery';
 import { startPruner } from '../db/pruner';
 import { NotificationConfigError, startNotifications } from '../notify';
@@ -66,7 +65,7 @@ async function boot(): Promise<void> {
   }
   applyHeapGrowth(getSettings().heapGrowthPercent);
   await startTracing();
-  await storeReady();
+  await store().ready;
   // Before anything reads a stored secret: one key for the cluster, plaintext and previous-key rows sealed again.
   const keyProblem = secretKeyConfigProblem() ?? (await checkStoredSecrets());
   if (keyProblem) fatal(keyProblem);
@@ -80,15 +79,8 @@ async function boot(): Promise<void> {
   if (defaultProblem) fatal(defaultProblem);
   await reapOrphanedLaunches();
   startRelays(); // before recovery: stranded relay turns are resumed, not ended
-  // Alone on SQLite every stranded turn is ours; on PostgreSQL only those nobody alive holds.
-  if (currentStore() === 'postgresql') {
-    registerTurnResumer(turnResumer); // a relay turn nobody alive holds is resumed, not ended
-    await startCluster();
-  }
-  else {
-    await resumeStrandedTurns(); // relays: their work went on at the peer
-    await recoverInterruptedTasks();
-  }
+  // Alone (SQLite) every stranded turn is ours; sharing a PostgreSQL only those nobody alive holds.
+  await store().membership.join(memberHost());
   ensurePushDelivery();
   startPruner({ outboxMs: getSettings().outboxRetentionMs, taskMs: getSettings().taskRetentionMs });
   for (const hook of hooks()) {
@@ -97,7 +89,7 @@ async function boot(): Promise<void> {
   installShutdown();
   const s = getSettings();
   log.info('switchboard ready', {
-    store: currentStore(),
+    store: store().kind,
     host: s.host,
     port: s.port,
     agents: [...registry.agents.keys()],
@@ -130,7 +122,7 @@ function installShutdown(): void {
       .finally(async () => {
         await Promise.allSettled([...agentRegistry().agents.values()].map((a) => a.runner.close?.()));
         await Promise.allSettled(shutdownHooks().map((hook) => hook()));
-        await leaveCluster();
+        await store().membership.leave();
         await flushTracing();
         process.exit(0);
       });

@@ -6,7 +6,7 @@
  * setting, instead of calling peers without their credentials and pushing without tokens.
  */
 import { getSettings } from '../config/settings';
-import { currentStore } from '../db/client';
+import { store } from '../db/store';
 import { sealPeerSecretsAgain } from '../db/peer-repo';
 import { sealPushSecretsAgain } from '../db/push-repo';
 import { log } from '../log';
@@ -15,14 +15,7 @@ const LISTED = 5;
 
 /** Why this instance may not start with its key configuration, or null. */
 export function secretKeyConfigProblem(): string | null {
-  if (currentStore() !== 'postgresql' || getSettings().secretKey) return null;
-  return [
-    'SWITCHBOARD_SECRET_KEY is not set, and this database is PostgreSQL: every instance must seal',
-    'stored secrets (peer credentials, push webhook URLs and tokens) and sign delegation tokens with',
-    'the same key. Set SWITCHBOARD_SECRET_KEY (at least 32 characters, e.g. openssl rand -base64 32)',
-    'to the same value on every instance. An instance that ran before with a key file: use the',
-    'contents of its data/secret.key.',
-  ].join('\n');
+  return store().membership.secretKeyProblem(getSettings().secretKey);
 }
 
 /**

@@ -20,7 +20,7 @@ const at = (msAgo: number) => new Date(now.getTime() - msAgo).toISOString().repl
 
 /** One statement with `?` placeholders on whichever store this run tests. */
 async function exec(sql: string, values: unknown[]): Promise<void> {
-  if (client.currentStore() === 'postgresql') {
+  if (client.store().kind === 'postgresql') {
     let n = 0;
     await client.pgQuery(sql.replace(/\?/g, () => `$${++n}`), values);
   } else client.sqliteTaskWriter().conn.prepare(sql).run(...values);
@@ -29,7 +29,7 @@ async function exec(sql: string, values: unknown[]): Promise<void> {
 async function ids(table: 'PushDelivery' | 'NotificationDelivery'): Promise<string[]> {
   const column = table === 'PushDelivery' ? `"configId"` : `"id"`;
   const sql = `SELECT ${column} AS "id" FROM "${table}" ORDER BY 1`;
-  if (client.currentStore() === 'postgresql') return (await client.pgQuery<{ id: string }>(sql)).rows.map((r) => r.id);
+  if (client.store().kind === 'postgresql') return (await client.pgQuery<{ id: string }>(sql)).rows.map((r) => r.id);
   return (client.sqliteTaskWriter().conn.prepare(sql).all() as { id: string }[]).map((r) => r.id);
 }
 

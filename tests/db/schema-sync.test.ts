@@ -1,5 +1,5 @@
 /**
- * prisma/schema.prisma and the SQL migrations (the ones lib/db/migrate.ts applies) describe the
+ * prisma/schema.prisma and the SQL migrations (the ones lib/db/sqlite/migrate.ts applies) describe the
  * same database: every model is a table and every scalar field a column, with the same name,
  * type and nullability, and nothing more on either side. Prisma's queries are built from the
  * schema, so a migration that forgot a column would fail only at run time.
@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyMigrations } from '../../lib/db/migrate';
+import { applyMigrations } from '../../lib/db/sqlite/migrate';
 
 type Columns = Record<string, { type: string; nullable: boolean }>;
 

@@ -23,7 +23,7 @@ const ago = (ms: number) => new Date(now.getTime() - ms);
 
 /** One statement with `?` placeholders on whichever store this run tests. */
 async function query<R>(sql: string, values: unknown[] = []): Promise<R[]> {
-  if (client.currentStore() === 'postgresql') {
+  if (client.store().kind === 'postgresql') {
     let n = 0;
     return (await client.pgQuery(sql.replace(/\?/g, () => `$${++n}`), values)).rows as R[];
   }

@@ -29,7 +29,7 @@ const submitted = { type: 'submitted' as const, state: 'submitted' as const, pay
 
 describe(`the task store (${testStore()})`, () => {
   it('is the provider this run tests', () => {
-    expect(client.currentStore()).toBe(testStore());
+    expect(client.store().kind).toBe(testStore());
   });
 
   it('group-commits concurrent changes: fewer commits than writes, every write durable', async () => {
@@ -86,7 +86,7 @@ describe(`the task store (${testStore()})`, () => {
     await repo.appendEvents('gap', [{ type: 'artifact', payload: chunk('one ', false) }], { onlyIfNotTerminal: true });
     // Another writer appends seq 3: this process's cache of the running artifacts did not see it.
     const foreign = ['gap', 3, 'artifact', null, JSON.stringify(chunk('two ', true)), new Date().toISOString()];
-    if (client.currentStore() === 'postgresql') {
+    if (client.store().kind === 'postgresql') {
       const pool = client.pgStore().pool;
       await pool.query(`UPDATE "Task" SET "lastSeq" = 3 WHERE "id" = 'gap'`);
       await pool.query(`INSERT INTO "TaskEvent" ("taskId","seq","type","state","payload","at") VALUES ($1,$2,$3,$4,$5,$6)`, foreign);
@@ -113,7 +113,7 @@ describe(`the task store (${testStore()})`, () => {
   it('a task read with its parts equals its separate reads (one round trip on PostgreSQL)', async () => {
     const before = counter.queryCounts().reads;
     const read = await repo.findTaskWithParts('stream', 2);
-    if (client.currentStore() === 'postgresql') expect(counter.queryCounts().reads - before).toBe(1);
+    if (client.store().kind === 'postgresql') expect(counter.queryCounts().reads - before).toBe(1);
     expect(read?.task).toEqual(await repo.findTask('stream'));
     expect(read?.storedArtifacts).toEqual(await repo.listStoredArtifacts('stream'));
     expect(read?.history).toEqual(await repo.listMessages('stream', 2));
@@ -136,7 +136,7 @@ describe(`the task store (${testStore()})`, () => {
       ],
       ['many-b', 'many-a', 'no-such-task'],
     );
-    if (client.currentStore() === 'postgresql') expect(counter.queryCounts().reads - before).toBe(2);
+    if (client.store().kind === 'postgresql') expect(counter.queryCounts().reads - before).toBe(2);
     expect(events.map((e) => `${e.taskId}#${e.seq}`).sort()).toEqual(['many-a#2', 'many-b#1', 'many-b#2', 'many-b#3']);
     expect(events.filter((e) => e.taskId === 'many-b')).toEqual(await repo.listEvents('many-b'));
     expect(new Map(tasks.map((t) => [t.id, t]))).toEqual(new Map([['many-a', await repo.findTask('many-a')], ['many-b', await repo.findTask('many-b')]]));

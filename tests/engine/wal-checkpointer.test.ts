@@ -9,7 +9,7 @@ import { waitFor } from '../support/a2a-clients';
 
 type Writer = typeof import('../../lib/engine/task-writer');
 type Client = typeof import('../../lib/db/client');
-type Checkpointer = typeof import('../../lib/db/wal-checkpointer');
+type Checkpointer = typeof import('../../lib/db/sqlite/wal-checkpointer');
 let writer: Writer;
 let client: Client;
 let checkpointer: Checkpointer;
@@ -18,7 +18,7 @@ beforeAll(async () => {
   useFreshDatabase();
   writer = await import('../../lib/engine/task-writer');
   client = await import('../../lib/db/client');
-  checkpointer = await import('../../lib/db/wal-checkpointer');
+  checkpointer = await import('../../lib/db/sqlite/wal-checkpointer');
 });
 
 describe('WAL checkpoints', () => {

@@ -11,8 +11,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { applyMigrations, migrationsDir } from '../../lib/db/migrate';
-import { applyPgMigrations, pgMigrationsDir } from '../../lib/db/pg-migrate';
+import { applyMigrations, migrationsDir } from '../../lib/db/sqlite/migrate';
+import { applyPgMigrations, pgMigrationsDir } from '../../lib/db/postgres/migrate';
 import { freshPgDatabase } from '../support/postgres';
 
 const SCALARS = new Set(['String', 'Int', 'Float', 'Boolean', 'DateTime']);

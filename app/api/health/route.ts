@@ -1,16 +1,16 @@
 // GET /api/health — liveness, used by the test harness, operators' probes and load balancers.
 // Always 200 while the process serves, with the store in use. On PostgreSQL, this instance's name,
-// leases and notification listener (lib/engine/cluster.ts) are shown only to a viewer or operator
+// leases and notification listener (lib/db/postgres/cluster-member.ts) are shown only to a viewer or operator
 // (and in open mode): an unauthenticated probe learns nothing about the cluster (issue 27).
 import { apiRoute } from '@/lib/api/route';
 import { identify } from '@/lib/auth/guard';
 import { roleAllows } from '@/lib/auth/roles';
-import { storeHealth } from '@/lib/engine/cluster';
+import { store } from '@/lib/db/store';
 
 export const dynamic = 'force-dynamic';
 
 export const GET = apiRoute({ role: 'public' }, async ({ req }) => {
   const caller = identify(req);
-  const health = await storeHealth();
+  const health = await store().membership.health();
   return Response.json({ ok: true, ...(caller && roleAllows(caller.role, 'viewer') ? health : { store: health.store }) });
 });

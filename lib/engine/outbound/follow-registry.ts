@@ -4,7 +4,7 @@
  * cancel route and the boot hook must all see the same followers. One follower per task.
  */
 import { processSingleton } from '../../process-singleton';
-import { leaseWork } from '../cluster';
+import { leaseWork } from '../membership';
 
 interface Follower {
   controller: AbortController;
@@ -27,7 +27,7 @@ export class FollowerRegistry {
         if (this.running.get(taskId) === follower) this.running.delete(taskId);
       }
     })();
-    leaseWork(taskId, follower.done); // several instances: this one follows it (cluster.ts)
+    leaseWork(taskId, follower.done); // several instances: this one follows it (lib/db/membership.ts)
     return true;
   }
 

@@ -2,23 +2,17 @@
  * Start-up: outbound tasks still submitted or working were being followed when the process
  * stopped. Their peers kept working, so each is followed again: read first with tasks/get (a
  * result that arrived meanwhile is not lost), then subscribed to. Input-required tasks wait for
- * a follow-up dispatch and are left alone.
+ * a follow-up dispatch and are left alone. Which tasks are this instance's to follow is its
+ * membership's answer (lib/db/membership.ts): alone, every one; sharing the database, only the
+ * follows nobody alive holds, so no follow runs twice.
  */
-import { findTasksInStates } from '../../db/task-repo';
+import { store } from '../../db/store';
 import { log, errorMessage } from '../../log';
 import { startOutbound } from './runner';
 import { ensurePeersReady } from '../../peers/sync';
-import { isClustered, resumeOrphanedFollows } from '../cluster';
 
 export async function resumeOutboundFollowing(): Promise<number> {
-  // Several instances: only follows nobody alive holds (cluster.ts), so no follow runs twice.
-  if (isClustered()) {
-    await resumeOrphanedFollows((taskId) => void startOutbound(taskId, { resumed: true }));
-    return 0;
-  }
-  const tasks = await findTasksInStates(['submitted', 'working'], 'outbound');
-  let started = 0;
-  for (const task of tasks) if (startOutbound(task.id, { resumed: true })) started++;
+  const started = await store().membership.resumeFollows((taskId) => startOutbound(taskId, { resumed: true }));
   if (started) log.info('resumed following outbound tasks', { count: started });
   return started;
 }

@@ -2,7 +2,7 @@
  * Group commit for the PostgreSQL task writer: the writes queued while the previous batch was in
  * flight go together in ONE transaction on the writer's own connection, so many concurrent
  * changes share a commit (and its fsync). A promise resolves only after the transaction holding
- * its write has committed ("published ⇒ durable", as write-queue.ts does for SQLite).
+ * its write has committed ("published ⇒ durable", as sqlite/write-queue.ts does for SQLite).
  *
  * Pipelined (the connection is opened with pg's `pipeline` mode): BEGIN and every write's
  * statement go out in one socket write, without waiting for each answer, and the statements the
@@ -24,9 +24,9 @@
  * could write twice.
  */
 import type pg from 'pg';
-import { countQueries } from './query-counter';
-import { corked } from './pg-pool';
-import { sleep } from '../util/abortable';
+import { countQueries } from '../query-counter';
+import { corked } from './pool';
+import { sleep } from '../../util/abortable';
 
 const MAX_BATCH = 1_000;
 const RETRY_FOR_MS = 30_000;

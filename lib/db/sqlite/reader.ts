@@ -6,9 +6,9 @@
  * Rows come back raw; task-repo.ts maps them to the plain records callers see.
  */
 import type Database from 'better-sqlite3';
-import type { RawArtifactRow, RawChanges, RawEventRow, RawMessageRow, RawTaskParts, RawTaskRow, TaskCursor, TaskReader } from './task-store';
-import { isTerminalState, type TaskState } from '../protocol/types';
-import { countQueries } from './query-counter';
+import type { RawArtifactRow, RawChanges, RawEventRow, RawMessageRow, RawTaskParts, RawTaskRow, TaskCursor, TaskReader } from '../task-store';
+import { isTerminalState, type TaskState } from '../../protocol/types';
+import { countQueries } from '../query-counter';
 
 export type { RawEventRow, RawMessageRow, RawArtifactRow };
 

@@ -10,8 +10,8 @@
  */
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { log } from '../log';
-import { countQueries } from './query-counter';
+import { log } from '../../log';
+import { countQueries } from '../query-counter';
 
 export const CHECKPOINT_INTERVAL_MS = 200;
 /** The writer's own auto-checkpoint, in pages (4 KiB): ~40 MB of log at most. */

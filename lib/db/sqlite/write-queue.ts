@@ -8,8 +8,8 @@
  * dominated by rewriting the touched index pages into the WAL). Fifty concurrent sends, or a
  * stream's chunks, then share one commit instead of paying one each (bench/: scenarios 1, 3).
  */
-import { countQueries } from './query-counter';
-import { metrics } from '../metrics/metrics';
+import { countQueries } from '../query-counter';
+import { metrics } from '../../metrics/metrics';
 
 const MAX_BATCH = 1_000;
 

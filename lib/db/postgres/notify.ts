@@ -6,7 +6,7 @@
  * tiny text payloads: NOTIFY takes a global lock at commit, and its payload is capped at 8000 bytes.
  */
 import type pg from 'pg';
-import type { WriteResult } from './task-store';
+import type { WriteResult } from '../task-store';
 
 export const EVENTS_CHANNEL = 'switchboard_events';
 const MAX_PAYLOAD = 7_000;

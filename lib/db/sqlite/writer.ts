@@ -8,23 +8,23 @@
  * Prisma's single-statement writes on the other connection, and the compare-and-set of the
  * terminal claim is trivially atomic.
  *
- * Writes go through a WriteQueue (write-queue.ts): the writes of one event-loop turn share one
+ * Writes go through a WriteQueue (sqlite/write-queue.ts): the writes of one event-loop turn share one
  * transaction (group commit). The hot-path reads of the engine (a task, its events, messages and
  * artifacts) are prepared statements on this same connection: a Prisma query costs ~100 µs of
  * JavaScript, these ~5 µs, and an echo send makes four of them (docs/benchmarks.md).
  */
 import Database from 'better-sqlite3';
-import type { Artifact, ArtifactChunk, Message } from '../protocol/types';
-import { TERMINAL_STATES, textOf } from '../protocol/types';
-import { accumulateArtifacts } from '../protocol/artifacts';
-import { ContextTakenError, type NewEvent, type NewTask, type TaskPatch } from './task-records';
+import type { Artifact, ArtifactChunk, Message } from '../../protocol/types';
+import { TERMINAL_STATES, textOf } from '../../protocol/types';
+import { accumulateArtifacts } from '../../protocol/artifacts';
+import { ContextTakenError, type NewEvent, type NewTask, type TaskPatch } from '../task-records';
 import { WriteQueue } from './write-queue';
-import { RunningArtifacts } from './running-artifacts';
-import { AppendRuns } from './append-runs';
-import { RESULT_TEXT_LIMIT, serializeEvents, sqliteTime, type RawTaskRow, type SerializedEvent, type TaskWriter, type WriteGuard, type WriteResult } from './task-store';
+import { RunningArtifacts } from '../running-artifacts';
+import { AppendRuns } from '../append-runs';
+import { RESULT_TEXT_LIMIT, serializeEvents, sqliteTime, type RawTaskRow, type SerializedEvent, type TaskWriter, type WriteGuard, type WriteResult } from '../task-store';
 import { BACKSTOP_PAGES, startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer';
-import { countQueries, queryLogEnabled } from './query-counter';
-import { writeOutboxSqlite } from './change-outbox';
+import { countQueries, queryLogEnabled } from '../query-counter';
+import { writeOutboxSqlite } from '../change-outbox';
 
 export { RESULT_TEXT_LIMIT, sqliteTime, type RawTaskRow, type WriteGuard, type WriteResult };
 
@@ -53,7 +53,7 @@ export class SqliteTaskWriter implements TaskWriter {
   private readonly runs = new AppendRuns();
   /** Artifacts of running tasks, so the terminal claim need not re-read the chunks. */
   readonly running = new RunningArtifacts();
-  /** Copies the WAL into the database file on a worker thread (wal-checkpointer.ts). */
+  /** Copies the WAL into the database file on a worker thread (sqlite/wal-checkpointer.ts). */
   readonly checkpointer: WalCheckpointer;
   // Built once: better-sqlite3's transaction() prepares its BEGIN/SAVEPOINT statements per
   // call, which cost more than the rows of a streamed chunk (measured: +5 µs per write).

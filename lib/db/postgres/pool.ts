@@ -5,8 +5,8 @@
  * timestamp in the process's local time zone.
  */
 import pg from 'pg';
-import { errorMessage, log } from '../log';
-import { processSingleton } from '../process-singleton';
+import { errorMessage, log } from '../../log';
+import { processSingleton } from '../../process-singleton';
 
 const TIMESTAMP_OID = 1114;
 

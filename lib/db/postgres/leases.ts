@@ -13,8 +13,8 @@
  * for every outbox once that row is gone.
  */
 import type pg from 'pg';
-import { named } from './pg-pool';
-import { errorMessage, log } from '../log';
+import { named } from './pool';
+import { errorMessage, log } from '../../log';
 
 const FLUSH_MS = 20;
 

@@ -3,21 +3,21 @@
  * change is one transaction (one statement, in fact: the guarded UPDATE of the task row, its
  * events and its messages are data-modifying CTEs of one query, so a change costs one round
  * trip), the terminal claim is the same compare-and-set on the row, and writes are group
- * committed (pg-write-queue.ts). Statements are named, so each connection plans them once.
+ * committed (postgres/write-queue.ts). Statements are named, so each connection plans them once.
  *
  * Adding a column: one entry in TASK_INSERT (if set at creation) or PATCH_COLUMNS here, and the
- * same in sqlite-writer.ts.
+ * same in sqlite/writer.ts.
  */
 import type pg from 'pg';
-import type { Artifact, ArtifactChunk, Message } from '../protocol/types';
-import { TERMINAL_STATES, textOf } from '../protocol/types';
-import { accumulateArtifacts } from '../protocol/artifacts';
-import { ContextTakenError, type NewEvent, type NewTask, type TaskPatch } from './task-records';
-import { RunningArtifacts } from './running-artifacts';
-import { AppendRuns } from './append-runs';
-import { PgWriteQueue, type PgWriteQueueHooks } from './pg-write-queue';
-import { named } from './pg-pool';
-import { RESULT_TEXT_LIMIT, serializeEvents, sqliteTime, type RawTaskRow, type SerializedEvent, type TaskWriter, type WriteGuard, type WriteResult } from './task-store';
+import type { Artifact, ArtifactChunk, Message } from '../../protocol/types';
+import { TERMINAL_STATES, textOf } from '../../protocol/types';
+import { accumulateArtifacts } from '../../protocol/artifacts';
+import { ContextTakenError, type NewEvent, type NewTask, type TaskPatch } from '../task-records';
+import { RunningArtifacts } from '../running-artifacts';
+import { AppendRuns } from '../append-runs';
+import { PgWriteQueue, type PgWriteQueueHooks } from './write-queue';
+import { named } from './pool';
+import { RESULT_TEXT_LIMIT, serializeEvents, sqliteTime, type RawTaskRow, type SerializedEvent, type TaskWriter, type WriteGuard, type WriteResult } from '../task-store';
 
 const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 const time = (v: unknown) => (v ? sqliteTime(v as Date) : null);
@@ -77,7 +77,7 @@ const insertParam = (column: string) => `$${TASK_INSERT.findIndex(([c]) => c ===
 const TASK_COLUMNS = `${TASK_INSERT.map(([c]) => `"${c}"`).join(',')},"lastSeq","createdAt","updatedAt"`;
 const TASK_VALUES = `${TASK_INSERT.map((_, i) => `$${i + 1}`).join(',')}, $${TASK_INSERT.length + 1}::integer, $${TASK_INSERT.length + 2}::timestamp(3), $${TASK_INSERT.length + 2}::timestamp(3)`;
 
-/** A task of another owner or agent in the context (sqlite-writer.ts has the same check). */
+/** A task of another owner or agent in the context (sqlite/writer.ts has the same check). */
 const FOREIGN_IN_CONTEXT = `SELECT 1 FROM "Task" WHERE "contextId" = ${insertParam('contextId')}
   AND NOT ("direction" = 'inbound' AND "agentSlug" IS NOT DISTINCT FROM ${insertParam('agentSlug')} AND "owner" IS NOT DISTINCT FROM ${insertParam('owner')})`;
 
@@ -94,7 +94,7 @@ const JOIN_CONTEXT_SQL = insertTaskSql(` WHERE NOT EXISTS (${FOREIGN_IN_CONTEXT}
  * Serialises the joins of one context across instances until the transaction ends, so two
  * callers cannot both claim a new context; taken in its own statement, so the guarded insert's
  * snapshot (READ COMMITTED: per statement) sees a claim committed while this one waited.
- * Two-key advisory locks never meet the one-key locks of pg-migrate.ts.
+ * Two-key advisory locks never meet the one-key locks of postgres/migrate.ts.
  */
 const CONTEXT_LOCK_CLASS = 0x5b_c7;
 const LOCK_CONTEXT_SQL = 'SELECT pg_advisory_xact_lock($1, hashtext($2))';

@@ -7,8 +7,8 @@
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
-import { log } from '../log';
-import { prepareDatabaseFile } from './file-modes';
+import { log } from '../../log';
+import { prepareDatabaseFile } from '../file-modes';
 
 export function migrationsDir(): string {
   return path.resolve(process.cwd(), 'prisma/migrations');

@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type pg from 'pg';
-import { pendingMigrations } from './migrate';
-import { log } from '../log';
+import { pendingMigrations } from '../sqlite/migrate';
+import { log } from '../../log';
 
 /** Any constant: the key of the advisory lock held while migrating. */
 const MIGRATION_LOCK = 0x5b_0a_2d_01;

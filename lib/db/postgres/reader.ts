@@ -1,5 +1,5 @@
 /**
- * The engine's hot-path reads on PostgreSQL (the same four as sqlite-reader.ts), as named
+ * The engine's hot-path reads on PostgreSQL (the same four as sqlite/reader.ts), as named
  * statements: planned once per connection, rows returned raw in the shapes task-repo.ts maps
  * for both providers. The first read waits for the migrations.
  *
@@ -10,9 +10,9 @@
  * reads in flight on it, as it would have one by one.
  */
 import type pg from 'pg';
-import type { RawArtifactRow, RawChanges, RawEventRow, RawMessageRow, RawTaskParts, RawTaskRow, TaskCursor, TaskReader } from './task-store';
-import { countQueries } from './query-counter';
-import { corked, named } from './pg-pool';
+import type { RawArtifactRow, RawChanges, RawEventRow, RawMessageRow, RawTaskParts, RawTaskRow, TaskCursor, TaskReader } from '../task-store';
+import { countQueries } from '../query-counter';
+import { corked, named } from './pool';
 
 interface QueuedRead {
   query: pg.QueryConfig;
