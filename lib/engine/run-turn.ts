@@ -81,7 +81,7 @@ export function startTurn(start: TurnStart): void {
       progress: (text, metadata) =>
         pipe.push(() => {
           const message = agentText(start.taskId, start.contextId, text, metadata);
-          return recordEvents(start.taskId, [{ type: 'status', state: 'working', payload: { message } }], { ...WHILE_WORKING, patch: { statusMessage: message } });
+          return recordEvents(start.taskId, [{ type: 'status', state: 'working', payload: { message } }], WHILE_WORKING);
         }),
       artifact: (chunk: ArtifactChunk) => pipe.push(() => recordEvents(start.taskId, [{ type: 'artifact', payload: chunk }], WHILE_WORKING)),
     },
@@ -113,7 +113,6 @@ async function recordOutcome(start: TurnStart, outcome: TurnOutcome): Promise<vo
     await recordEvents(taskId, [{ type: 'status', state: 'input-required', payload: { message } }], {
       ...WHILE_WORKING,
       messages: [message],
-      patch: { state: 'input-required', statusMessage: message },
     });
     return;
   }

@@ -33,6 +33,28 @@ describe('taskPicture', () => {
     expect(picture.progress).toBe(100);
   });
 
+  it("a peer's message keeps a detached task detached; the caller's follow-up ends the detach", () => {
+    const text = (t: string) => ({ parts: [{ kind: 'text', text: t }] });
+    const picture = taskPicture(
+      [
+        ev(1, 0, 'submitted', 'submitted'),
+        ev(2, 0, 'status', 'working'),
+        ev(3, 1, 'detached', 'working', { reason: 'client timeout' }),
+        ev(4, 2, 'message', null, { message: text('thinking'), remote: true }),
+        ev(5, 3, 'status', 'working'),
+        ev(6, 4, 'message', null, { message: text('go on') }),
+        ev(7, 5, 'status', 'working'),
+      ],
+      Date.parse(at(6)),
+    )!;
+    expect(picture.phases.map((p) => [p.kind, (p.endMs - p.startMs) / 1000])).toEqual([
+      ['submitted', 0],
+      ['working', 1],
+      ['detached', 4],
+      ['working', 1],
+    ]);
+  });
+
   it('a running task ends its open phase now; input-required is a phase of its own', () => {
     const picture = taskPicture([ev(1, 0, 'submitted', 'submitted'), ev(2, 1, 'status', 'working'), ev(3, 2, 'status', 'input-required')], Date.parse(at(6)))!;
     expect(picture.phases.map((p) => [p.kind, (p.endMs - p.startMs) / 1000])).toEqual([

@@ -183,7 +183,7 @@ async function followUp(req: DispatchRequest, taskId: string, extras: DispatchEx
   const change = await recordEvents(
     taskId,
     [{ type: 'message', payload: { message: local, mode: req.mode } }, { type: 'status', state: 'working', payload: {} }],
-    { onlyIfStateIn: [record.state], messages: [local], patch: { state: 'working', statusMessage: null, follow: followJson(next) } },
+    { onlyIfStateIn: [record.state], messages: [local], patch: { follow: followJson(next) } },
   );
   if (!change) throw new ClientError(409, 'not_waiting', `taskId: task ${taskId} changed state meanwhile; reload it`, 'taskId');
   startOutbound(taskId);
