@@ -11,7 +11,7 @@ import { isTerminalState } from '../../protocol/types';
 import { log, errorMessage } from '../../log';
 import { connect, reconnect, type PeerConnection } from '../../peers/connect';
 import { claimLocalFailure } from './endings';
-import { ClientError } from '../../peers/errors';
+import { ClientError } from '../../protocol/client-error';
 import { outboundFollowers } from './follow-registry';
 import type { FollowJob } from './follow-job';
 import { followRemoteTask, locateRemoteTask } from './follow-remote-task';
