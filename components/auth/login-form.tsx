@@ -3,7 +3,7 @@ import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardBody } from '@/components/ui/card';
-import { Field } from '@/components/ui/field';
+import { Field, fieldState } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { ClientError } from '@/lib/protocol/client-error';
 import { useLogin } from '@/lib/query/use-session';
@@ -43,8 +43,7 @@ export function LoginForm({ next }: { next: string }) {
               autoFocus
               required
               value={token}
-              invalid={Boolean(error)}
-              aria-describedby={error ? 'token-error' : 'token-hint'}
+              {...fieldState('token', error)}
               onChange={(e) => setToken(e.target.value)}
             />
           </Field>

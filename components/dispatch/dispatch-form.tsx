@@ -4,7 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardBody } from '@/components/ui/card';
-import { Field } from '@/components/ui/field';
+import { Field, fieldState } from '@/components/ui/field';
 import { Input, Textarea } from '@/components/ui/input';
 import { ClientError } from '@/lib/protocol/client-error';
 import { useDispatch } from '@/lib/query/use-dispatch';
@@ -37,8 +37,7 @@ function OptionFields({ draft, onChange, errors }: { draft: DispatchDraft; onCha
           id="timeoutSeconds"
           inputMode="decimal"
           value={draft.timeoutSeconds}
-          invalid={Boolean(errors.timeoutSeconds)}
-          aria-describedby={errors.timeoutSeconds ? 'timeoutSeconds-error' : 'timeoutSeconds-hint'}
+          {...fieldState('timeoutSeconds', errors.timeoutSeconds)}
           onChange={(e) => onChange({ timeoutSeconds: e.target.value })}
         />
       </Field>
@@ -95,8 +94,7 @@ export function DispatchForm() {
               id="text"
               rows={6}
               value={draft.text}
-              invalid={Boolean(byField.text)}
-              aria-describedby={byField.text ? 'text-error' : undefined}
+              {...fieldState('text', byField.text, 'no hint')}
               placeholder="What should the agent do?"
               onChange={(e) => change({ text: e.target.value })}
             />
@@ -106,8 +104,7 @@ export function DispatchForm() {
               id="data"
               rows={3}
               value={draft.data}
-              invalid={Boolean(byField.data)}
-              aria-describedby={byField.data ? 'data-error' : 'data-hint'}
+              {...fieldState('data', byField.data)}
               placeholder='{"callId": "…", "outcome": "proceed_once"}'
               onChange={(e) => change({ data: e.target.value })}
             />

@@ -9,19 +9,14 @@ import { executions, type TurnAbort } from './executions';
 import { onTurnStarted } from './cluster';
 import { EmitPipe } from './emit-pipe';
 import { loadConversation } from './conversation';
-import type { ArtifactChunk, Message } from '../protocol/types';
+import type { ArtifactChunk } from '../protocol/types';
 import { errorMessage, log } from '../log';
 import { metrics } from '../metrics/metrics';
 import { beginTurnSpan } from '../tracing/spans';
 
-export interface TurnStart {
+/** What starts a turn: the agent, the turn's facts as the agent gets them, and its number. */
+export interface TurnStart extends Pick<AgentTurn, 'taskId' | 'contextId' | 'message' | 'history' | 'peer' | 'owner'> {
   agent: ServedAgent;
-  taskId: string;
-  contextId: string;
-  message: Message;
-  history: Message[];
-  peer: string;
-  owner: string;
   /** 1 for the message that created the task, +1 for each answer after input-required. */
   turnNumber: number;
   /** Boot resumes a turn a restart stranded (a `resumable` agent's): AgentTurn.resumed. */
