@@ -3,9 +3,9 @@ import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardBody } from '@/components/ui/card';
-import { Field } from '@/components/ui/field';
+import { Field, fieldState } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
-import { ApiRequestError } from '@/lib/query/api-client';
+import { ClientError } from '@/lib/protocol/client-error';
 import { useLogin } from '@/lib/query/use-session';
 
 /** Exchanges an operator or viewer token for a session cookie; the token is not kept. */
@@ -13,7 +13,7 @@ export function LoginForm({ next }: { next: string }) {
   const [token, setToken] = useState('');
   const login = useLogin();
   const router = useRouter();
-  const error = login.error instanceof ApiRequestError ? login.error.message : login.error ? 'Could not log in; try again.' : null;
+  const error = login.error instanceof ClientError ? login.error.message : login.error ? 'Could not log in; try again.' : null;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -43,8 +43,7 @@ export function LoginForm({ next }: { next: string }) {
               autoFocus
               required
               value={token}
-              invalid={Boolean(error)}
-              aria-describedby={error ? 'token-error' : 'token-hint'}
+              {...fieldState('token', error)}
               onChange={(e) => setToken(e.target.value)}
             />
           </Field>

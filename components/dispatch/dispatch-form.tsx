@@ -4,9 +4,9 @@ import { useState, type FormEvent } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardBody } from '@/components/ui/card';
-import { Field } from '@/components/ui/field';
+import { Field, fieldState } from '@/components/ui/field';
 import { Input, Textarea } from '@/components/ui/input';
-import { ApiRequestError } from '@/lib/query/api-client';
+import { ClientError } from '@/lib/protocol/client-error';
 import { useDispatch } from '@/lib/query/use-dispatch';
 import { usePeers } from '@/lib/query/use-peers';
 import { useSession } from '@/lib/query/use-session';
@@ -21,7 +21,7 @@ const FORM_FIELDS = ['peer', 'url', 'text', 'data', 'mode', 'timeoutSeconds', 'c
 /** The API's 400 names a field (dotted for nested ones); show it there, or above the form. */
 function fieldErrors(error: unknown): { byField: Record<string, string>; general: string | null } {
   if (!error) return { byField: {}, general: null };
-  if (error instanceof ApiRequestError && error.field) {
+  if (error instanceof ClientError && error.field) {
     const field = error.field.split('.')[0];
     if (FORM_FIELDS.includes(field)) return { byField: { [field]: error.message }, general: null };
   }
@@ -37,8 +37,7 @@ function OptionFields({ draft, onChange, errors }: { draft: DispatchDraft; onCha
           id="timeoutSeconds"
           inputMode="decimal"
           value={draft.timeoutSeconds}
-          invalid={Boolean(errors.timeoutSeconds)}
-          aria-describedby={errors.timeoutSeconds ? 'timeoutSeconds-error' : 'timeoutSeconds-hint'}
+          {...fieldState('timeoutSeconds', errors.timeoutSeconds)}
           onChange={(e) => onChange({ timeoutSeconds: e.target.value })}
         />
       </Field>
@@ -73,7 +72,7 @@ export function DispatchForm() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const built = toDispatchInput(draft);
-    if ('field' in built) return setShownError(new ApiRequestError(400, 'invalid_request', built.message, built.field));
+    if ('field' in built) return setShownError(new ClientError(400, 'invalid_request', built.message, built.field));
     setShownError(null);
     dispatch.mutate(built.input, {
       onSuccess: ({ taskId }) => {
@@ -95,8 +94,7 @@ export function DispatchForm() {
               id="text"
               rows={6}
               value={draft.text}
-              invalid={Boolean(byField.text)}
-              aria-describedby={byField.text ? 'text-error' : undefined}
+              {...fieldState('text', byField.text, 'no hint')}
               placeholder="What should the agent do?"
               onChange={(e) => change({ text: e.target.value })}
             />
@@ -106,8 +104,7 @@ export function DispatchForm() {
               id="data"
               rows={3}
               value={draft.data}
-              invalid={Boolean(byField.data)}
-              aria-describedby={byField.data ? 'data-error' : 'data-hint'}
+              {...fieldState('data', byField.data)}
               placeholder='{"callId": "…", "outcome": "proceed_once"}'
               onChange={(e) => change({ data: e.target.value })}
             />

@@ -1,6 +1,6 @@
 'use client';
 import { cn } from '@/components/ui/cn';
-import { DISPATCH_MODES, type DispatchMode } from '@/lib/dashboard/peer-wire';
+import { DISPATCH_MODES, type DispatchMode } from '@/lib/protocol/dispatch-modes';
 
 const HELP: Record<DispatchMode, string> = {
   blocking: 'waits for the end: streams (or sends non-blocking) so the task is known, then follows it',

@@ -1,5 +1,5 @@
 'use client';
-import { Field } from '@/components/ui/field';
+import { Field, fieldState } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
 import type { Peer } from '@/lib/dashboard/peer-wire';
@@ -21,7 +21,7 @@ export function TargetPicker({ draft, onChange, peers, errors }: { draft: Dispat
       </div>
       {draft.target === 'peer' ? (
         <Field id="peer" label="Peer" error={errors.peer}>
-          <Select id="peer" value={draft.peer} invalid={Boolean(errors.peer)} aria-describedby={errors.peer ? 'peer-error' : undefined} onChange={(e) => onChange({ peer: e.target.value })}>
+          <Select id="peer" value={draft.peer} {...fieldState('peer', errors.peer, 'no hint')} onChange={(e) => onChange({ peer: e.target.value })}>
             <option value="">{peers ? 'Choose a peer…' : 'Loading peers…'}</option>
             {peers?.map((p) => (
               <option key={p.name} value={p.name}>
@@ -38,8 +38,7 @@ export function TargetPicker({ draft, onChange, peers, errors }: { draft: Dispat
             inputMode="url"
             placeholder="https://agent.example/a2a"
             value={draft.url}
-            invalid={Boolean(errors.url)}
-            aria-describedby={errors.url ? 'url-error' : 'url-hint'}
+            {...fieldState('url', errors.url)}
             onChange={(e) => onChange({ url: e.target.value })}
           />
         </Field>

@@ -2,7 +2,8 @@
 /** The dispatch form's draft, pre-filled from the URL ("dispatch again" links put it there). */
 import { useSearchParams } from 'next/navigation';
 import { useState } from 'react';
-import { DISPATCH_MODES, type DispatchInput, type DispatchMode } from '@/lib/dashboard/peer-wire';
+import type { DispatchInput } from '@/lib/dashboard/peer-wire';
+import { DISPATCH_MODES, type DispatchMode } from '@/lib/protocol/dispatch-modes';
 
 export interface DispatchDraft {
   target: 'peer' | 'url';

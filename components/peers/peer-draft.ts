@@ -3,7 +3,8 @@
  * `auth` only when the operator typed a new secret or changed the auth type, so leaving the
  * field empty keeps the stored one; headers likewise only when new ones were entered.
  */
-import type { Peer, PeerAuthInput, PeerInput } from '@/lib/dashboard/peer-wire';
+import type { Peer, PeerInput } from '@/lib/dashboard/peer-wire';
+import type { PeerAuthInput } from '@/lib/protocol/peer-auth';
 
 export interface PeerDraft {
   name: string;

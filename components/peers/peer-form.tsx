@@ -7,7 +7,7 @@ import { Field } from '@/components/ui/field';
 import { Input, Textarea } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
 import type { Peer } from '@/lib/dashboard/peer-wire';
-import { ApiRequestError } from '@/lib/query/api-client';
+import { ClientError } from '@/lib/protocol/client-error';
 import { useSavePeer } from '@/lib/query/use-peers';
 import { draftFrom, toPeerInput, type PeerDraft } from './peer-draft';
 import { timeoutHint } from '@/lib/protocol/timeout-floor';
@@ -16,7 +16,7 @@ const FIELDS = ['name', 'url', 'auth', 'headers', 'timeoutSeconds', 'notes'];
 
 function splitError(error: unknown): { field: string | null; message: string } | null {
   if (!error) return null;
-  if (error instanceof ApiRequestError && error.field) {
+  if (error instanceof ClientError && error.field) {
     const field = error.field.split('.')[0];
     return { field: FIELDS.includes(field) ? field : null, message: error.message };
   }
@@ -63,7 +63,7 @@ export function PeerForm({ peer, onDone }: { peer: Peer | null; onDone: () => vo
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const built = toPeerInput(draft, peer);
-    if ('field' in built) return setError(new ApiRequestError(400, 'invalid_request', built.message, built.field));
+    if ('field' in built) return setError(new ClientError(400, 'invalid_request', built.message, built.field));
     save.mutate(built.input, { onSuccess: onDone, onError: setError });
   };
 

@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Spinner } from '@/components/ui/spinner';
 import { isTerminal } from '@/lib/dashboard/wire';
-import { ApiRequestError } from '@/lib/query/api-client';
+import { ClientError } from '@/lib/protocol/client-error';
 import { useChildEvents, useTask, useTaskChildren } from '@/lib/query/use-task';
 import { DelegationTree, treeRunning } from './delegation-tree';
 import { TaskPicture } from './task-picture';
@@ -37,7 +37,7 @@ export function TaskView({ id }: { id: string }) {
     );
   }
   if (query.isError) {
-    const notFound = query.error instanceof ApiRequestError && query.error.status === 404;
+    const notFound = query.error instanceof ClientError && query.error.status === 404;
     return (
       <Alert tone="error" title={notFound ? 'No such task' : 'Could not load the task'}>
         {notFound ? <Link href="/">Back to the task list</Link> : query.error.message}

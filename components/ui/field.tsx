@@ -1,5 +1,13 @@
 import type { ReactNode } from 'react';
 
+/**
+ * A control's validity props for the Field with `id`: invalid while it has an error, described by
+ * the error then, else by the hint (when the Field shows one).
+ */
+export function fieldState(id: string, error: unknown, hint: 'hint' | 'no hint' = 'hint') {
+  return { invalid: Boolean(error), 'aria-describedby': error ? `${id}-error` : hint === 'hint' ? `${id}-hint` : undefined };
+}
+
 /** A label, its control, a hint and the error the API reported for this field. */
 export function Field({
   id,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ClientError } from '../peers/errors';
+import { ClientError } from '../protocol/client-error';
 import { validateTimeoutOverride } from '../peers/timeouts';
 import { apiRoute } from './route';
 

@@ -13,8 +13,7 @@ import { roleAllows, type Role } from '../auth/roles';
 import { jsonDepth, MAX_JSON_DEPTH } from '../server/json-depth';
 import { BodyTooLargeError, readBodyText } from '../server/read-body';
 import { errorMessage, log } from '../log';
-import { ClientError } from '../peers/errors';
-import { TimeoutOverrideError } from '../peers/timeouts';
+import { ClientError } from '../protocol/client-error';
 import { apiError, invalidRequest } from './responses';
 
 export interface RouteContext<P, B> {
@@ -42,10 +41,9 @@ export interface RouteOptions<B> {
 
 type NextContext<P> = { params: Promise<P> };
 
-/** A refusal the layers below raise for their HTTP callers (peers, dispatch), or null. */
+/** A refusal the layers below raise for their HTTP callers (the one ClientError), or null. */
 function refusalOf(err: unknown): Response | null {
   if (err instanceof ClientError) return apiError(err.status, err.code, err.message, err.field);
-  if (err instanceof TimeoutOverrideError) return apiError(400, 'invalid_request', err.message, err.field);
   return null;
 }
 

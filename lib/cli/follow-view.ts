@@ -4,6 +4,7 @@
  */
 import { describeEvent } from '../dashboard/event-description';
 import type { TaskDetail, TimelineEvent } from '../dashboard/wire';
+import { statusTextOf, summaryChangeOf } from '../protocol/summary-rule';
 import { textOf, type Artifact } from '../protocol/types';
 import type { FollowView } from './follow';
 import { terminalLine, terminalText } from '../util/terminal-text';
@@ -99,14 +100,21 @@ export class ProgressView implements FollowView {
 
   onEvent(event: TimelineEvent): void {
     const { title, detail } = describeEvent(event);
-    if (event.state) this.state = event.state;
-    if (event.type === 'status' && detail) this.status = detail;
+    // State and status text change by the one summary rule the server and the browser use.
+    const { state, statusMessage } = summaryChangeOf(event, event.at);
+    if (state) this.state = state;
+    if (statusMessage !== undefined) this.status = statusTextOf(statusMessage);
     this.line(detail ? `${title}: ${detail}` : title);
   }
 
   onArtifacts(artifacts: Artifact[]): void {
     this.clear();
     this.result?.update(artifacts);
+  }
+
+  /** The state and status text the spinner line shows. */
+  shown(): { state: string; status: string } {
+    return { state: this.state, status: this.status };
   }
 
   onReconnecting(reason: string, attempt: number): void {

@@ -13,6 +13,7 @@ import { EXIT, exitCodeForState, type ExitCode } from './exit-codes';
 import { fetchTaskDetail } from './tasks-api';
 import { StreamDropped, taskStreamFrames } from './task-stream';
 import { linkedSignal, sleep } from '../util/abortable';
+import { backoffDelay } from '../util/backoff';
 
 export interface FollowView {
   /** The task as first seen (a snapshot), then its full final detail. */
@@ -34,7 +35,8 @@ export interface FollowOutcome {
   exitCode: ExitCode;
 }
 
-const BACKOFF_MS = [250, 500, 1_000, 2_000, 4_000];
+/** From 0.25 s, doubling, at most 4 s, until reconnectLimitMs: the CLI notices a restart soon. */
+const RECONNECT_BACKOFF = { initialMs: 250, maxMs: 4_000 };
 const WAITING_STATES = ['input-required', 'auth-required'];
 const EndSchema = z.object({ state: z.string(), lastSeq: z.number() });
 
@@ -125,7 +127,7 @@ async function followUntilStopped(target: ApiTarget, taskId: string, view: Follo
       );
     }
     view.onReconnecting(reason, ++attempt);
-    await sleep(BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length) - 1], opts.signal);
+    await sleep(backoffDelay(RECONNECT_BACKOFF, attempt), opts.signal);
   }
   if (opts.signal.aborted) return null;
   // The materialised final task is the authority on the whole result.

@@ -15,7 +15,8 @@
  * entry that cannot become a peer is refused here with its key and the reason.
  */
 import { parse as parseYaml } from 'yaml';
-import type { PeerAuthInput, PeerInput } from '../dashboard/peer-wire';
+import type { PeerInput } from '../dashboard/peer-wire';
+import type { PeerAuthInput } from '../protocol/peer-auth';
 
 export interface HermesPeerEntry {
   /** The key under `a2a_agents`, also the peer's name. */

@@ -4,6 +4,7 @@
  * the rest of the file; an invalid rule stops start-up naming its key (unlike an invalid agent,
  * which is left out), because a silently missing alert is worse than a refusal to start.
  */
+import { HEADER_NAME } from '../protocol/peer-auth';
 import { z } from 'zod';
 
 export const NOTIFICATION_EVENTS = ['detached-task-ended', 'task-failed', 'outbound-ended', 'input-required'] as const;
@@ -12,7 +13,6 @@ export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 export const NOTIFICATION_FORMATS = ['json', 'slack'] as const;
 export type NotificationFormat = (typeof NOTIFICATION_FORMATS)[number];
 
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 export const NotificationRuleSchema = z
   .strictObject({

@@ -6,23 +6,21 @@ import { cancel, type CancelOrigin } from '../engine/cancel';
 import { findTask } from '../db/task-repo';
 import { operatorScope } from '../db/task-scope';
 import { A2AError } from '../protocol/errors';
+import { ClientError } from '../protocol/client-error';
 import { toTaskSummary } from './task-summary';
 import type { TaskSummary } from './wire';
 
-export type CancelResult =
-  | { ok: true; task: TaskSummary }
-  | { ok: false; status: 400 | 404 | 409; code: 'invalid_request' | 'not_found' | 'not_cancelable'; message: string; field?: string };
-
-export async function cancelAsOperator(taskId: string, by: string, origin: CancelOrigin): Promise<CancelResult> {
+/** The cancelled task's summary; a refusal is the one ClientError (400 parent, 404, 409 not_cancelable). */
+export async function cancelAsOperator(taskId: string, by: string, origin: CancelOrigin): Promise<TaskSummary> {
   try {
     await cancel(taskId, operatorScope(by), origin);
   } catch (err) {
-    if (err instanceof A2AError && err.kind === 'invalidParams') return { ok: false, status: 400, code: 'invalid_request', message: err.message, field: 'parent' };
-    if (err instanceof A2AError && err.kind === 'taskNotCancelable') return { ok: false, status: 409, code: 'not_cancelable', message: err.message };
-    if (err instanceof A2AError && err.kind === 'taskNotFound') return { ok: false, status: 404, code: 'not_found', message: err.message };
+    if (err instanceof A2AError && err.kind === 'invalidParams') throw new ClientError(400, 'invalid_request', err.message, 'parent');
+    if (err instanceof A2AError && err.kind === 'taskNotCancelable') throw new ClientError(409, 'not_cancelable', err.message, 'taskId');
+    if (err instanceof A2AError && err.kind === 'taskNotFound') throw new ClientError(404, 'not_found', err.message, 'taskId');
     throw err;
   }
   const after = await findTask(taskId);
-  if (!after) return { ok: false, status: 404, code: 'not_found', message: `no task ${taskId}` };
-  return { ok: true, task: toTaskSummary(after) };
+  if (!after) throw new ClientError(404, 'not_found', `no task ${taskId}`, 'taskId');
+  return toTaskSummary(after);
 }

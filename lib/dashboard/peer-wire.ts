@@ -4,6 +4,8 @@
  * lib/peers' PublicPeer; lenient where that contract may still grow (extra keys pass).
  */
 import { z } from 'zod';
+import type { DispatchMode } from '../protocol/dispatch-modes';
+import type { PeerAuthInput } from '../protocol/peer-auth';
 
 export const PeerAuthTypeSchema = z.enum(['none', 'bearer', 'apiKey']);
 export type PeerAuthType = z.infer<typeof PeerAuthTypeSchema>;
@@ -56,12 +58,6 @@ export const PeerTestSchema = z.looseObject({
 });
 export type PeerTest = z.infer<typeof PeerTestSchema>;
 
-/** Write-only secrets: the form sends them, the API never returns them. */
-export type PeerAuthInput =
-  | { type: 'none' }
-  | { type: 'bearer'; token: string }
-  | { type: 'apiKey'; header: string; key: string };
-
 export interface PeerInput {
   name?: string;
   url?: string;
@@ -70,9 +66,6 @@ export interface PeerInput {
   timeoutSeconds?: number | null;
   notes?: string | null;
 }
-
-export const DISPATCH_MODES = ['blocking', 'streaming', 'background'] as const;
-export type DispatchMode = (typeof DISPATCH_MODES)[number];
 
 export interface DispatchInput {
   peer?: string;

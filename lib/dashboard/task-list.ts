@@ -4,6 +4,7 @@
  */
 import { countTasks, countTasksByState, listTasks, type TaskListFilter } from '../db/task-repo';
 import { OPEN_STATES } from '../protocol/types';
+import { ClientError } from '../protocol/client-error';
 import { processSingleton } from '../process-singleton';
 import { toTaskSummary } from './task-summary';
 import {
@@ -47,12 +48,10 @@ function baseFilter(f: TaskFilter & Bounds, now: number): BaseFilter {
   };
 }
 
-export class BadCursorError extends Error {}
-
 export async function listTaskPage(q: TaskListQuery & Bounds): Promise<TaskListResponse> {
   const now = Date.now();
   const cursor = q.cursor ? decodeListCursor(q.cursor) : undefined;
-  if (cursor === null) throw new BadCursorError('cursor: not a cursor this server issued');
+  if (cursor === null) throw new ClientError(400, 'invalid_request', 'cursor: not a cursor this server issued', 'cursor');
   const base = baseFilter(q, now);
   // Repeating the cursor's time as an upper bound (an AND next to the cursor's OR) lets SQLite
   // walk the createdAt index in order instead of sorting every older row: a deep page then

@@ -7,11 +7,11 @@
 import { findTask, listEvents } from '../db/task-repo';
 import { observeTask } from '../engine/observe';
 import { isTerminalState } from '../protocol/types';
+import { ClientError } from '../protocol/client-error';
 import { encodeFrame } from '../protocol/sse-frames';
 import { loadTaskDetail, toTimelineEvent } from './task-detail';
 import { TASK_STREAM_EVENTS, type TaskStreamEnd } from './wire';
 
-export class TaskNotFoundError extends Error {}
 
 function eventFrame(event: Parameters<typeof toTimelineEvent>[0]): string {
   return encodeFrame({ event: TASK_STREAM_EVENTS.event, id: event.seq, data: toTimelineEvent(event) });
@@ -25,13 +25,13 @@ async function endFrame(taskId: string): Promise<string> {
 
 /**
  * Frames for one subscriber. `afterSeq` null means a first connection (snapshot first). Throws
- * TaskNotFoundError on its first step, so the route can answer 404 before streaming.
+ * a ClientError (404) on its first step, so the route can answer 404 before streaming.
  */
 export async function* taskStreamFrames(taskId: string, afterSeq: number | null, signal: AbortSignal): AsyncGenerator<string> {
   let after = afterSeq;
   if (after === null) {
     const detail = await loadTaskDetail(taskId);
-    if (!detail) throw new TaskNotFoundError(taskId);
+    if (!detail) throw new ClientError(404, 'not_found', `no task ${taskId}`);
     yield encodeFrame({ event: TASK_STREAM_EVENTS.snapshot, id: detail.task.lastSeq, data: detail });
     after = detail.task.lastSeq;
     if (isTerminalState(detail.task.state)) {
@@ -40,7 +40,7 @@ export async function* taskStreamFrames(taskId: string, afterSeq: number | null,
     }
   } else {
     const record = await findTask(taskId);
-    if (!record) throw new TaskNotFoundError(taskId);
+    if (!record) throw new ClientError(404, 'not_found', `no task ${taskId}`);
     if (isTerminalState(record.state)) {
       // Nothing follows a terminal event; replay what the client missed and close.
       for (const event of await listEvents(taskId, after)) yield eventFrame(event);

@@ -3,11 +3,10 @@
  * per committed change (never per subscriber), so it must not touch the database.
  */
 import type { TaskRecord } from '../db/task-records';
-import { messageText } from '../protocol/message-text';
+import { statusTextOf } from '../protocol/summary-rule';
 import { displayStateOf, type TaskSummary } from './wire';
 
 const PREVIEW_CHARS = 160;
-const STATUS_CHARS = 240;
 
 function shorten(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
@@ -27,7 +26,7 @@ export function toTaskSummary(task: TaskRecord): TaskSummary {
     displayState: displayStateOf(task.state, task.detached),
     detached: task.detached,
     requestPreview: shorten(task.requestText, PREVIEW_CHARS),
-    statusText: shorten(messageText(task.statusMessage), STATUS_CHARS),
+    statusText: statusTextOf(task.statusMessage),
     endReason: task.endReason,
     lastSeq: task.lastSeq,
     createdAt: task.createdAt,

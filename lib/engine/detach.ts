@@ -61,7 +61,6 @@ export async function detachTask(taskId: string, contextId: string, opts: Detach
     {
       onlyIfStateIn: ['submitted', 'working'],
       onlyIfNotDetached: true,
-      patch: { statusMessage: message },
     },
   );
   if (change) {

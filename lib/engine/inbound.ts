@@ -178,7 +178,7 @@ async function continueTask(req: SendRequest, taskId: string): Promise<TaskRecor
       { type: 'message', payload: { message: stored, peer: req.peer } },
       { type: 'status', state: 'working', payload: {} },
     ],
-    { onlyIfStateIn: [record.state], messages: [stored], patch: { state: 'working', statusMessage: null } },
+    { onlyIfStateIn: [record.state], messages: [stored] },
   );
   if (!change) throw new A2AError('unsupportedOperation', `task ${taskId} changed state; retry`);
   const turnNumber = history.filter((m) => m.role === 'user').length + 1;

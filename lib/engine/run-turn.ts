@@ -9,19 +9,14 @@ import { executions, type TurnAbort } from './executions';
 import { onTurnStarted } from './membership';
 import { EmitPipe } from './emit-pipe';
 import { loadConversation } from './conversation';
-import type { ArtifactChunk, Message } from '../protocol/types';
+import type { ArtifactChunk } from '../protocol/types';
 import { errorMessage, log } from '../log';
 import { metrics } from '../metrics/metrics';
 import { beginTurnSpan } from '../tracing/spans';
 
-export interface TurnStart {
+/** What starts a turn: the agent, the turn's facts as the agent gets them, and its number. */
+export interface TurnStart extends Pick<AgentTurn, 'taskId' | 'contextId' | 'message' | 'history' | 'peer' | 'owner'> {
   agent: ServedAgent;
-  taskId: string;
-  contextId: string;
-  message: Message;
-  history: Message[];
-  peer: string;
-  owner: string;
   /** 1 for the message that created the task, +1 for each answer after input-required. */
   turnNumber: number;
   /** Boot resumes a turn a restart stranded (a `resumable` agent's): AgentTurn.resumed. */
@@ -81,7 +76,7 @@ export function startTurn(start: TurnStart): void {
       progress: (text, metadata) =>
         pipe.push(() => {
           const message = agentText(start.taskId, start.contextId, text, metadata);
-          return recordEvents(start.taskId, [{ type: 'status', state: 'working', payload: { message } }], { ...WHILE_WORKING, patch: { statusMessage: message } });
+          return recordEvents(start.taskId, [{ type: 'status', state: 'working', payload: { message } }], WHILE_WORKING);
         }),
       artifact: (chunk: ArtifactChunk) => pipe.push(() => recordEvents(start.taskId, [{ type: 'artifact', payload: chunk }], WHILE_WORKING)),
     },
@@ -113,7 +108,6 @@ async function recordOutcome(start: TurnStart, outcome: TurnOutcome): Promise<vo
     await recordEvents(taskId, [{ type: 'status', state: 'input-required', payload: { message } }], {
       ...WHILE_WORKING,
       messages: [message],
-      patch: { state: 'input-required', statusMessage: message },
     });
     return;
   }

@@ -4,7 +4,7 @@
  */
 import { appendEvents, insertTask, type AppendOptions, type CommittedChange } from '../db/task-repo';
 import type { NewEvent, NewTask, TaskPatch } from '../db/task-records';
-import { taskSummaryChange } from '../protocol/task-events';
+import { applySummary, type SummaryFields } from '../protocol/summary-rule';
 import { eventHub } from '../events/hub';
 import { taskReader } from '../db/client';
 import { getSettings } from '../config/settings';
@@ -25,7 +25,7 @@ export async function createTaskRecord(task: NewTask, events: NewEvent[], messag
 }
 
 /** Appends events; artifact chunks over the task's output limit end it instead (and give null). */
-export async function recordEvents(taskId: string, events: NewEvent[], opts: AppendOptions = {}): Promise<CommittedChange | null> {
+export async function recordEvents(taskId: string, events: NewEvent[], opts: WriteOptions = {}): Promise<CommittedChange | null> {
   if (!(await outputMeter().admit(taskId, events))) {
     await failOverOutputLimit(taskId);
     return null;
@@ -33,17 +33,18 @@ export async function recordEvents(taskId: string, events: NewEvent[], opts: App
   return commit(taskId, events, opts);
 }
 
-/**
- * The row's `detached` flag follows from the events, by the rule the browser applies too
- * (`taskSummaryChange`): a detach sets it, a caller's new message clears it.
- */
-function detachedPatch(events: NewEvent[]): TaskPatch {
-  let patch: TaskPatch = {};
-  for (const event of events) {
-    const { detached } = taskSummaryChange(event);
-    if (detached !== undefined) patch = detached ? { detached, detachedAt: new Date() } : { detached };
-  }
-  return patch;
+/** What the row's summary fields become: derived from the events by the one rule, never patched by hand. */
+type SummaryKey = 'state' | 'statusMessage' | 'detached' | 'detachedAt' | 'endReason' | 'endedAt';
+
+/** A write's options; its patch holds everything but the summary fields. */
+export type WriteOptions = Omit<AppendOptions, 'patch'> & { patch?: Omit<TaskPatch, SummaryKey> };
+
+/** The row's summary fields after `events` (lib/protocol/summary-rule.ts), as a row patch. */
+function summaryPatch(events: NewEvent[], now: Date): TaskPatch {
+  const at = now.toISOString();
+  const fields = events.reduce<Partial<SummaryFields>>((summary, event) => applySummary(summary, event, at), {});
+  const { detachedAt, endedAt, ...rest } = fields;
+  return { ...rest, ...(detachedAt ? { detachedAt: now } : {}), ...(endedAt ? { endedAt: now } : {}) };
 }
 
 /**
@@ -52,9 +53,12 @@ function detachedPatch(events: NewEvent[]): TaskPatch {
  */
 const CRASH_AFTER_END_COMMIT = process.env.SWITCHBOARD_TEST_CRASH_AFTER_END_COMMIT === '1';
 
-/** Every append goes through here (whichever store holds the tasks), so the summary rule always applies. */
-async function commit(taskId: string, events: NewEvent[], opts: AppendOptions): Promise<CommittedChange | null> {
-  const change = await appendEvents(taskId, events, { ...opts, patch: { ...detachedPatch(events), ...opts.patch } });
+/**
+ * Every append goes through here (whichever store holds the tasks), so the row's summary is
+ * always what the rule makes of the committed events.
+ */
+async function commit(taskId: string, events: NewEvent[], opts: WriteOptions): Promise<CommittedChange | null> {
+  const change = await appendEvents(taskId, events, { ...opts, patch: { ...opts.patch, ...summaryPatch(events, new Date()) } });
   if (change && CRASH_AFTER_END_COMMIT && change.task.endedAt) process.kill(process.pid, 'SIGKILL');
   if (change) eventHub().publish(change);
   return change;
@@ -97,12 +101,6 @@ async function writeClaim(taskId: string, claim: TerminalClaim): Promise<Committ
       onlyIfNotTerminal: true,
       materializeArtifacts: true,
       messages: claim.message ? [claim.message] : [],
-      patch: {
-        state: claim.state,
-        statusMessage: claim.message ?? null,
-        endReason: claim.reason ?? null,
-        endedAt: new Date(),
-      },
     },
   );
   if (change) {

@@ -25,6 +25,7 @@ import { pgApplicationName } from '../db/postgres/pool';
 import type { EventHub } from './hub';
 import type { ChannelListener, MemberRelay, RelayStatus } from '../db/membership';
 import { errorMessage, log } from '../log';
+import { Backoff } from '../util/backoff';
 
 const MAX_BACKOFF_MS = 5_000;
 const CATCH_UP_LIMIT = 1_000;
@@ -40,7 +41,7 @@ export class PgEventRelay implements MemberRelay {
   private pending = new Map<string, number>();
   private reading = false;
   private disconnectedAt: Date | null = null;
-  private backoffMs = 250;
+  private readonly backoff = new Backoff({ initialMs: 250, maxMs: MAX_BACKOFF_MS });
   private stopped = false;
   readonly status: RelayStatus = { state: 'connecting', since: new Date().toISOString(), notifications: 0, relayedChanges: 0, reconnects: 0 };
 
@@ -89,7 +90,7 @@ export class PgEventRelay implements MemberRelay {
       this.lost(client, err);
       return;
     }
-    this.backoffMs = 250;
+    this.backoff.reset();
     this.setState('listening');
     if (this.disconnectedAt) {
       const since = this.disconnectedAt;
@@ -105,10 +106,10 @@ export class PgEventRelay implements MemberRelay {
     this.disconnectedAt ??= new Date();
     this.status.reconnects++;
     this.setState('reconnecting', errorMessage(err));
-    log.warn('event listener lost its connection; reconnecting', { error: errorMessage(err), inMs: this.backoffMs });
+    const inMs = this.backoff.next();
+    log.warn('event listener lost its connection; reconnecting', { error: errorMessage(err), inMs });
     client.end().catch(() => undefined);
-    setTimeout(() => void this.connect(), this.backoffMs).unref();
-    this.backoffMs = Math.min(this.backoffMs * 2, MAX_BACKOFF_MS);
+    setTimeout(() => void this.connect(), inMs).unref();
   }
 
   private onNotification(payload: string): void {

@@ -4,14 +4,14 @@ import { z } from 'zod';
 import { agentRegistry } from '../agents/registry';
 import { listPeers } from '../peers/registry';
 import { selfBaseUrl } from '../peers/sync';
-import { BadCursorError, listTaskPage } from '../dashboard/task-list';
+import { listTaskPage } from '../dashboard/task-list';
 import { DisplayStateSchema, TaskListQuerySchema, type TaskSummary } from '../dashboard/wire';
 import { isTerminalState } from '../protocol/types';
 import { MAX_OUTPUT_CHARS, SecondsSchema, TaskIdSchema } from './limits';
 import { followForCall, viewText } from './follow-call';
 import { CursorSchema, readTaskState, START, TaskViewShape } from './task-view';
 import { UnknownTaskError } from './task-wait';
-import { refused, structured, toolFailure } from './tool-result';
+import { structured, toolFailure } from './tool-result';
 
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 
@@ -172,7 +172,6 @@ function registerListTasks(server: McpServer) {
         const text = tasks.length ? tasks.map((t) => `${t.taskId} ${t.state} ${t.direction === 'inbound' ? '←' : '→'} ${t.with}: ${t.request}`).join('\n') : 'no tasks';
         return structured({ tasks, nextCursor: page.nextCursor }, text);
       } catch (err) {
-        if (err instanceof BadCursorError) return refused(err.message);
         return toolFailure('list_tasks', err);
       }
     },

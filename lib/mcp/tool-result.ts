@@ -1,8 +1,7 @@
 /** How a tool answers: structured content plus the same facts as text, or a refusal in words. */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { A2AError } from '../protocol/errors';
-import { ClientError } from '../peers/errors';
-import { TimeoutOverrideError } from '../peers/timeouts';
+import { ClientError } from '../protocol/client-error';
 import { errorMessage, log } from '../log';
 import { UnknownTaskError } from './task-wait';
 
@@ -17,7 +16,8 @@ export function refused(message: string): CallToolResult {
 
 /** Known refusals of the layers below as tool errors; anything else is logged, not shown. */
 export function toolFailure(tool: string, err: unknown): CallToolResult {
-  if (err instanceof ClientError || err instanceof TimeoutOverrideError || err instanceof UnknownTaskError) return refused(err.message);
+  if (err instanceof ClientError) return refused(err.field && !err.message.startsWith(`${err.field}:`) ? `${err.field}: ${err.message}` : err.message);
+  if (err instanceof UnknownTaskError) return refused(err.message);
   if (err instanceof A2AError) return refused(err.message);
   log.error('MCP tool failed', { tool, error: errorMessage(err), stack: err instanceof Error ? err.stack : undefined });
   return refused(`${tool} failed on the server; see the Switchboard log`);

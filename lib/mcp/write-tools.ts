@@ -11,7 +11,7 @@ import type { Caller } from '../auth/guard';
 import { MAX_TEXT_CHARS, SecondsSchema, TaskIdSchema } from './limits';
 import { followForCall, viewText, type ToolExtra } from './follow-call';
 import { START, TaskViewShape } from './task-view';
-import { refused, structured, toolFailure } from './tool-result';
+import { structured, toolFailure } from './tool-result';
 
 const TextSchema = z.string().min(1, 'text: expected the text to send').max(MAX_TEXT_CHARS, `text: at most ${MAX_TEXT_CHARS} characters`);
 const ContextIdSchema = z
@@ -87,9 +87,7 @@ function registerCancel(server: McpServer, caller: Caller) {
     },
     async ({ taskId }) => {
       try {
-        const result = await cancelAsOperator(taskId, caller.name, { door: 'mcp' });
-        if (!result.ok) return refused(`taskId: ${result.message}`);
-        const { state, endReason } = result.task;
+        const { state, endReason } = await cancelAsOperator(taskId, caller.name, { door: 'mcp' });
         return structured({ taskId, state, endReason }, `task ${taskId} is ${state}${endReason ? ` (${endReason})` : ''}`);
       } catch (err) {
         return toolFailure('cancel', err);

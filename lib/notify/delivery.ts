@@ -14,6 +14,7 @@ import { PushAllowlist } from '../push/address-policy';
 import { postWebhook, WebhookRefusedError } from '../push/guarded-post';
 import { OutboxWorker, recordOutcome } from '../push/outbox-worker';
 import { errorMessage, log } from '../log';
+import { backoffDelay } from '../util/backoff';
 
 const TIMEOUT_MS = 10_000;
 const MAX_BACKOFF_MS = 3_600_000;
@@ -29,7 +30,7 @@ export function allowlistFor(rule: NotificationRule): PushAllowlist {
 const retryable = (status: number) => status === 408 || status === 429 || status >= 500;
 
 export function backoffMs(rule: Pick<NotificationRule, 'backoffSeconds'>, attempt: number): number {
-  return Math.min(MAX_BACKOFF_MS, rule.backoffSeconds * 1000 * 2 ** (attempt - 1));
+  return backoffDelay({ initialMs: rule.backoffSeconds * 1000, maxMs: MAX_BACKOFF_MS }, attempt);
 }
 
 type Sent = { ok: true; status: number } | { ok: false; status?: number; error: string; retry: boolean; refused?: boolean };

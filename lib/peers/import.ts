@@ -10,7 +10,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { findPeerByNormalizedUrl, findPeerRecord, type PeerRecord } from '../db/peer-repo';
 import { normalizeAgentUrl } from '../client/normalize-url';
-import { ClientError } from './errors';
+import { ClientError } from '../protocol/client-error';
 import { authFields, createPeer, updatePeer } from './registry';
 import { PeerCreateSchema, type PeerCreateInput, type PeerPatchInput } from './schemas';
 import { ensurePeersReady } from './sync';

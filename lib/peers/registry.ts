@@ -13,10 +13,11 @@ import {
   type PeerInput,
   type PeerRecord,
 } from '../db/peer-repo';
-import { ClientError } from './errors';
+import { ClientError } from '../protocol/client-error';
 import { normalizeAgentUrl } from '../client/normalize-url';
 import { ensurePeersReady } from './sync';
-import { toPublicPeer, type PeerAuthInput, type PeerAuthPatch, type PeerCreateInput, type PeerPatchInput, type PublicPeer } from './schemas';
+import type { PeerAuthInput } from '../protocol/peer-auth';
+import { toPublicPeer, type PeerAuthPatch, type PeerCreateInput, type PeerPatchInput, type PublicPeer } from './schemas';
 
 export function authFields(auth: PeerAuthInput): Pick<PeerInput, 'authType' | 'authSecret' | 'authHeader'> {
   switch (auth.type) {

@@ -13,7 +13,7 @@ import { SELF_TOKEN_HEADER, selfToken } from '../auth/self-token';
 import { findPeerByNormalizedUrl, findPeerRecord, listPeerRecords, type PeerRecord } from '../db/peer-repo';
 import { getSettings } from '../config/settings';
 import { log } from '../log';
-import { ClientError } from './errors';
+import { ClientError } from '../protocol/client-error';
 import { isHttpUrl, normalizeAgentUrl, normalizeUrl } from '../client/normalize-url';
 import { credentialOriginOf } from '../client/endpoint-binding';
 import { ensurePeersReady, SELF_PEER } from './sync';

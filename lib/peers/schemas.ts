@@ -7,26 +7,16 @@ import type { PeerRecord } from '../db/peer-repo';
 import { CardKeyPinSchema, CredentialOriginsSchema, type CardKeyPin } from '../config/file-config';
 import { TimeoutSecondsSchema } from './timeouts';
 import type { ProtocolVersion } from '../protocol/types';
+import { HEADER_NAME, PeerAuthInputSchema } from '../protocol/peer-auth';
 
 /** Headers the client sets itself; a peer's extra headers may not replace them. */
 export const PROTECTED_HEADERS = ['content-type', 'accept', 'a2a-version', 'content-length', 'host', 'transfer-encoding', 'connection'];
 
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 export const PeerNameSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/, 'expected 1-63 letters, digits, dot, dash or underscore');
 
 const PeerUrlSchema = z.url({ protocol: /^https?$/, message: 'expected an absolute http(s) URL' });
 
-export const PeerAuthInputSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('none') }),
-  z.strictObject({ type: z.literal('bearer'), token: z.string().min(1, 'expected the bearer token') }),
-  z.strictObject({
-    type: z.literal('apiKey'),
-    header: z.string().regex(HEADER_NAME, 'expected an HTTP header name').default('X-API-Key'),
-    key: z.string().min(1, 'expected the API key'),
-  }),
-]);
-export type PeerAuthInput = z.infer<typeof PeerAuthInputSchema>;
 
 export const PeerHeadersSchema = z
   .record(z.string().regex(HEADER_NAME, 'expected an HTTP header name'), z.string())

@@ -3,6 +3,7 @@
  * Per-dispatch override > the peer's timeout > SWITCHBOARD_CLIENT_TIMEOUT. No value here is a
  * timeout of its own: the default always comes from settings.
  */
+import { ClientError } from '../protocol/client-error';
 import { z } from 'zod';
 import { timeoutFloorWarning } from '../protocol/timeout-floor';
 
@@ -23,18 +24,11 @@ export interface ResolvedTimeout {
   source: TimeoutSource;
 }
 
-export class TimeoutOverrideError extends Error {
-  readonly field = 'timeoutSeconds';
-  constructor(value: unknown) {
-    super(`timeoutSeconds: ${TIMEOUT_OVERRIDE_MESSAGE} (got ${JSON.stringify(value)})`);
-  }
-}
-
-/** Throws TimeoutOverrideError unless `value` is a valid override (undefined = none given). */
+/** Throws a ClientError naming timeoutSeconds unless `value` is a valid override (undefined = none given). */
 export function validateTimeoutOverride(value: unknown): number | undefined {
   if (value === undefined || value === null) return undefined;
   const parsed = TimeoutSecondsSchema.safeParse(value);
-  if (!parsed.success) throw new TimeoutOverrideError(value);
+  if (!parsed.success) throw new ClientError(400, 'invalid_request', `timeoutSeconds: ${TIMEOUT_OVERRIDE_MESSAGE} (got ${JSON.stringify(value)})`, 'timeoutSeconds');
   return parsed.data;
 }
 

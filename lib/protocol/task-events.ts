@@ -2,14 +2,10 @@
  * The task event log, typed: one payload shape per event `type`, shared by the writer (lib/engine,
  * both directions), the readers (snapshot, A2A streams), the dashboard SSE and the browser. Client-safe:
  * zod and types only.
- *
- * `taskSummaryChange` is the one rule for how an event changes a task's summary (state, detached,
- * status message, end). The server's writer derives the row's `detached` flag from it and the
- * browser applies it to its cached detail, so the two cannot disagree.
+ * How an event changes a task's summary is summary-rule.ts.
  */
 import { z } from 'zod';
-import type { ArtifactChunk, Message, TaskState } from './types';
-import { isTerminalState } from './types';
+import type { ArtifactChunk, Message } from './types';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const MessageSchema = z.custom<Message>((v) => isRecord(v) && Array.isArray(v.parts));
@@ -121,45 +117,3 @@ export const TimelineEventSchema = z.discriminatedUnion('type', [
   z.object({ ...timelineFields, type: z.literal('remote'), payload: RemotePayloadSchema }),
 ]);
 export type TimelineEvent = z.infer<typeof TimelineEventSchema>;
-
-/** How one event changes a task's summary; absent fields stay as they were. */
-export interface TaskSummaryChange {
-  state?: TaskState;
-  detached?: boolean;
-  /** The status message now shown; null clears it. */
-  statusMessage?: Message | null;
-  /** Set when the event ends the task. */
-  ended?: { reason: string | null };
-}
-
-type SummaryInput = TaskEventBody | TimelineEvent;
-
-/**
- * The one rule. A status sets the state (and its message, and the end); a detach marks the
- * task detached (still working); a caller's message (inbound continue or outbound follow-up) starts a new turn,
- * so the task is no longer detached and the old status message is cleared. A message the peer
- * sent (`remote`) is not a new turn and changes nothing.
- */
-export function taskSummaryChange(event: SummaryInput & { state?: string | null }): TaskSummaryChange {
-  switch (event.type) {
-    case 'status': {
-      if (!event.state) return {};
-      const state = event.state as TaskState;
-      return {
-        state,
-        ...(event.payload.message ? { statusMessage: event.payload.message } : {}),
-        ...(isTerminalState(state) ? { ended: { reason: event.payload.reason ?? null } } : {}),
-      };
-    }
-    case 'detached':
-      return {
-        detached: true,
-        ...(event.state ? { state: event.state as TaskState } : {}),
-        ...(event.payload.message ? { statusMessage: event.payload.message } : {}),
-      };
-    case 'message':
-      return event.payload.remote ? {} : { detached: false, statusMessage: null };
-    default:
-      return {};
-  }
-}

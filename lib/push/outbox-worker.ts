@@ -5,6 +5,7 @@
  */
 import { errorMessage, log } from '../log';
 import { settledWithin, sleep } from '../util/abortable';
+import { backoffDelay } from '../util/backoff';
 import type { MaybeAsync } from '../util/maybe-async';
 
 
@@ -109,6 +110,8 @@ export class OutboxWorker<T> {
 
 /** How long an attempt's outcome is retried while the database is unreachable (a PostgreSQL restart). */
 const RECORD_RETRY_FOR_MS = 60_000;
+/** From 0.2 s, doubling, at most 5 s: a database that comes back is used again soon. */
+const RECORD_RETRY_BACKOFF = { initialMs: 200, maxMs: 5_000 };
 
 /**
  * Records an attempt's outcome, retrying while the database is unreachable: a POST that went out
@@ -118,14 +121,15 @@ const RECORD_RETRY_FOR_MS = 60_000;
  */
 export async function recordOutcome(record: () => unknown, what: string, forMs = RECORD_RETRY_FOR_MS): Promise<void> {
   const giveUpAt = Date.now() + forMs;
-  for (let backoff = 200; ; backoff = Math.min(backoff * 2, 5_000)) {
+  for (let attempt = 1; ; attempt++) {
     try {
       await record();
       return;
     } catch (err) {
       if (Date.now() > giveUpAt) throw err;
-      log.warn(`${what}: its outcome could not be recorded; retrying`, { error: errorMessage(err), inMs: backoff });
-      await sleep(backoff);
+      const inMs = backoffDelay(RECORD_RETRY_BACKOFF, attempt);
+      log.warn(`${what}: its outcome could not be recorded; retrying`, { error: errorMessage(err), inMs });
+      await sleep(inMs);
     }
   }
 }

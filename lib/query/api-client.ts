@@ -1,22 +1,12 @@
 /**
  * The browser's only way to call the dashboard API. Every answer is checked against its wire
- * schema; every failure becomes an ApiRequestError carrying the API's {code, message, field},
+ * schema; every failure becomes the one ClientError (lib/protocol/client-error.ts) carrying the API's {code, message, field},
  * so forms can show a validation error at the field it names.
  */
 import type { z } from 'zod';
 import { ApiErrorSchema } from '@/lib/dashboard/wire';
+import { ClientError } from '@/lib/protocol/client-error';
 
-export class ApiRequestError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly field?: string,
-  ) {
-    super(message);
-    this.name = 'ApiRequestError';
-  }
-}
 
 type QueryValue = string | number | boolean | null | undefined;
 
@@ -29,11 +19,11 @@ export function withQuery(path: string, params: Record<string, QueryValue>): str
   return qs ? `${path}?${qs}` : path;
 }
 
-async function errorFrom(res: Response): Promise<ApiRequestError> {
+async function errorFrom(res: Response): Promise<ClientError> {
   const body: unknown = await res.json().catch(() => null);
   const parsed = ApiErrorSchema.safeParse(body);
-  if (parsed.success) return new ApiRequestError(res.status, parsed.data.error.code, parsed.data.error.message, parsed.data.error.field);
-  return new ApiRequestError(res.status, 'http_error', `request failed with HTTP ${res.status}`);
+  if (parsed.success) return new ClientError(res.status, parsed.data.error.code, parsed.data.error.message, parsed.data.error.field);
+  return new ClientError(res.status, 'http_error', `request failed with HTTP ${res.status}`);
 }
 
 async function request<T>(path: string, schema: z.ZodType<T>, init: RequestInit = {}): Promise<T> {

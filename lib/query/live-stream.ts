@@ -4,6 +4,8 @@
  * EventSource ourselves, with backoff, from a freshly computed URL (which carries ?after=).
  * The status distinguishes a dropped stream ("reconnecting") from one that ended on purpose.
  */
+import { backoffDelay } from '@/lib/util/backoff';
+
 export type LiveStatus = 'connecting' | 'live' | 'reconnecting' | 'ended' | 'paused';
 
 export interface LiveStreamOptions {
@@ -16,7 +18,8 @@ export interface LiveStreamOptions {
   onReconnected?: () => void;
 }
 
-const BACKOFF_MS = [500, 1_000, 2_000, 4_000, 8_000];
+/** From 0.5 s, doubling, at most 8 s: a restarting server is usually back within a few seconds. */
+const RECONNECT_BACKOFF = { initialMs: 500, maxMs: 8_000 };
 
 export function openLiveStream(opts: LiveStreamOptions): () => void {
   let source: EventSource | null = null;
@@ -48,7 +51,7 @@ export function openLiveStream(opts: LiveStreamOptions): () => void {
       opts.onStatus('reconnecting');
       if (es.readyState !== EventSource.CLOSED) return; // the browser retries with Last-Event-ID
       es.close();
-      const delay = BACKOFF_MS[Math.min(attempts++, BACKOFF_MS.length - 1)];
+      const delay = backoffDelay(RECONNECT_BACKOFF, ++attempts);
       timer = setTimeout(connect, delay);
     };
     for (const [name, handler] of Object.entries(opts.events)) {

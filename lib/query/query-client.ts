@@ -4,10 +4,10 @@
  * queries do not poll or refetch on focus; a 401 anywhere sends the operator to the login page.
  */
 import { isServer, QueryCache, QueryClient } from '@tanstack/react-query';
-import { ApiRequestError } from './api-client';
+import { ClientError } from '@/lib/protocol/client-error';
 
 function toLogin(error: unknown): void {
-  if (isServer || !(error instanceof ApiRequestError) || error.status !== 401) return;
+  if (isServer || !(error instanceof ClientError) || error.status !== 401) return;
   if (window.location.pathname === '/login') return;
   const next = encodeURIComponent(window.location.pathname + window.location.search);
   window.location.assign(`/login?next=${next}`);
@@ -20,7 +20,7 @@ function makeQueryClient(): QueryClient {
       queries: {
         staleTime: 30_000,
         refetchOnWindowFocus: false,
-        retry: (failures, error) => !(error instanceof ApiRequestError && error.status < 500) && failures < 2,
+        retry: (failures, error) => !(error instanceof ClientError && error.status < 500) && failures < 2,
       },
       mutations: { onError: toLogin },
     },

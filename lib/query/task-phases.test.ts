@@ -33,6 +33,17 @@ describe('taskPicture', () => {
     expect(picture.progress).toBe(100);
   });
 
+  it("a peer's message keeps a detached task detached; the caller's follow-up ends the detach", () => {
+    const said = (text: string, remote: boolean) => ({ message: { parts: [{ kind: 'text', text }] }, ...(remote ? { remote } : {}) });
+    const log: [string, string | null, unknown?][] = [
+      ['submitted', 'submitted'], ['status', 'working'], ['detached', 'working', { reason: 'client timeout' }],
+      ['message', null, said('thinking', true)], ['status', 'working'], ['message', null, said('go on', false)], ['status', 'working'],
+    ];
+    const seconds = [0, 0, 1, 2, 3, 4, 5];
+    const picture = taskPicture(log.map(([type, state, payload], i) => ev(i + 1, seconds[i], type, state, payload)), Date.parse(at(6)))!;
+    expect(picture.phases.map((p) => `${p.kind} ${(p.endMs - p.startMs) / 1000}`)).toEqual(['submitted 0', 'working 1', 'detached 4', 'working 1']);
+  });
+
   it('a running task ends its open phase now; input-required is a phase of its own', () => {
     const picture = taskPicture([ev(1, 0, 'submitted', 'submitted'), ev(2, 1, 'status', 'working'), ev(3, 2, 'status', 'input-required')], Date.parse(at(6)))!;
     expect(picture.phases.map((p) => [p.kind, (p.endMs - p.startMs) / 1000])).toEqual([

@@ -7,6 +7,7 @@
  * "N% done" that the built-in agents write.
  */
 import type { TimelineEvent } from '@/lib/dashboard/wire';
+import { taskSummaryChange } from '@/lib/protocol/summary-rule';
 
 export type PhaseKind = 'submitted' | 'working' | 'detached' | 'input-required' | 'ended';
 
@@ -72,12 +73,12 @@ export function taskPicture(events: TimelineEvent[], nowMs: number): TaskPicture
     const payload = event.payload as Payload | undefined;
     if (event.type === 'artifact') chunks.push(at);
     if (event.type === 'detached') {
-      detached = true;
       const w = payload?.metadata?.switchboard?.responseWindowMs;
       if (typeof w === 'number') windowAtMs = startMs + w;
       if (typeof payload?.graceMs === 'number') graceEndsAtMs = at + payload.graceMs;
     }
-    if (event.type === 'message') detached = false;
+    // Whether the task is detached follows the one summary rule (a peer's message keeps it).
+    detached = taskSummaryChange(event).detached ?? detached;
     if (event.type === 'status') progress = progressOf(payload) ?? progress;
     const kind = phaseFor(event, detached);
     if (!kind || ended !== null) continue;

@@ -5,13 +5,10 @@
  * lastSeq are ignored, so a replay after a reconnect can never apply anything twice.
  */
 import { accumulateArtifacts } from '@/lib/protocol/artifacts';
-import { messageText } from '@/lib/protocol/message-text';
-import { taskSummaryChange } from '@/lib/protocol/task-events';
+import { statusTextOf, summaryChangeOf } from '@/lib/protocol/summary-rule';
 import type { ArtifactChunk } from '@/lib/protocol/types';
 import { isTerminalState } from '@/lib/protocol/types';
 import { compactEvent, displayStateOf, type TaskDetail, type TimelineEvent } from '@/lib/dashboard/wire';
-
-const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 function withArtifactChunk(snapshot: TaskDetail['snapshot'], chunk: ArtifactChunk): TaskDetail['snapshot'] {
   const id = chunk.artifact?.artifactId;
@@ -26,13 +23,10 @@ function applyOne(detail: LiveState, event: TimelineEvent): LiveState {
   let { task, snapshot } = detail;
   task = { ...task, lastSeq: event.seq, updatedAt: event.at };
   // The summary fields change by the one rule the server's writer uses too.
-  const change = taskSummaryChange(event);
-  if (change.state) task.state = change.state;
-  if (change.detached !== undefined) task = { ...task, detached: change.detached, detachedAt: change.detached ? event.at : task.detachedAt };
-  if (change.statusMessage !== undefined) task.statusText = flat(messageText(change.statusMessage));
-  if (change.ended) task = { ...task, endedAt: event.at, endReason: change.ended.reason };
-  if (event.type === 'status' && change.state) {
-    const state = change.state;
+  const { statusMessage, ...changed } = summaryChangeOf(event, event.at);
+  task = { ...task, ...changed, ...(statusMessage !== undefined ? { statusText: statusTextOf(statusMessage) } : {}) };
+  if (event.type === 'status' && changed.state) {
+    const state = changed.state;
     const message = event.payload.message;
     const keep = message && (isTerminalState(state) || state === 'input-required' || state === 'auth-required');
     snapshot = {

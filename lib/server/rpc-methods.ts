@@ -18,31 +18,38 @@ export type Operation =
 export type { ProtocolVersion } from '../protocol/types';
 import type { ProtocolVersion } from '../protocol/types';
 
-export const METHODS: Record<string, { version: ProtocolVersion; op: Operation }> = {
-  'message/send': { version: '0.3', op: 'send' },
-  'message/stream': { version: '0.3', op: 'stream' },
-  'tasks/get': { version: '0.3', op: 'get' },
-  'tasks/list': { version: '0.3', op: 'list' },
-  'tasks/cancel': { version: '0.3', op: 'cancel' },
-  'tasks/resubscribe': { version: '0.3', op: 'subscribe' },
-  'tasks/subscribe': { version: '0.3', op: 'subscribe' },
-  'tasks/pushNotificationConfig/set': { version: '0.3', op: 'pushSet' },
-  'tasks/pushNotificationConfig/get': { version: '0.3', op: 'pushGet' },
-  'tasks/pushNotificationConfig/list': { version: '0.3', op: 'pushList' },
-  'tasks/pushNotificationConfig/delete': { version: '0.3', op: 'pushDelete' },
-  'agent/getAuthenticatedExtendedCard': { version: '0.3', op: 'extendedCard' },
-  SendMessage: { version: '1.0', op: 'send' },
-  SendStreamingMessage: { version: '1.0', op: 'stream' },
-  GetTask: { version: '1.0', op: 'get' },
-  ListTasks: { version: '1.0', op: 'list' },
-  CancelTask: { version: '1.0', op: 'cancel' },
-  SubscribeToTask: { version: '1.0', op: 'subscribe' },
-  CreateTaskPushNotificationConfig: { version: '1.0', op: 'pushSet' },
-  GetTaskPushNotificationConfig: { version: '1.0', op: 'pushGet' },
-  ListTaskPushNotificationConfigs: { version: '1.0', op: 'pushList' },
-  DeleteTaskPushNotificationConfig: { version: '1.0', op: 'pushDelete' },
-  GetExtendedAgentCard: { version: '1.0', op: 'extendedCard' },
+const V03_METHODS: Record<string, Operation> = {
+  'message/send': 'send',
+  'message/stream': 'stream',
+  'tasks/get': 'get',
+  'tasks/list': 'list',
+  'tasks/cancel': 'cancel',
+  'tasks/resubscribe': 'subscribe',
+  'tasks/subscribe': 'subscribe',
+  'tasks/pushNotificationConfig/set': 'pushSet',
+  'tasks/pushNotificationConfig/get': 'pushGet',
+  'tasks/pushNotificationConfig/list': 'pushList',
+  'tasks/pushNotificationConfig/delete': 'pushDelete',
+  'agent/getAuthenticatedExtendedCard': 'extendedCard',
 };
+
+const V10_METHODS: Record<string, Operation> = {
+  SendMessage: 'send',
+  SendStreamingMessage: 'stream',
+  GetTask: 'get',
+  ListTasks: 'list',
+  CancelTask: 'cancel',
+  SubscribeToTask: 'subscribe',
+  CreateTaskPushNotificationConfig: 'pushSet',
+  GetTaskPushNotificationConfig: 'pushGet',
+  ListTaskPushNotificationConfigs: 'pushList',
+  DeleteTaskPushNotificationConfig: 'pushDelete',
+  GetExtendedAgentCard: 'extendedCard',
+};
+
+const tagged = (version: ProtocolVersion, methods: Record<string, Operation>) => Object.fromEntries(Object.entries(methods).map(([name, op]) => [name, { version, op }]));
+
+export const METHODS: Record<string, { version: ProtocolVersion; op: Operation }> = { ...tagged('0.3', V03_METHODS), ...tagged('1.0', V10_METHODS) };
 
 /** The method table entry for a name; only own entries, so `__proto__` or `toString` are unknown methods. */
 export function findMethod(name: string): { version: ProtocolVersion; op: Operation } | undefined {

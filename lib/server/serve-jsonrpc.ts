@@ -127,7 +127,7 @@ export async function serveJsonRpc(req: Request, agent: ServedAgent): Promise<Re
       });
     }
     return await sseBatchResponse(outcome.events, {
-      frame: (result) => sseData({ jsonrpc: '2.0', id, result }),
+      frame: (result, generation) => sseData({ jsonrpc: '2.0', id, result }, generation),
       errorFrame: (err) => sseErrorEvent({ jsonrpc: '2.0', id, error: toJsonRpcError(asA2AError(err, logContext), method.version) }),
     });
   } catch (err) {

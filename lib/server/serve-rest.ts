@@ -174,7 +174,7 @@ export async function serveRest(req: Request, agent: ServedAgent, segments: stri
       });
     }
     return await sseBatchResponse(outcome.events, {
-      frame: (result) => sseData(result),
+      frame: (result, generation) => sseData(result, generation),
       errorFrame: (err) => encodeFrame({ event: 'error', data: toRestError(asA2AError(err, logContext)) }),
     });
   } catch (err) {

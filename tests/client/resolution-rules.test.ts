@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { normalizeAgentUrl, normalizeUrl } from '@/lib/client/normalize-url';
-import { pickTimeout, TimeoutOverrideError, validateTimeoutOverride } from '@/lib/peers/timeouts';
+import { pickTimeout, validateTimeoutOverride } from '@/lib/peers/timeouts';
+import { ClientError } from '@/lib/protocol/client-error';
 import { SseParser } from '@/lib/client/sse';
 import { chooseInterface, describeCard } from '@/lib/client/agent-card';
 import { TIMING_EXTENSION_URI } from '@/lib/protocol/extensions';
@@ -54,7 +55,7 @@ describe('timeout precedence: dispatch override > peer > SWITCHBOARD_CLIENT_TIME
     expect(pickTimeout({ overrideSeconds: 0.25, defaultMs: 1 })).toEqual({ ms: 250, source: 'dispatch' });
   });
   it.each([0, -1, 86_401, Number.NaN, Number.POSITIVE_INFINITY, '30', true])('refuses %s with a message naming timeoutSeconds and the 24 h bound', (value) => {
-    expect(() => validateTimeoutOverride(value)).toThrow(TimeoutOverrideError);
+    expect(() => validateTimeoutOverride(value)).toThrow(ClientError);
     expect(() => validateTimeoutOverride(value)).toThrow(/timeoutSeconds: must be a positive number of seconds, at most 86400 \(24 h\)/);
   });
   it('accepts 24 h exactly, and no override', () => {

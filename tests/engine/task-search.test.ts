@@ -21,7 +21,7 @@ describe('dashboard text search', () => {
     await writer.createTaskRecord({ id, contextId: crypto.randomUUID(), direction: 'inbound', agentSlug: 'echo', state: 'submitted', requestText: 'zephyr invoice' }, [
       { type: 'submitted', state: 'submitted', payload: { message } },
     ]);
-    await writer.recordEvents(id, [{ type: 'status', state: 'input-required', payload: { message } }], { patch: { state: 'input-required', statusMessage: message } });
+    await writer.recordEvents(id, [{ type: 'status', state: 'input-required', payload: { message } }]);
 
     const ids = async (search: string) => (await repo.listTasks({ search, limit: 10 })).tasks.map((t) => t.id);
     expect(await ids('zephyr')).toEqual([id]);

@@ -27,6 +27,9 @@ function eventOf(frame: Json): { generation?: number; state?: string; text: stri
   return { generation: e.metadata?.switchboard?.generation, state: e.status?.state, text: parts.map((p) => p.text ?? '').join('') };
 }
 
+/** Each frame's `id:` line (undefined where it has none), in order, by the frames' data. */
+const frameIds = new WeakMap<Json, number | undefined>();
+
 /** Opens a subscription; `stopAfter` events in, it hangs up (a cut connection). */
 async function subscribe(open: (signal: AbortSignal) => Promise<Response>, stopAfter = Infinity): Promise<Json[]> {
   const abort = new AbortController();
@@ -39,9 +42,15 @@ async function subscribe(open: (signal: AbortSignal) => Promise<Response>, stopA
       buffer += decoder.decode(chunk, { stream: true });
       let end: number;
       while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const data = buffer.slice(0, end).split('\n').find((l) => l.startsWith('data: '));
+        const lines = buffer.slice(0, end).split('\n');
+        const data = lines.find((l) => l.startsWith('data: '));
+        const id = lines.find((l) => l.startsWith('id: '));
         buffer = buffer.slice(end + 2);
-        if (data) frames.push(JSON.parse(data.slice(6)));
+        if (data) {
+          const frame = JSON.parse(data.slice(6)) as Json;
+          frameIds.set(frame, id ? Number(id.slice(4)) : undefined);
+          frames.push(frame);
+        }
         if (frames.length >= stopAfter) {
           abort.abort();
           return frames;
@@ -80,9 +89,13 @@ describe('generations', () => {
   it.each(Object.entries(BINDINGS))('%s: a cut subscription resumes after the last generation seen; nothing lost, nothing doubled', async (_name, open) => {
     const started = await rpc(`${app.url}/a2a/slow`, 'message/send', { message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'work 2s chunks 8' }] }, configuration: { blocking: false } });
     const id = started.body.result.id as string;
-    const first = (await subscribe(open(id), 4)).map(eventOf);
+    const firstFrames = await subscribe(open(id), 4);
+    // Every frame's id: line is its event's generation, so an EventSource resumes by itself.
+    for (const frame of firstFrames) expect(frameIds.get(frame)).toBe(eventOf(frame).generation);
+    const first = firstFrames.map(eventOf);
     const seen = first.filter((e) => e.generation !== undefined);
-    const last = seen.at(-1)!.generation!;
+    const last = frameIds.get(firstFrames.at(-1)!)!;
+    expect(last).toBe(seen.at(-1)!.generation);
     const rest = (await subscribe(open(id, last))).map(eventOf);
     expect(rest.length).toBeGreaterThan(0);
     expect(rest.every((e) => e.generation! > last)).toBe(true);

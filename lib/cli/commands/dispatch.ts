@@ -1,6 +1,6 @@
 /** `switchboard dispatch <peer|url> "<text>"`: send through the running Switchboard, optionally follow. */
 import { Command, Option } from 'commander';
-import type { DispatchMode } from '../../dashboard/peer-wire';
+import type { DispatchMode } from '../../protocol/dispatch-modes';
 import { apiTarget } from '../api';
 import { EXIT, EXIT_CODES_HELP, type ExitCode } from '../exit-codes';
 import { watchTask } from '../follow-command';

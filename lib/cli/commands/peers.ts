@@ -1,7 +1,8 @@
 /** `switchboard peers ls|add|test|rm|import`. Secrets come from environment variables, never argv. */
 import { Command } from 'commander';
 import { z } from 'zod';
-import { PeerListSchema, PeerOneSchema, PeerTestSchema, type PeerAuthInput, type PeerInput } from '../../dashboard/peer-wire';
+import { PeerListSchema, PeerOneSchema, PeerTestSchema, type PeerInput } from '../../dashboard/peer-wire';
+import type { PeerAuthInput } from '../../protocol/peer-auth';
 import { apiRequest, apiTarget, CliError } from '../api';
 import { EXIT, type ExitCode } from '../exit-codes';
 import { note, printJson, printTable, type CommonOptions } from '../output';

@@ -12,8 +12,9 @@ import { newId } from '../../db/ids';
 import { timeoutFloorWarning } from '../../protocol/timeout-floor';
 import type { TaskRecord } from '../../db/task-records';
 import type { Message, Part } from '../../protocol/types';
-import { ClientError } from '../../peers/errors';
-import { DISPATCH_MODES, followJson, readFollowState, statusKey, type FollowState } from './follow-state';
+import { ClientError } from '../../protocol/client-error';
+import { DISPATCH_MODES } from '../../protocol/dispatch-modes';
+import { followJson, readFollowState, statusKey, type FollowState } from './follow-state';
 import { startOutbound } from './runner';
 import { resolveTarget } from '../../peers/resolve';
 import { TimeoutSecondsSchema, type TimeoutSource } from '../../peers/timeouts';
@@ -183,7 +184,7 @@ async function followUp(req: DispatchRequest, taskId: string, extras: DispatchEx
   const change = await recordEvents(
     taskId,
     [{ type: 'message', payload: { message: local, mode: req.mode } }, { type: 'status', state: 'working', payload: {} }],
-    { onlyIfStateIn: [record.state], messages: [local], patch: { state: 'working', statusMessage: null, follow: followJson(next) } },
+    { onlyIfStateIn: [record.state], messages: [local], patch: { follow: followJson(next) } },
   );
   if (!change) throw new ClientError(409, 'not_waiting', `taskId: task ${taskId} changed state meanwhile; reload it`, 'taskId');
   startOutbound(taskId);

@@ -11,7 +11,8 @@
 import { errorMessage } from '../../log';
 import type { Task } from '../../protocol/types';
 import { getTask, listContextTasks, subscribeTask } from '../../client/a2a-client';
-import { Backoff, worthRecording } from './backoff';
+import { FOLLOW_BACKOFF, worthRecording } from './backoff';
+import { Backoff } from '../../util/backoff';
 import { sleep } from '../../util/abortable';
 import { claimLocalFailure, FOLLOW_LIMIT_EXCEEDED, LOST_CONTACT } from './endings';
 import { followLimitClock, settle, taskOf, type FollowJob } from './follow-job';
@@ -80,7 +81,7 @@ export interface FollowOptions {
 /** Follows the peer's task (recorder.remoteTaskId) until its turn ends or the follow limit. */
 export async function followRemoteTask(job: FollowJob, opts: FollowOptions = {}): Promise<void> {
   const clock = followLimitClock(job);
-  const backoff = new Backoff();
+  const backoff = new Backoff(FOLLOW_BACKOFF);
   const errors = new ErrorLog(job);
   let polling = !job.conn.streaming || opts.getFirst === true;
   let switchBack = opts.getFirst === true && job.conn.streaming;
@@ -156,7 +157,7 @@ export async function locateRemoteTask(job: FollowJob, why: string): Promise<boo
   const lost = (detail: string) => claimLocalFailure(taskOf(job), `${LOST_CONTACT}: ${why}`, detail).then(() => false);
   if (job.conn.version !== '1.0') return lost(`A2A ${job.conn.version} JSON-RPC cannot list tasks, so the peer's task for message ${message.messageId} cannot be looked up; it may still run at the peer`);
   const clock = followLimitClock(job);
-  const backoff = new Backoff();
+  const backoff = new Backoff(FOLLOW_BACKOFF);
   const errors = new ErrorLog(job);
   try {
     for (;;) {

@@ -6,9 +6,8 @@
 import { z } from 'zod';
 import type { TaskRecord } from '../../db/task-records';
 import type { Message } from '../../protocol/types';
+import { DISPATCH_MODES } from '../../protocol/dispatch-modes';
 
-export const DISPATCH_MODES = ['blocking', 'streaming', 'background'] as const;
-export type DispatchMode = (typeof DISPATCH_MODES)[number];
 
 /**
  * connect: the card is not read yet and nothing was sent (safe to start over);

@@ -6,8 +6,8 @@
  * Non-terminal writes are guarded (onlyIfNotTerminal): once the task ended locally (a cancel,
  * the follow limit) nothing more is written and the caller learns it and stops.
  */
-import { recordEvents } from '../task-writer';
-import type { NewEvent, TaskPatch } from '../../db/task-records';
+import { recordEvents, type WriteOptions } from '../task-writer';
+import type { NewEvent } from '../../db/task-records';
 import { accumulateArtifacts, artifactContent, joinedParts } from '../../protocol/artifacts';
 import type { EventPayload } from '../../protocol/task-events';
 import type { Artifact, ArtifactChunk, Message, StreamEvent, Task, TaskStatus } from '../../protocol/types';
@@ -59,7 +59,7 @@ export class RemoteRecorder {
   ) {}
 
   /** Appends events unless the task already ended; false when it had. */
-  async write(events: NewEvent[], patch: TaskPatch = {}, messages: Message[] = []): Promise<boolean> {
+  async write(events: NewEvent[], patch: WriteOptions['patch'] = {}, messages: Message[] = []): Promise<boolean> {
     await this.flush();
     if (this.endedHere) return false;
     const change = await recordEvents(this.taskId, events, { onlyIfNotTerminal: true, patch, messages });
@@ -71,7 +71,7 @@ export class RemoteRecorder {
     await this.chunks.drain();
   }
 
-  async saveFollow(changes: Partial<FollowState>, events: NewEvent[] = [], patch: TaskPatch = {}): Promise<boolean> {
+  async saveFollow(changes: Partial<FollowState>, events: NewEvent[] = [], patch: WriteOptions['patch'] = {}): Promise<boolean> {
     this.follow = { ...this.follow, ...changes };
     return this.write(events, { ...patch, follow: followJson(this.follow) });
   }
@@ -102,7 +102,6 @@ export class RemoteRecorder {
     await recordEvents(this.taskId, [{ type: 'detached', state: 'working', payload: { reason, ...(message ? { message } : {}) } }], {
       onlyIfNotTerminal: true,
       onlyIfNotDetached: true,
-      patch: { state: 'working', ...(message ? { statusMessage: message } : {}) },
     });
   }
 
@@ -118,7 +117,7 @@ export class RemoteRecorder {
     this.lastStatus = statusKey(status);
     // The peer moved on from the question a follow-up answered: any later one is a new question.
     if (this.follow.answering && this.lastStatus !== this.follow.answering) this.follow = { ...this.follow, answering: undefined };
-    return this.write([{ type: 'status', state: status.state, payload }], { state: status.state, statusMessage: message ?? null });
+    return this.write([{ type: 'status', state: status.state, payload }]);
   }
 
   async recordChunk(chunk: ArtifactChunk): Promise<boolean> {

@@ -11,7 +11,7 @@ import { isTerminalState } from '../../protocol/types';
 import { log, errorMessage } from '../../log';
 import { connect, reconnect, type PeerConnection } from '../../peers/connect';
 import { claimLocalFailure } from './endings';
-import { ClientError } from '../../peers/errors';
+import { ClientError } from '../../protocol/client-error';
 import { outboundFollowers } from './follow-registry';
 import type { FollowJob } from './follow-job';
 import { followRemoteTask, locateRemoteTask } from './follow-remote-task';
@@ -55,7 +55,7 @@ async function openConnection(recorder: RemoteRecorder, target: ResolvedTarget, 
       ...(warning ? [{ type: 'remote' as const, payload: { event: 'timing-warning', warning } }] : []),
     ];
     const phase = follow.phase === 'connect' ? 'send' : follow.phase;
-    const ok = await recorder.saveFollow({ phase, version: conn.version, endpoint: conn.endpoint, streaming: conn.streaming }, events, { state: 'working', peerUrl: conn.endpoint });
+    const ok = await recorder.saveFollow({ phase, version: conn.version, endpoint: conn.endpoint, streaming: conn.streaming }, events, { peerUrl: conn.endpoint });
     return ok ? conn : null;
   } catch (err) {
     if (!signal.aborted) await claimLocalFailure({ id: recorder.taskId, contextId: recorder.contextId }, `dispatch failed: ${errorMessage(err)}`);

@@ -17,7 +17,7 @@ import { ClientTimeoutError, TransportError } from '../../client/http-transport'
 import { RpcError, UnreadableStreamError } from '../../client/json-rpc';
 import { SseLimitError } from '../../client/sse';
 import type { NewEvent } from '../../db/task-records';
-import type { DispatchMode } from './follow-state';
+import type { DispatchMode } from '../../protocol/dispatch-modes';
 
 /** What to do after the send: follow the known task, find it first (and why), or nothing (ended). */
 export type AfterSend = 'follow' | 'done' | { locate: string };

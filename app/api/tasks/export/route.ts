@@ -2,9 +2,7 @@
 // newest first: ?since&state&cursor&limit; the next page's cursor in the Switchboard-Next-Cursor
 // header (absent on the last page). Viewer role.
 import { apiRoute } from '@/lib/api/route';
-import { apiError } from '@/lib/api/responses';
 import { parseQuery } from '@/lib/dashboard/http';
-import { BadCursorError } from '@/lib/dashboard/task-list';
 import { exportTaskPage } from '@/lib/dashboard/task-export';
 import { EXPORT_NEXT_CURSOR_HEADER, TaskExportQuerySchema } from '@/lib/dashboard/wire';
 
@@ -14,13 +12,8 @@ export const dynamic = 'force-dynamic';
 export const GET = apiRoute({ role: 'viewer' }, async ({ req }) => {
   const query = parseQuery(req, TaskExportQuerySchema);
   if ('response' in query) return query.response;
-  try {
-    const page = await exportTaskPage(query.data);
-    const headers: Record<string, string> = { 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Cache-Control': 'no-store' };
-    if (page.nextCursor) headers[EXPORT_NEXT_CURSOR_HEADER] = page.nextCursor;
-    return new Response(page.lines, { headers });
-  } catch (err) {
-    if (err instanceof BadCursorError) return apiError(400, 'invalid_request', err.message, 'cursor');
-    throw err;
-  }
+  const page = await exportTaskPage(query.data);
+  const headers: Record<string, string> = { 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Cache-Control': 'no-store' };
+  if (page.nextCursor) headers[EXPORT_NEXT_CURSOR_HEADER] = page.nextCursor;
+  return new Response(page.lines, { headers });
 });

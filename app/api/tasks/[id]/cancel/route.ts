@@ -13,7 +13,5 @@ export const POST = apiRoute<{ id: string }>({ role: 'operator' }, async ({ req,
   const parent = new URL(req.url).searchParams.get('parent');
   if (parent !== null && !/^[\w.:-]{1,128}$/.test(parent)) return apiError(400, 'invalid_request', 'parent: expected a task id', 'parent');
   const origin = { door: operatorDoor(req, caller!), ...(parent ? { parentTaskId: parent } : {}) };
-  const result = await cancelAsOperator(params.id, caller!.name, origin);
-  if (!result.ok) return apiError(result.status, result.code, result.message, result.field);
-  return Response.json({ task: result.task });
+  return Response.json({ task: await cancelAsOperator(params.id, caller!.name, origin) });
 });
