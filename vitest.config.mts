@@ -70,13 +70,17 @@ export default defineConfig({
     pool: 'forks',
     projects: [
       {
+        // Pure tests share nothing (no server, no database, no file outside their temp dirs), so
+        // their files run two at a time; the projects below stay one file at a time, after them
+        // (Vitest needs a group order of its own per worker count).
         extends: true,
-        test: { name: 'unit', include: UNIT },
+        test: { name: 'unit', include: UNIT, fileParallelism: true, maxWorkers: 2, sequence: { groupOrder: 0 } },
       },
       {
         extends: true,
         test: {
           name: 'sqlite',
+          sequence: { groupOrder: 1 },
           include: ['tests/**/*.test.ts'],
           exclude: ['tests/postgres/**', ...UNIT],
           globalSetup: ['tests/support/global-setup.ts'],
@@ -86,6 +90,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'postgresql',
+          sequence: { groupOrder: 2 },
           include: [...BOTH_PROVIDERS, 'tests/postgres/**/*.test.ts'],
           globalSetup: ['tests/support/global-setup.ts', 'tests/support/pg-global-setup.ts'],
           env: { SWITCHBOARD_TEST_STORE: 'postgresql' },

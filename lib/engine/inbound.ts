@@ -17,7 +17,7 @@ import { buildTask, loadTask } from './snapshot';
 import { toStreamEvent, type StreamEnd } from './stream-events';
 import { agentText } from './messages';
 import { directReplyIn } from './direct-reply';
-import { findTask, findTaskWithSentMessage, listMessages, listTasksInScope } from '../db/task-repo';
+import { findTask, findTaskWithSentMessage, listEvents, listMessages, listTasksInScope } from '../db/task-repo';
 import { newId } from '../db/ids';
 import { isContextTaken, type StoredEvent, type TaskRecord } from '../db/task-records';
 import type { CallerScope } from '../db/task-scope';
@@ -213,14 +213,24 @@ export async function startSend(req: SendRequest, mode: SendMode): Promise<() =>
   return () => answerSend(req, mode, begun);
 }
 
-/** A repeated send: the task as it is, or (blocking, turn still running) as the turn leaves it. */
+/**
+ * A repeated send: the task as it is, or (blocking, turn still running) as the turn leaves it;
+ * a blocking repeat of a send the agent answered with a direct message gets that message again,
+ * as the first call did (decision 241).
+ */
 async function answerRepeat(req: SendRequest, mode: SendMode, record: TaskRecord): Promise<Task | Message> {
   if (mode === 'blocking' && !isTurnEndState(record.state)) {
     const { windowMs } = timingFor(req.agent);
     const events = observeTaskBatches(record.id, { afterSeq: record.lastSeq, until: 'turn', windowMs, signal: req.signal });
     while (!(await events.next()).done);
   }
-  return (await loadTask(record.id, { historyLength: req.historyLength }))!;
+  const reply = mode === 'blocking' ? await directReplyOf(record) : null;
+  return reply ?? (await loadTask(record.id, { historyLength: req.historyLength }))!;
+}
+
+/** The direct message a task's only turn was answered with, or null (the task is the answer). */
+async function directReplyOf(record: TaskRecord): Promise<Message | null> {
+  return directReplyIn(await listEvents(record.id, 0, ['status']), record.contextId);
 }
 
 async function answerSend(req: SendRequest, mode: SendMode, { record, continues }: BegunTurn): Promise<Task | Message> {
@@ -259,7 +269,13 @@ export async function* streamMessage(req: SendRequest): AsyncGenerator<StreamBat
   const { windowMs, graceMs } = timingFor(req.agent);
   const snapshot = await buildTask(record, { historyLength: req.historyLength });
   if (repeated) {
-    // The stream the first send opened may be gone: the task, then its turn's rest, if any.
+    // The stream the first send opened may be gone: the task, then its turn's rest, if any;
+    // a send answered with a direct message is answered with it again (decision 241).
+    const reply = isTurnEndState(record.state) ? await directReplyOf(record) : null;
+    if (reply) {
+      yield [reply];
+      return;
+    }
     yield [snapshot];
     if (!isTurnEndState(record.state)) yield* followTurn(record, { windowMs, graceMs, signal: req.signal, detachOnLeave: true });
     return;

@@ -6,9 +6,10 @@ import type { ProtocolVersion } from './types';
 
 /**
  * Each error with its JSON-RPC code, its HTTP+JSON status and its gRPC status (v1.0 §5.4's gRPC
- * column; also AIP-193's `status` in HTTP+JSON bodies). The gRPC column names four codes only:
- * NOT_FOUND, FAILED_PRECONDITION, INVALID_ARGUMENT, INTERNAL; clients tell the errors that share
- * one apart by the ErrorInfo reason (decision 189).
+ * column; also AIP-193's `status` in HTTP+JSON bodies): NOT_FOUND, FAILED_PRECONDITION,
+ * UNIMPLEMENTED (push not supported, unsupported operation, version not supported),
+ * INVALID_ARGUMENT, INTERNAL; clients tell the errors that share one apart by the ErrorInfo
+ * reason (decisions 189, 240).
  */
 export const A2A_ERRORS = {
   parse: { code: -32700, reason: 'PARSE_ERROR', message: 'Invalid JSON payload', http: 400, status: 'INVALID_ARGUMENT' },
@@ -18,13 +19,13 @@ export const A2A_ERRORS = {
   internal: { code: -32603, reason: 'INTERNAL', message: 'Internal error', http: 500, status: 'INTERNAL' },
   taskNotFound: { code: -32001, reason: 'TASK_NOT_FOUND', message: 'Task not found', http: 404, status: 'NOT_FOUND' },
   taskNotCancelable: { code: -32002, reason: 'TASK_NOT_CANCELABLE', message: 'Task cannot be canceled', http: 409, status: 'FAILED_PRECONDITION' },
-  pushNotSupported: { code: -32003, reason: 'PUSH_NOTIFICATION_NOT_SUPPORTED', message: 'Push Notification is not supported', http: 400, status: 'FAILED_PRECONDITION' },
-  unsupportedOperation: { code: -32004, reason: 'UNSUPPORTED_OPERATION', message: 'This operation is not supported', http: 400, status: 'FAILED_PRECONDITION' },
+  pushNotSupported: { code: -32003, reason: 'PUSH_NOTIFICATION_NOT_SUPPORTED', message: 'Push Notification is not supported', http: 400, status: 'UNIMPLEMENTED' },
+  unsupportedOperation: { code: -32004, reason: 'UNSUPPORTED_OPERATION', message: 'This operation is not supported', http: 400, status: 'UNIMPLEMENTED' },
   contentTypeNotSupported: { code: -32005, reason: 'CONTENT_TYPE_NOT_SUPPORTED', message: 'Incompatible content types', http: 415, status: 'INVALID_ARGUMENT' },
   invalidAgentResponse: { code: -32006, reason: 'INVALID_AGENT_RESPONSE', message: 'Invalid agent response', http: 502, status: 'INTERNAL' },
   extendedCardNotConfigured: { code: -32007, reason: 'EXTENDED_AGENT_CARD_NOT_CONFIGURED', message: 'Authenticated Extended Card is not configured', http: 400, status: 'FAILED_PRECONDITION' },
   extensionSupportRequired: { code: -32008, reason: 'EXTENSION_SUPPORT_REQUIRED', message: 'Extension support required', http: 400, status: 'FAILED_PRECONDITION' },
-  versionNotSupported: { code: -32009, reason: 'VERSION_NOT_SUPPORTED', message: 'Version not supported', http: 400, status: 'FAILED_PRECONDITION' },
+  versionNotSupported: { code: -32009, reason: 'VERSION_NOT_SUPPORTED', message: 'Version not supported', http: 400, status: 'UNIMPLEMENTED' },
   // Switchboard's own (A2A defines none for limits; -32000..-32099 is JSON-RPC's server range, decision 212).
   quotaExceeded: { code: -32029, reason: 'QUOTA_EXCEEDED', message: 'Quota exceeded', http: 429, status: 'RESOURCE_EXHAUSTED' },
 } as const;

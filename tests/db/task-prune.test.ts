@@ -4,6 +4,7 @@
  * written through lib/db's task writer; a task never deleted: one still open (submitted,
  * working, detached, input-required), one with an open descendant (also a grandparent), one with
  * a push delivery or notification still pending, and one that ended inside the retention.
+ * A ListTasks page token outlives the task it points at (issue 26 §3): it is a keyset cursor.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { freshStore } from '../support/in-process';
@@ -37,9 +38,9 @@ const rowsOf = async (table: string, taskId: string) => Number((await query<{ n:
 const text = (t: string, role: 'user' | 'agent' = 'user') => ({ kind: 'message' as const, messageId: crypto.randomUUID(), role, parts: [{ kind: 'text' as const, text: t }] });
 
 /** A task created, worked on (an artifact chunk) and, unless `state` is open, ended `endedMsAgo` ago. */
-async function task(id: string, state: TaskState, endedMsAgo = 2 * HOUR, opts: { parent?: string; detached?: boolean } = {}): Promise<void> {
+async function task(id: string, state: TaskState, endedMsAgo = 2 * HOUR, opts: { parent?: string; detached?: boolean; agentSlug?: string; owner?: string } = {}): Promise<void> {
   const request = text(`request ${id}`);
-  await repo.insertTask({ id, contextId: `ctx-${id}`, direction: 'inbound', agentSlug: 'echo', state: 'submitted', requestText: id, parentTaskId: opts.parent }, [{ type: 'submitted', state: 'submitted', payload: { message: request } }], [request]);
+  await repo.insertTask({ id, contextId: `ctx-${id}`, direction: 'inbound', agentSlug: opts.agentSlug ?? 'echo', owner: opts.owner, state: 'submitted', requestText: id, parentTaskId: opts.parent }, [{ type: 'submitted', state: 'submitted', payload: { message: request } }], [request]);
   await repo.appendEvents(id, [
     { type: 'status', state: 'working', payload: {} },
     { type: 'artifact', payload: { artifact: { artifactId: 'a', parts: [{ kind: 'text', text: `result of ${id}` }] }, lastChunk: true } },
@@ -136,5 +137,27 @@ describe(`pacing a prune (${testStore()})`, () => {
     expect(rests).toHaveLength(3); // after each full batch; the fourth came back empty
     for (const ms of rests) expect(ms).toBeGreaterThan(0);
     expect(rests.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(9 * elapsed); // nine tenths of three statements' time, at most
+  });
+});
+
+describe(`ListTasks paging across a prune (${testStore()})`, () => {
+  it('a page token survives the deletion of the task it points at: the next page starts after it', async () => {
+    const { listInboundTasks } = await import('../../lib/server/list-tasks');
+    const scope = { kind: 'caller', agentSlug: 'lister', owner: 'lister-key', direction: 'inbound' } as const;
+    const mine = { agentSlug: scope.agentSlug, owner: scope.owner };
+    // Newest first: list-5, list-4 | list-3, list-2 | list-1. Only list-4 (the first page's last) is old and ended.
+    for (const n of [1, 2, 3]) await task(`list-${n}`, 'working', 0, mine);
+    await task('list-4', 'completed', 2 * HOUR, mine);
+    await task('list-5', 'working', 0, mine);
+    const ids = (page: { tasks: unknown[] }) => page.tasks.map((t) => (t as { id: string }).id);
+    const first = await listInboundTasks(scope, { pageSize: 2 }, '1.0');
+    expect(ids(first)).toEqual(['list-5', 'list-4']);
+    expect(await pruner.pruneFinishedTasks(HOUR, now)).toBeGreaterThanOrEqual(1);
+    expect(await taskIds()).not.toContain('list-4');
+    const second = await listInboundTasks(scope, { pageSize: 2, pageToken: first.nextPageToken }, '1.0');
+    expect(ids(second)).toEqual(['list-3', 'list-2']);
+    const third = await listInboundTasks(scope, { pageSize: 2, pageToken: second.nextPageToken }, '1.0');
+    expect(ids(third)).toEqual(['list-1']);
+    expect(third.nextPageToken).toBe('');
   });
 });

@@ -20,7 +20,7 @@ import { TransportError } from '../../lib/client/http-transport';
 import type { Message, StreamEvent } from '../../lib/protocol/types';
 import type { StreamResponse } from '@a2a-js/sdk';
 
-const GRPC = { OK: 0, INVALID_ARGUMENT: 3, NOT_FOUND: 5, RESOURCE_EXHAUSTED: 8, FAILED_PRECONDITION: 9, UNAUTHENTICATED: 16 };
+const GRPC = { OK: 0, INVALID_ARGUMENT: 3, NOT_FOUND: 5, RESOURCE_EXHAUSTED: 8, FAILED_PRECONDITION: 9, UNIMPLEMENTED: 12, UNAUTHENTICATED: 16 };
 
 let app: AppServer;
 let grpcPort: number;
@@ -205,9 +205,9 @@ describe('errors and bounds', () => {
     expect(await rawGrpcCall(`127.0.0.1:${grpcPort}`, 'SendMessage', sendMessageBytes({ message }))).toMatchObject({ code: GRPC.OK });
   });
 
-  it('an A2A-Version other than 1.x is VersionNotSupported (FAILED_PRECONDITION, reason in the status details)', async () => {
+  it('an A2A-Version other than 1.x is VersionNotSupported (UNIMPLEMENTED per v1.0 §5.4, reason in the status details)', async () => {
     const outcome = await rawGrpcCall(`127.0.0.1:${grpcPort}`, 'SendMessage', sendMessageBytes({ message }), { 'a2a-version': '0.3' });
-    expect(outcome).toMatchObject({ code: GRPC.FAILED_PRECONDITION, reason: 'VERSION_NOT_SUPPORTED' });
+    expect(outcome).toMatchObject({ code: GRPC.UNIMPLEMENTED, reason: 'VERSION_NOT_SUPPORTED' });
   });
 
   it('bytes that are not the request message are INVALID_ARGUMENT, not INTERNAL', async () => {

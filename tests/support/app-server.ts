@@ -46,19 +46,40 @@ export function distDir(): string {
   return process.env.SWITCHBOARD_DIST_DIR || '.next';
 }
 
-async function waitReady(url: string, child: ChildProcess, logs: () => string, timeoutMs = 60_000): Promise<void> {
+/** What `next start` prints once its own listener is bound. */
+const LISTENING = 'Ready in';
+
+/**
+ * Ready when this child said it listens and the health check answers. The first alone could
+ * precede the app's start-up; the second alone could be another process's server that took the
+ * port between freePort() and our bind (test files running in parallel, or anything else on a
+ * shared machine: a port is only free until someone binds it).
+ */
+async function waitReady(url: string, child: ChildProcess, logs: () => string, listening: () => boolean, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`app exited with ${child.exitCode} before it was ready:\n${logs()}`);
     try {
-      const res = await fetch(`${url}/api/health`);
-      if (res.ok) return;
+      const res = listening() ? await fetch(`${url}/api/health`) : null;
+      if (res?.ok) return;
     } catch {
       // not listening yet
     }
     await new Promise((r) => setTimeout(r, 150));
   }
   throw new Error(`app not ready after ${timeoutMs} ms:\n${logs()}`);
+}
+
+/** The first launch; a port taken between freePort() and the bind (EADDRINUSE) is chosen again, twice at most. */
+async function launchOnFreePort(launch: () => Promise<void>, logs: () => string, mayMove: boolean, move: () => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await launch();
+    } catch (err) {
+      if (!mayMove || attempt >= 3 || !logs().includes('EADDRINUSE')) throw err;
+      await move();
+    }
+  }
 }
 
 export interface StartOptions {
@@ -69,7 +90,7 @@ export interface StartOptions {
 }
 
 export async function startApp(env: Record<string, string> = {}, opts: StartOptions = {}): Promise<AppServer> {
-  const port = opts.port ?? (await freePort());
+  let port = opts.port ?? (await freePort());
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-test-'));
   const databaseUrl = env.DATABASE_URL ?? (testStore() === 'postgresql' ? await freshPgDatabase() : `file:${path.join(dataDir, 'switchboard.db')}`);
   const fullEnv: Record<string, string> = {
@@ -82,7 +103,9 @@ export async function startApp(env: Record<string, string> = {}, opts: StartOpti
   };
   let output = '';
   let child: ChildProcess;
+  let launchHead = '';
   const launch = async (extra: Record<string, string> = {}) => {
+    launchHead = '';
     child = spawn(process.execPath, [...(opts.nodeArgs ?? []), 'node_modules/next/dist/bin/next', 'start', '-H', '127.0.0.1', '-p', String(port)], {
       env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_MANUAL_SIG_HANDLE: 'true', SWITCHBOARD_DIST_DIR: distDir(), HOST: '127.0.0.1', PORT: String(port), ...fullEnv, ...extra },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -90,17 +113,20 @@ export async function startApp(env: Record<string, string> = {}, opts: StartOpti
     });
     const append = (chunk: Buffer) => {
       output = (output + chunk.toString()).slice(-200_000);
+      if (launchHead.length < 8_192) launchHead += chunk.toString();
     };
     child.stdout!.on('data', append);
     child.stderr!.on('data', append);
-    await waitReady(`http://127.0.0.1:${port}`, child, () => output);
+    await waitReady(`http://127.0.0.1:${port}`, child, () => output, () => launchHead.includes(LISTENING));
   };
   const exited = () =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
       child.once('exit', () => resolve());
     });
-  await launch();
+  await launchOnFreePort(launch, () => output, opts.port === undefined, async () => {
+    port = await freePort();
+  });
   return {
     url: `http://127.0.0.1:${port}`,
     port,
