@@ -8,7 +8,7 @@
  * whose owner is gone is taken over (pg-leases.ts). On SQLite every row is this instance's.
  */
 import type Database from 'better-sqlite3';
-import { currentStore, pgQuery, sqliteTaskWriter } from './client';
+import { currentStore, db, pgQuery, sqliteTaskWriter } from './client';
 import { sqliteTime } from './sqlite-writer';
 import { NOTIFICATION_INSERT_PG, NOTIFICATION_INSERT_SQLITE, notificationValues, type NewDelivery } from './change-outbox';
 import type { MaybeAsync } from '../util/maybe-async';
@@ -126,4 +126,37 @@ export function recordDeliveryAttempt(id: string, owner: string, o: AttemptOutco
 export function listTaskDeliveries(taskId: string): MaybeAsync<DeliveryRecord[]> {
   if (onPg()) return pgQuery<Row>(PG.byTask, [taskId]).then((r) => r.rows.map(toRecord));
   return (stmts().byTask.all(taskId) as Row[]).map(toRecord);
+}
+
+const ORIGIN_PAGE = 200;
+
+/** The part of a stored target kept in its row: the origin, never a path, query or user info. */
+export function storedTargetOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return 'invalid URL';
+  }
+}
+
+/**
+ * Rows written before decision 179 hold the rule's full URL, whose path or query is often the
+ * webhook's secret: they are cut to the origin (decision 239), a page at a time. An origin has
+ * nothing after its host but a port, so a row with `/`, `?`, `#` or `@` after the scheme is an
+ * old one; once rewritten it no longer matches, so running this at every start costs one scan.
+ * The update matches the value read (two instances starting together). Returns the rows changed.
+ */
+export async function cutStoredTargetsToOrigin(): Promise<number> {
+  let changed = 0;
+  for (;;) {
+    const rows = await db().$queryRaw<{ id: string; url: string }[]>`
+      SELECT "id", "url" FROM "NotificationDelivery"
+      WHERE "url" LIKE '%://%/%' OR "url" LIKE '%?%' OR "url" LIKE '%#%' OR "url" LIKE '%@%'
+      LIMIT ${ORIGIN_PAGE}`;
+    const old = rows.filter((row) => storedTargetOf(row.url) !== row.url);
+    for (const row of old) {
+      changed += (await db().notificationDelivery.updateMany({ where: { id: row.id, url: row.url }, data: { url: storedTargetOf(row.url) } })).count;
+    }
+    if (rows.length < ORIGIN_PAGE || old.length === 0) return changed;
+  }
 }
