@@ -1,7 +1,9 @@
 /**
  * Cancelling as an operator (dashboard, CLI, API, MCP): the engine's one cancel with the
- * operator's scope (every task, both directions), its A2A errors mapped to HTTP.
+ * operator's scope (every task, both directions), its A2A errors mapped to HTTP, recorded in the
+ * audit log (every operator cancel comes through here).
  */
+import { audited, type AuditActor } from '../audit/audit-log';
 import { cancel, type CancelOrigin } from '../engine/cancel';
 import { findTask } from '../db/task-repo';
 import { operatorScope } from '../db/task-scope';
@@ -13,7 +15,12 @@ export type CancelResult =
   | { ok: true; task: TaskSummary }
   | { ok: false; status: 400 | 404 | 409; code: 'invalid_request' | 'not_found' | 'not_cancelable'; message: string; field?: string };
 
-export async function cancelAsOperator(taskId: string, by: string, origin: CancelOrigin): Promise<CancelResult> {
+export async function cancelAsOperator(taskId: string, actor: AuditActor, origin: CancelOrigin): Promise<CancelResult> {
+  const detail = origin.parentTaskId ? { parent: origin.parentTaskId } : undefined;
+  return audited(actor, 'cancel', { target: taskId, detail }, () => cancelOrRefuse(taskId, actor.name, origin), (r) => (r.ok ? {} : { refusal: r.code }));
+}
+
+async function cancelOrRefuse(taskId: string, by: string, origin: CancelOrigin): Promise<CancelResult> {
   try {
     await cancel(taskId, operatorScope(by), origin);
   } catch (err) {

@@ -90,7 +90,7 @@ async function boot(): Promise<void> {
     await recoverInterruptedTasks();
   }
   ensurePushDelivery();
-  startPruner({ outboxMs: getSettings().outboxRetentionMs, taskMs: getSettings().taskRetentionMs });
+  startPruner({ outboxMs: getSettings().outboxRetentionMs, taskMs: getSettings().taskRetentionMs, auditMs: getSettings().auditRetentionMs });
   for (const hook of hooks()) {
     await hook().catch((err) => log.error('boot hook failed', { error: errorMessage(err) }));
   }
