@@ -141,7 +141,7 @@ export function storedTargetOf(url: string): string {
 
 /**
  * Rows written before decision 179 hold the rule's full URL, whose path or query is often the
- * webhook's secret: they are cut to the origin (decision 239), a page at a time. An origin has
+ * webhook's secret: they are cut to the origin (decision 236), a page at a time. An origin has
  * nothing after its host but a port, so a row with `/`, `?`, `#` or `@` after the scheme is an
  * old one; once rewritten it no longer matches, so running this at every start costs one scan.
  * The update matches the value read (two instances starting together). Returns the rows changed.
