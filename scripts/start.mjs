@@ -29,8 +29,8 @@ watchLauncher(() => child.kill('SIGTERM'));
 
 /**
  * npm does not pass a SIGTERM sent to it alone on to its script: it exits and leaves the server
- * serving (issue 27). So the processes that started us (our parent, and the npm process above it
- * when `npm start` ran us) are watched, and when one of them is gone the server gets the SIGTERM
+ * serving (issue 27). So under `npm start` the npm process above us (and the shell between) is
+ * watched, and when one of them is gone the server gets the SIGTERM
  * npm did not send: it drains and ends its tasks and their children as on any stop (decision 233).
  * Processes are told apart by their start time, so a reused pid is not mistaken for the one we knew.
  */
@@ -46,18 +46,23 @@ function watchLauncher(stop) {
   timer.unref();
 }
 
-/** Our parent and, under `npm start`, the nearest npm ancestor (a shell may sit between). */
+/**
+ * Under `npm start`: the processes from our parent up to the nearest npm ancestor (a shell sits
+ * between). Nothing otherwise: `node scripts/start.mjs` run by a script that then exits
+ * (`nohup … &`) must keep serving.
+ */
 function launchers() {
+  if (!process.env.npm_lifecycle_event) return [];
   const found = [];
   let pid = process.ppid;
   for (let depth = 0; depth < 4 && pid > 1; depth++) {
     const time = startTime(pid);
-    if (time === null) break;
+    if (time === null) return [];
     found.push({ pid, startTime: time });
-    if (!process.env.npm_lifecycle_event || /\bnpm/.test(cmdline(pid))) break;
+    if (/\bnpm/.test(cmdline(pid))) return found;
     pid = parentOf(pid);
   }
-  return found;
+  return []; // no npm above us: nothing of ours to watch
 }
 
 function stat(pid) {
