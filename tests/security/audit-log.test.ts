@@ -10,6 +10,7 @@ import { startApp, type AppServer } from '../support/app-server';
 import { runCli } from '../support/cli';
 import { waitFor } from '../support/a2a-clients';
 import type { TaskView } from '../support/dispatch-api';
+import { httpMcpClient } from '../support/mcp-clients';
 
 const OPERATOR = 'audit-operator-token-0123456789';
 const VIEWER = 'audit-viewer-token-0123456789ab';
@@ -95,6 +96,17 @@ describe('each operator action leaves one audit row', () => {
     expect((await api('POST', `/api/tasks/${taskId}/cancel`)).status).toBe(409);
     const rows = (await auditLog()).filter((e) => e.action === 'cancel' && e.target === taskId);
     expect(rows.map((r) => `${r.outcome}:${r.error ?? ''}`).sort()).toEqual(['ok:', 'refused:not_cancelable']);
+  });
+
+  it('MCP tools: the mcp door (a cancel of a task that does not exist is recorded as refused)', async () => {
+    const client = await httpMcpClient(app.url, OPERATOR);
+    try {
+      const result = await client.callTool({ name: 'cancel', arguments: { taskId: 'no-such-task' } });
+      expect(result.isError).toBe(true);
+    } finally {
+      await client.close();
+    }
+    expect(await entryFor('cancel', 'no-such-task')).toMatchObject({ actor: 'operator-token', via: 'token', door: 'mcp', outcome: 'refused', error: 'not_found' });
   });
 
   it('peer create, change and delete: the peer, the fields changed, never the secret', async () => {
