@@ -56,7 +56,7 @@ async function write(actor: AuditActor, action: AuditAction, subject: AuditSubje
       via: actor.via,
       door: actor.door,
       address: actor.address,
-      target: subject.target ?? null,
+      target: subject.target?.slice(0, MAX_FACT_CHARS) ?? null, // a route parameter: any length
       detail: bounded(subject.detail),
       outcome,
       error,
