@@ -192,6 +192,23 @@ describe('two instances on one PostgreSQL', () => {
     expect((await getTask(a, 'slow', id)).status.state).toBe('canceled');
   });
 
+  it('after kill -9 of A, its launched tree ends at once (its guardian), long before B ends the task (issue 27)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-dead-'));
+    const stubborn = { slug: 'stubborn', name: 'Stubborn', launcher: { type: 'process', command: [path.resolve('tests/fixtures/agents/stubborn-tree.mjs'), path.join(dir, 'pids.json'), 'hang'], killGraceMs: 200 } };
+    fs.writeFileSync(path.join(dir, 'switchboard.json'), JSON.stringify({ agents: [stubborn] }));
+    // A long lease: B may not end A's task within the test, so only the guardian can end the tree.
+    const [a, b] = await twoInstances({ SWITCHBOARD_CONFIG: path.join(dir, 'switchboard.json'), SWITCHBOARD_LEASE: '60' });
+    const launched = (await rpc(`${a.url}/a2a/stubborn`, 'message/send', send('x'))).body.result.id;
+    const pids = await waitFor(async () => fs.existsSync(path.join(dir, 'pids.json')) && JSON.parse(fs.readFileSync(path.join(dir, 'pids.json'), 'utf8')));
+    const pgid = processGroupOf(pids.leader);
+    expect(groupAlive(pgid)).toBe(true);
+    const killedAt = Date.now();
+    await a.kill();
+    await waitFor(async () => !groupAlive(pgid), 10_000);
+    expect(Date.now() - killedAt).toBeLessThan(10_000);
+    expect((await getTask(b, 'stubborn', launched)).status.state).not.toMatch(/failed|canceled|completed/); // B has not judged A yet
+  });
+
   it('the terminal claim holds across instances: 1,000 completions racing cancels from the other instance end each task once', async () => {
     const [a, b, url] = await twoInstances();
     const client = new pg.Client({ connectionString: url });
