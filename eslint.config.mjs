@@ -31,6 +31,7 @@ export default tseslint.config(
                 '**/lib/dashboard/**', '@/lib/dashboard/**', '!**/lib/dashboard/wire', '!@/lib/dashboard/wire', '!**/lib/dashboard/peer-wire', '!@/lib/dashboard/peer-wire',
                 '!**/lib/dashboard/event-description', '!@/lib/dashboard/event-description',
                 '!**/lib/dashboard/notification-wire', '!@/lib/dashboard/notification-wire',
+                '!**/lib/dashboard/audit-wire', '!@/lib/dashboard/audit-wire',
               ],
               message: 'Browser code must not import server-only modules; use lib/query, lib/dashboard/wire or import type from lib/protocol.',
               allowTypeImports: true,

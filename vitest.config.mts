@@ -50,6 +50,7 @@ const BOTH_PROVIDERS = [
   'tests/protocol/relay-rest-peer.test.ts',
   'tests/mcp/mcp.test.ts',
   'tests/cli/export-and-retention.test.ts',
+  'tests/security/audit-log.test.ts',
 ];
 
 /**

@@ -3,6 +3,7 @@
 // at start-up (instrumentation.ts), so a fresh clone needs only `npm install && npm start`.
 import { spawnSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { clearInterval, setInterval } from 'node:timers';
 
 function run(cmd, args) {
   const result = spawnSync(cmd, args, { stdio: 'inherit' });
@@ -24,3 +25,68 @@ const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start
 });
 for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+watchLauncher(() => child.kill('SIGTERM'));
+
+/**
+ * npm does not pass a SIGTERM sent to it alone on to its script: it exits and leaves the server
+ * serving (issue 27). So under `npm start` the npm process above us (and the shell between) is
+ * watched, and when one of them is gone the server gets the SIGTERM
+ * npm did not send: it drains and ends its tasks and their children as on any stop (decision 233).
+ * Processes are told apart by their start time, so a reused pid is not mistaken for the one we knew.
+ */
+function watchLauncher(stop) {
+  const watched = launchers();
+  if (!watched.length) return;
+  const timer = setInterval(() => {
+    if (watched.every((p) => startTime(p.pid) === p.startTime)) return;
+    clearInterval(timer);
+    process.stderr.write('switchboard: the process that started the server is gone; stopping the server\n');
+    stop();
+  }, 500);
+  timer.unref();
+}
+
+/**
+ * Under `npm start`: the processes from our parent up to the nearest npm ancestor (a shell sits
+ * between). Nothing otherwise: `node scripts/start.mjs` run by a script that then exits
+ * (`nohup … &`) must keep serving.
+ */
+function launchers() {
+  if (!process.env.npm_lifecycle_event) return [];
+  const found = [];
+  let pid = process.ppid;
+  for (let depth = 0; depth < 4 && pid > 1; depth++) {
+    const time = startTime(pid);
+    if (time === null) return [];
+    found.push({ pid, startTime: time });
+    if (/\bnpm/.test(cmdline(pid))) return found;
+    pid = parentOf(pid);
+  }
+  return []; // no npm above us: nothing of ours to watch
+}
+
+function stat(pid) {
+  try {
+    const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return text.slice(text.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null; // gone, or no /proc (then nothing is watched)
+  }
+}
+
+function startTime(pid) {
+  const fields = stat(pid);
+  return fields && fields[0] !== 'Z' ? fields[19] : null;
+}
+
+function parentOf(pid) {
+  return Number(stat(pid)?.[1] ?? 0);
+}
+
+function cmdline(pid) {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+  } catch {
+    return '';
+  }
+}

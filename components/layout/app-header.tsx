@@ -18,6 +18,7 @@ const NAV: NavItem[] = [
   { href: '/', label: 'Tasks' },
   { href: '/dispatch', label: 'Dispatch', operatorOnly: true },
   { href: '/peers', label: 'Peers' },
+  { href: '/audit', label: 'Audit', operatorOnly: true },
 ];
 
 function isActive(pathname: string, href: string): boolean {

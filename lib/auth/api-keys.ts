@@ -11,6 +11,7 @@ import { isSelfToken, SELF_TOKEN_HEADER } from './self-token';
 import { ANONYMOUS_OWNER, SELF_OWNER } from '../db/task-scope';
 import { getSettings, type Settings } from '../config/settings';
 import { looksLikeJwt, verifyBearerJwt } from './oidc';
+import { audited, type AuditActor } from '../audit/audit-log';
 
 const CACHE_MS = 2_000;
 /** `lastUsedAt` is written at most this often per key: a busy key costs one write a minute. */
@@ -72,17 +73,33 @@ function recordUse(record: ApiKeyRecord): void {
 }
 
 /** Creates a key; the plain key is returned once and never stored. */
-export async function createApiKey(name: string, role = 'agent'): Promise<{ key: string; record: ApiKeyRecord }> {
-  const key = `sb_${randomBytes(24).toString('base64url')}`;
-  const record = await insertApiKey(randomUUID(), name, hashKey(key), role);
-  invalidate();
-  return { key, record };
+export async function createApiKey(name: string, role = 'agent', actor?: AuditActor): Promise<{ key: string; record: ApiKeyRecord }> {
+  return audited(
+    actor,
+    'key.create',
+    { detail: { name, role } },
+    async () => {
+      const key = `sb_${randomBytes(24).toString('base64url')}`;
+      const record = await insertApiKey(randomUUID(), name, hashKey(key), role);
+      invalidate();
+      return { key, record };
+    },
+    ({ record }) => ({ target: record.id }), // the id, never the key
+  );
 }
 
-export async function revokeApiKey(id: string): Promise<boolean> {
-  const removed = await deleteApiKey(id);
-  invalidate();
-  return removed;
+export async function revokeApiKey(id: string, actor?: AuditActor): Promise<boolean> {
+  return audited(
+    actor,
+    'key.revoke',
+    { target: id },
+    async () => {
+      const removed = await deleteApiKey(id);
+      invalidate();
+      return removed;
+    },
+    (removed) => (removed ? {} : { refusal: 'not_found' }),
+  );
 }
 
 export { listApiKeys };

@@ -11,6 +11,7 @@ import { tasksCommand } from './commands/tasks';
 import { peersCommand } from './commands/peers';
 import { keysCommand } from './commands/keys';
 import { mcpCommand } from './commands/mcp';
+import { auditCommand } from './commands/audit';
 
 
 
@@ -24,6 +25,7 @@ export function buildProgram(exit: (code: ExitCode) => void): Command {
     .addCommand(tasksCommand(exit))
     .addCommand(peersCommand(exit))
     .addCommand(keysCommand(exit))
+    .addCommand(auditCommand(exit))
     .addCommand(mcpCommand(exit));
 }
 

@@ -82,6 +82,7 @@ const EnvSchema = z.object({
   SWITCHBOARD_SSE_KEEPALIVE: seconds('SWITCHBOARD_SSE_KEEPALIVE', KEEPALIVE_MAX_MS / 1000).default(KEEPALIVE_MS),
   SWITCHBOARD_OUTBOX_RETENTION: seconds('SWITCHBOARD_OUTBOX_RETENTION', 366 * 86_400).default(7 * 86_400_000),
   SWITCHBOARD_TASK_RETENTION: seconds('SWITCHBOARD_TASK_RETENTION', 3660 * 86_400).optional(),
+  SWITCHBOARD_AUDIT_RETENTION: seconds('SWITCHBOARD_AUDIT_RETENTION', 3660 * 86_400).default(90 * 86_400_000),
   SWITCHBOARD_CARD_SIGNING_KEY: z.string().trim().min(1).max(4096, 'SWITCHBOARD_CARD_SIGNING_KEY must be a file path (at most 4096 characters)').optional(),
   SWITCHBOARD_CARD_PUBLISHED_KEYS: z
     .string()
@@ -189,6 +190,8 @@ export interface Settings {
   cardPublishedKeyFiles: string[];
   /** How long finished tasks (with their events, artifacts, messages) are kept; unset: forever. */
   taskRetentionMs?: number;
+  /** How long operator audit entries are kept (docs/observability.md). */
+  auditRetentionMs: number;
   /** How often every SSE stream (A2A and dashboard) sends a keepalive comment; at most 4 s. */
   sseKeepaliveMs: number;
   /** Inbound OIDC/OAuth2 bearer JWTs (lib/auth/oidc.ts); absent: API keys only. */
@@ -262,6 +265,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     instanceId: e.SWITCHBOARD_INSTANCE_ID,
     outboxRetentionMs: e.SWITCHBOARD_OUTBOX_RETENTION,
     taskRetentionMs: e.SWITCHBOARD_TASK_RETENTION,
+    auditRetentionMs: e.SWITCHBOARD_AUDIT_RETENTION,
     sseKeepaliveMs: e.SWITCHBOARD_SSE_KEEPALIVE,
     cardSigningKeyFile: e.SWITCHBOARD_CARD_SIGNING_KEY,
     cardPublishedKeyFiles: e.SWITCHBOARD_CARD_PUBLISHED_KEYS,

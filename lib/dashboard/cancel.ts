@@ -1,7 +1,9 @@
 /**
  * Cancelling as an operator (dashboard, CLI, API, MCP): the engine's one cancel with the
- * operator's scope (every task, both directions), its A2A errors mapped to HTTP.
+ * operator's scope (every task, both directions), its A2A errors mapped to HTTP, recorded in the
+ * audit log (every operator cancel comes through here).
  */
+import { audited, type AuditActor } from '../audit/audit-log';
 import { cancel, type CancelOrigin } from '../engine/cancel';
 import { findTask } from '../db/task-repo';
 import { operatorScope } from '../db/task-scope';
@@ -11,7 +13,12 @@ import { toTaskSummary } from './task-summary';
 import type { TaskSummary } from './wire';
 
 /** The cancelled task's summary; a refusal is the one ClientError (400 parent, 404, 409 not_cancelable). */
-export async function cancelAsOperator(taskId: string, by: string, origin: CancelOrigin): Promise<TaskSummary> {
+export async function cancelAsOperator(taskId: string, actor: AuditActor, origin: CancelOrigin): Promise<TaskSummary> {
+  const detail = origin.parentTaskId ? { parent: origin.parentTaskId } : undefined;
+  return audited(actor, 'cancel', { target: taskId, detail }, () => cancelOrRefuse(taskId, actor.name, origin));
+}
+
+async function cancelOrRefuse(taskId: string, by: string, origin: CancelOrigin): Promise<TaskSummary> {
   try {
     await cancel(taskId, operatorScope(by), origin);
   } catch (err) {

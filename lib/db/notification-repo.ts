@@ -6,6 +6,7 @@
  * as a push delivery does (push-delivery-repo.ts).
  */
 import { store } from './store';
+import { db } from './client';
 import type { NewDelivery } from './change-outbox';
 import type { AttemptOutcome, DeliveryRecord } from './outbox-rows';
 import type { MaybeAsync } from '../util/maybe-async';
@@ -43,4 +44,37 @@ export function recordDeliveryAttempt(id: string, owner: string, o: AttemptOutco
 
 export function listTaskDeliveries(taskId: string): MaybeAsync<DeliveryRecord[]> {
   return store().notifications.byTask(taskId);
+}
+
+const ORIGIN_PAGE = 200;
+
+/** The part of a stored target kept in its row: the origin, never a path, query or user info. */
+export function storedTargetOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return 'invalid URL';
+  }
+}
+
+/**
+ * Rows written before decision 179 hold the rule's full URL, whose path or query is often the
+ * webhook's secret: they are cut to the origin (decision 236), a page at a time. An origin has
+ * nothing after its host but a port, so a row with `/`, `?`, `#` or `@` after the scheme is an
+ * old one; once rewritten it no longer matches, so running this at every start costs one scan.
+ * The update matches the value read (two instances starting together). Returns the rows changed.
+ */
+export async function cutStoredTargetsToOrigin(): Promise<number> {
+  let changed = 0;
+  for (;;) {
+    const rows = await db().$queryRaw<{ id: string; url: string }[]>`
+      SELECT "id", "url" FROM "NotificationDelivery"
+      WHERE "url" LIKE '%://%/%' OR "url" LIKE '%?%' OR "url" LIKE '%#%' OR "url" LIKE '%@%'
+      LIMIT ${ORIGIN_PAGE}`;
+    const old = rows.filter((row) => storedTargetOf(row.url) !== row.url);
+    for (const row of old) {
+      changed += (await db().notificationDelivery.updateMany({ where: { id: row.id, url: row.url }, data: { url: storedTargetOf(row.url) } })).count;
+    }
+    if (rows.length < ORIGIN_PAGE || old.length === 0) return changed;
+  }
 }

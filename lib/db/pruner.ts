@@ -2,10 +2,12 @@
  * The pruner: the one schedule that keeps the database from growing forever. At start-up, then
  * every hour (or every retention, if one is shorter), it deletes finished outbox rows older than
  * SWITCHBOARD_OUTBOX_RETENTION (outbox-pruner.ts) and, when SWITCHBOARD_TASK_RETENTION is set,
- * finished tasks older than it (task-pruner.ts). Both in bounded batches (prune-batches.ts).
+ * finished tasks older than it (task-pruner.ts), and operator audit entries older than
+ * SWITCHBOARD_AUDIT_RETENTION (audit-repo.ts). All in bounded batches (prune-batches.ts).
  */
 import { pruneFinishedOutbox } from './outbox-pruner';
 import { pruneFinishedTasks } from './task-pruner';
+import { pruneAuditEntries } from './audit-repo';
 import { processSingleton } from '../process-singleton';
 import { errorMessage, log } from '../log';
 
@@ -15,6 +17,17 @@ export interface Retention {
   outboxMs: number;
   /** Unset: tasks are kept forever. */
   taskMs?: number;
+  /** Unset (tests, tools): audit entries are kept. */
+  auditMs?: number;
+}
+
+async function pruneAudit(retentionMs: number): Promise<void> {
+  try {
+    const entries = await pruneAuditEntries(retentionMs);
+    if (entries) log.info('audit entries pruned', { entries });
+  } catch (err) {
+    log.warn('pruning audit entries failed; again at the next run', { error: errorMessage(err) });
+  }
 }
 
 async function pruneNow(retention: Retention): Promise<void> {
@@ -24,6 +37,7 @@ async function pruneNow(retention: Retention): Promise<void> {
   } catch (err) {
     log.warn('pruning finished outbox rows failed; again at the next run', { error: errorMessage(err) });
   }
+  if (retention.auditMs !== undefined) await pruneAudit(retention.auditMs);
   if (retention.taskMs === undefined) return;
   try {
     const tasks = await pruneFinishedTasks(retention.taskMs);
@@ -43,7 +57,7 @@ export function startPruner(retention: Retention): void {
       void pruneNow(retention).finally(() => (running = false));
     };
     run();
-    const timer = setInterval(run, Math.min(MAX_INTERVAL_MS, retention.outboxMs, retention.taskMs ?? Infinity));
+    const timer = setInterval(run, Math.min(MAX_INTERVAL_MS, retention.outboxMs, retention.taskMs ?? Infinity, retention.auditMs ?? Infinity));
     timer.unref();
     return timer;
   });

@@ -3,11 +3,16 @@
  * the reaping that ends the whole tree: SIGTERM to the group, a grace period, SIGKILL, then a
  * check through /proc that no live process of the group (or of its session) is left.
  *
+ * The leader is a guardian (guardian.mjs, decision 234) that runs the command in its group and
+ * holds a lifeline from this process: when the hub dies, however (SIGKILL included), the
+ * lifeline closes and the guardian ends the group, so no launched tree outlives its hub.
+ *
  * Limits: a descendant that calls setsid() leaves both the group and the session and escapes,
  * as with any pgid-based reaping; an agent that must be contained against that needs a cgroup
  * (systemd-run --scope) around the launcher command.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { settledWithin, sleep } from '../util/abortable';
 import type { LaunchRecorder } from './group-ledger';
@@ -26,6 +31,42 @@ export interface GroupSpawnOptions {
   stdin: 'pipe' | 'ignore';
   /** Records the new group durably, right after the spawn (group-ledger.ts); see `recorded`. */
   record?: LaunchRecorder;
+  /** The guardian's grace between SIGTERM and SIGKILL when the hub is gone (default 2 s). */
+  killGraceMs?: number;
+}
+
+/** The guardian script; the server runs from the checkout (as it finds its migrations). */
+export const GUARDIAN_SCRIPT = path.resolve(process.cwd(), 'lib/launchers/guardian.mjs');
+/** How long to wait for the guardian's report once it exited (it writes it just before). */
+const REPORT_WAIT_MS = 1000;
+
+interface GuardianReport {
+  exit?: { code: number | null; signal: NodeJS.Signals | null };
+  spawnError?: { code: string | null; message: string };
+}
+
+/** The guardian's one report line, or null if none comes (it was killed, or the lifeline broke). */
+function readReport(child: ChildProcess): Promise<GuardianReport | null> {
+  const lifeline = child.stdio[3] as Readable | null | undefined;
+  if (!lifeline) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    let text = '';
+    const done = () => {
+      const line = text.split('\n')[0].trim();
+      try {
+        resolve(line ? (JSON.parse(line) as GuardianReport) : null);
+      } catch {
+        resolve(null);
+      }
+    };
+    lifeline.on('data', (chunk: Buffer) => {
+      if (text.length < 4096) text += chunk.toString('utf8');
+      if (text.includes('\n')) done(); // not the end: a grandchild may hold the guardian's end open
+    });
+    lifeline.once('end', done);
+    lifeline.once('close', done);
+    lifeline.once('error', () => resolve(null));
+  });
 }
 
 export type GroupExit =
@@ -55,6 +96,7 @@ export class ProcessGroup {
   private constructor(
     private readonly child: ChildProcess | null,
     private readonly log: LauncherLog,
+    argv0: string,
     spawnFailure?: string,
   ) {
     this.exited = new Promise<GroupExit>((resolve) => {
@@ -63,10 +105,18 @@ export class ProcessGroup {
         resolve(this.exit);
       });
       if (!child) return settle({ kind: 'spawn-error', reason: spawnFailure ?? 'could not start' });
-      child.once('exit', (code, signal) => settle({ kind: 'exited', code, signal }));
+      const report = readReport(child);
+      child.once('exit', (code, signal) => {
+        void settledWithin(report, REPORT_WAIT_MS).then(async (arrived) => {
+          const said = arrived ? await report : null;
+          if (said?.spawnError) return settle({ kind: 'spawn-error', reason: spawnErrorReason(argv0, Object.assign(new Error(said.spawnError.message), { code: said.spawnError.code ?? undefined })) });
+          // The command's own end; without a report (the group was killed), the guardian's.
+          settle({ kind: 'exited', ...(said?.exit ?? { code, signal }) });
+        });
+      });
       // Node reports a failed spawn as 'error' with no pid; later 'error's must not crash us.
       child.on('error', (error) => {
-        if (child.pid === undefined) settle({ kind: 'spawn-error', reason: spawnErrorReason(child.spawnfile, error) });
+        if (child.pid === undefined) settle({ kind: 'spawn-error', reason: spawnErrorReason(argv0, error) });
         else log('warn', `child ${child.pid}: ${error.message}`);
       });
     });
@@ -75,20 +125,21 @@ export class ProcessGroup {
   /** Never throws: a synchronous spawn failure (E2BIG, bad argument) becomes a spawn-error exit. */
   static spawn(argv: readonly string[], options: GroupSpawnOptions, log: LauncherLog): ProcessGroup {
     try {
-      const child = spawn(argv[0], argv.slice(1), {
+      const grace = String(options.killGraceMs ?? 2000);
+      const child = spawn(process.execPath, [GUARDIAN_SCRIPT, grace, ...argv], {
         cwd: options.cwd,
         // Next augments ProcessEnv with a required NODE_ENV; a child's env is deliberately minimal.
         env: options.env as NodeJS.ProcessEnv,
-        detached: true, // setsid(): the child leads a new session and process group (pgid = sid = pid)
+        detached: true, // setsid(): the guardian leads a new session and process group (pgid = sid = pid)
         shell: false,
-        stdio: [options.stdin, 'pipe', 'pipe'],
+        stdio: [options.stdin, 'pipe', 'pipe', 'pipe'], // fd 3: the guardian's lifeline
         windowsHide: true,
       });
-      const group = new ProcessGroup(child, log);
+      const group = new ProcessGroup(child, log, argv[0]);
       if (child.pid !== undefined && options.record) group.recordOrKill(child.pid, options.record);
       return group;
     } catch (error) {
-      return new ProcessGroup(null, log, spawnErrorReason(argv[0], error));
+      return new ProcessGroup(null, log, argv[0], spawnErrorReason(argv[0], error));
     }
   }
 

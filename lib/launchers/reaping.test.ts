@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { agent, isAlive, liveTreeMembers, makeRunner, NODE, readJsonWhenPresent, RecordingLog } from '../../tests/fixtures/launcher-test-kit';
+import { agent, groupOf, isAlive, liveTreeMembers, makeRunner, NODE, readJsonWhenPresent, RecordingLog } from '../../tests/fixtures/launcher-test-kit';
 import { RecordingTurn } from '../../tests/fixtures/recording-turn';
 import type { LauncherRunner } from './index';
 
@@ -35,14 +35,17 @@ describe('reaping (design §5: TERM, grace, KILL, group verified empty)', () => 
     const turn = new RecordingTurn();
     const running = runner.runTurn(turn);
     const pids = await readJsonWhenPresent<TreePids>(file);
-    expect(liveTreeMembers(pids.leader).sort()).toEqual([pids.leader, pids.grandchild].sort());
+    // The tree runs in its guardian's group (decision 234): the guardian, the leader, the grandchild.
+    const pgid = groupOf(pids.leader);
+    expect(pgid).not.toBe(pids.leader);
+    expect(liveTreeMembers(pgid).sort()).toEqual([pgid, pids.leader, pids.grandchild].sort());
 
     const cancelledAt = Date.now();
     turn.cancel('tasks/cancel');
     expect(await running).toEqual({ state: 'failed', reason: 'aborted: tasks/cancel' });
     // TERM is ignored, so the end comes from KILL right after the grace period.
     expect(Date.now() - cancelledAt).toBeLessThan(GRACE_MS + 2000);
-    expect(liveTreeMembers(pids.leader)).toEqual([]);
+    expect(liveTreeMembers(pgid)).toEqual([]);
     expect(isAlive(pids.grandchild)).toBe(false);
     expect(log.lines.filter((l) => l.level === 'error')).toEqual([]);
   });
@@ -53,8 +56,7 @@ describe('reaping (design §5: TERM, grace, KILL, group verified empty)', () => 
     const outcome = await runner.runTurn(new RecordingTurn());
     expect(outcome).toEqual({ state: 'completed', parts: [{ kind: 'text', text: 'leader done' }] });
     const pids = await readJsonWhenPresent<TreePids>(file);
-    expect(liveTreeMembers(pids.leader)).toEqual([]);
-    expect(isAlive(pids.grandchild)).toBe(false);
+    expect([pids.leader, pids.grandchild].filter(isAlive)).toEqual([]);
   });
 
   it('the launcher timeout reaps the tree and fails the turn', async () => {
@@ -64,7 +66,7 @@ describe('reaping (design §5: TERM, grace, KILL, group verified empty)', () => 
     );
     expect(await runner.runTurn(new RecordingTurn())).toEqual({ state: 'failed', reason: 'launcher timeout after 0.5s' });
     const pids = await readJsonWhenPresent<TreePids>(file);
-    expect(liveTreeMembers(pids.leader)).toEqual([]);
+    expect([pids.leader, pids.grandchild].filter(isAlive)).toEqual([]);
   });
 
   it('an already-aborted turn never spawns', async () => {
@@ -85,7 +87,7 @@ describe('reaping (design §5: TERM, grace, KILL, group verified empty)', () => 
       { state: 'failed', reason: 'aborted: launcher closed' },
       { state: 'failed', reason: 'aborted: launcher closed' },
     ]);
-    for (const tree of trees) expect(liveTreeMembers(tree.leader)).toEqual([]);
+    for (const tree of trees) expect([tree.leader, tree.grandchild].filter(isAlive)).toEqual([]);
   });
 });
 

@@ -43,7 +43,7 @@ export type ChildRunResult =
 
 export async function runChild(options: ChildRunOptions): Promise<ChildRunResult> {
   if (options.signal.aborted) return { kind: 'stopped', reason: abortReason(options.signal), aborted: true, stderrTail: '' };
-  const group = ProcessGroup.spawn(options.argv, { cwd: options.cwd, env: options.env, stdin: options.stdinText === undefined ? 'ignore' : 'pipe', record: options.record }, options.log);
+  const group = ProcessGroup.spawn(options.argv, { cwd: options.cwd, env: options.env, stdin: options.stdinText === undefined ? 'ignore' : 'pipe', record: options.record, killGraceMs: options.killGraceMs }, options.log);
   const streams = group.streams;
   if (!streams) return spawnFailure(await group.exited);
   if (!(await group.recorded)) return spawnFailure(await group.exited);

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { apiRoute, readJsonBody } from '../api/route';
 import { getSettings } from '../config/settings';
 import { buildMcpServer } from './server';
+import { requestActor } from '../api/audit-actor';
 
 const isJson = (req: Request) => /^application\/json\b/i.test(req.headers.get('content-type') ?? '');
 
@@ -23,7 +24,7 @@ export const handleMcpPost = apiRoute({ role: 'viewer' }, async ({ req, caller }
     if ('response' in read) return read.response;
     parsedBody = read.data;
   }
-  const server = buildMcpServer(caller!);
+  const server = buildMcpServer(caller!, requestActor(req, caller!, 'mcp'));
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, maxRequestBodySize: limit });
   await server.connect(transport);
   // A client that goes away ends its call: closing the transport aborts the tool's signal, so a

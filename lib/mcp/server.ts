@@ -5,6 +5,7 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Caller } from '../auth/guard';
+import type { AuditActor } from '../audit/audit-log';
 import { roleAllows } from '../auth/roles';
 import { registerReadTools } from './read-tools';
 import { registerWriteTools } from './write-tools';
@@ -16,9 +17,10 @@ const INSTRUCTIONS =
   'a task still running is never lost: call wait with its taskId and the cursor from the last result until done, ' +
   'reply when it needs input, get_result to page a long result. Never dispatch the same work again because a call returned early.';
 
-export function buildMcpServer(caller: Caller): McpServer {
+/** `actor`: how the audit log names this caller's write tool calls. */
+export function buildMcpServer(caller: Caller, actor: AuditActor): McpServer {
   const server = new McpServer(MCP_SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   registerReadTools(server);
-  if (roleAllows(caller.role, 'operator')) registerWriteTools(server, caller);
+  if (roleAllows(caller.role, 'operator')) registerWriteTools(server, actor);
   return server;
 }

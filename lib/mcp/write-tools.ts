@@ -7,7 +7,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { dispatchTask, type DispatchRequest } from '../engine/outbound/dispatch';
 import { cancelAsOperator } from '../dashboard/cancel';
-import type { Caller } from '../auth/guard';
+import type { AuditActor } from '../audit/audit-log';
 import { MAX_TEXT_CHARS, SecondsSchema, TaskIdSchema } from './limits';
 import { followForCall, viewText, type ToolExtra } from './follow-call';
 import { START, TaskViewShape } from './task-view';
@@ -20,15 +20,15 @@ const ContextIdSchema = z
   .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/, 'contextId: letters, digits, ".", "_", ":", "-", starting with a letter or digit');
 
 /** Sends, then holds the call until the turn ends or wait_seconds pass; the view says what next. */
-async function sendAndFollow(request: DispatchRequest, waitSeconds: number | undefined, extra: ToolExtra) {
-  const { taskId } = await dispatchTask(request);
+async function sendAndFollow(request: DispatchRequest, actor: AuditActor, waitSeconds: number | undefined, extra: ToolExtra) {
+  const { taskId } = await dispatchTask(request, { actor });
   const view = await followForCall(taskId, extra, { since: START, seconds: waitSeconds, until: 'turn-end' });
   return structured(view, viewText(view));
 }
 
 const targetOf = (target: string) => (/^https?:\/\//i.test(target) ? { url: target } : { peer: target });
 
-function registerDispatch(server: McpServer) {
+function registerDispatch(server: McpServer, actor: AuditActor) {
   server.registerTool(
     'dispatch',
     {
@@ -47,7 +47,7 @@ function registerDispatch(server: McpServer) {
     },
     async ({ target, text, contextId, taskId, wait_seconds }, extra) => {
       try {
-        return await sendAndFollow({ ...targetOf(target), text, contextId, taskId, mode: 'streaming' }, wait_seconds, extra);
+        return await sendAndFollow({ ...targetOf(target), text, contextId, taskId, mode: 'streaming' }, actor, wait_seconds, extra);
       } catch (err) {
         return toolFailure('dispatch', err);
       }
@@ -55,7 +55,7 @@ function registerDispatch(server: McpServer) {
   );
 }
 
-function registerReply(server: McpServer) {
+function registerReply(server: McpServer, actor: AuditActor) {
   server.registerTool(
     'reply',
     {
@@ -67,7 +67,7 @@ function registerReply(server: McpServer) {
     },
     async ({ taskId, text, wait_seconds }, extra) => {
       try {
-        return await sendAndFollow({ taskId, text, mode: 'streaming' }, wait_seconds, extra);
+        return await sendAndFollow({ taskId, text, mode: 'streaming' }, actor, wait_seconds, extra);
       } catch (err) {
         return toolFailure('reply', err);
       }
@@ -75,7 +75,7 @@ function registerReply(server: McpServer) {
   );
 }
 
-function registerCancel(server: McpServer, caller: Caller) {
+function registerCancel(server: McpServer, actor: AuditActor) {
   server.registerTool(
     'cancel',
     {
@@ -87,7 +87,7 @@ function registerCancel(server: McpServer, caller: Caller) {
     },
     async ({ taskId }) => {
       try {
-        const { state, endReason } = await cancelAsOperator(taskId, caller.name, { door: 'mcp' });
+        const { state, endReason } = await cancelAsOperator(taskId, actor, { door: 'mcp' });
         return structured({ taskId, state, endReason }, `task ${taskId} is ${state}${endReason ? ` (${endReason})` : ''}`);
       } catch (err) {
         return toolFailure('cancel', err);
@@ -96,8 +96,9 @@ function registerCancel(server: McpServer, caller: Caller) {
   );
 }
 
-export function registerWriteTools(server: McpServer, caller: Caller): void {
-  registerDispatch(server);
-  registerReply(server);
-  registerCancel(server, caller);
+/** `actor`: the operator calling, as the audit log records it (door `mcp`). */
+export function registerWriteTools(server: McpServer, actor: AuditActor): void {
+  registerDispatch(server, actor);
+  registerReply(server, actor);
+  registerCancel(server, actor);
 }

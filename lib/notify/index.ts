@@ -24,7 +24,7 @@ import { buildPayload } from './payloads';
 import { deliveryId, triggersFor } from './triggers';
 import { allowlistFor, deliveryWorker } from './delivery';
 import type { OutboxWorker } from '../push/outbox-worker';
-import type { DeliveryRecord } from '../db/notification-repo';
+import { storedTargetOf, type DeliveryRecord } from '../db/notification-repo';
 
 export class NotificationConfigError extends Error {}
 
@@ -61,7 +61,7 @@ function planNotifications(written: WriteResult): OutboxRows | null {
     const payload = JSON.stringify(buildPayload(rule.format, { deliveryId: id, rule: rule.name, events, task: change.task, dashboardUrl, at: new Date() }));
     // Only the target's origin is stored (and logged): a webhook's secret sits in its path or
     // query, and the sender takes the full URL from the rule (decision 179).
-    return { id, taskId: change.task.id, rule: rule.name, event: events.join(','), seq, url: new URL(rule.url).origin, format: rule.format, payload, owner: instanceId() };
+    return { id, taskId: change.task.id, rule: rule.name, event: events.join(','), seq, url: storedTargetOf(rule.url), format: rule.format, payload, owner: instanceId() };
   });
   return { notifications };
 }

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { findPeerByNormalizedUrl, findPeerRecord, type PeerRecord } from '../db/peer-repo';
 import { normalizeAgentUrl } from '../client/normalize-url';
 import { ClientError } from '../protocol/client-error';
+import type { AuditActor } from '../audit/audit-log';
 import { authFields, createPeer, updatePeer } from './registry';
 import { PeerCreateSchema, type PeerCreateInput, type PeerPatchInput } from './schemas';
 import { ensurePeersReady } from './sync';
@@ -36,15 +37,16 @@ export interface ImportResult {
   error?: string;
 }
 
-export async function importPeers(input: PeerImportInput): Promise<ImportResult[]> {
+/** `actor`: the operator importing; each peer created or changed is recorded in the audit log. */
+export async function importPeers(input: PeerImportInput, actor?: AuditActor): Promise<ImportResult[]> {
   await ensurePeersReady();
   const seen = { names: new Set<string>(), urls: new Set<string>() };
   const results: ImportResult[] = [];
-  for (const [index, raw] of input.peers.entries()) results.push(await importOne(raw, index, input.dryRun, seen));
+  for (const [index, raw] of input.peers.entries()) results.push(await importOne(raw, index, input.dryRun, seen, actor));
   return results;
 }
 
-async function importOne(raw: unknown, index: number, dryRun: boolean, seen: { names: Set<string>; urls: Set<string> }): Promise<ImportResult> {
+async function importOne(raw: unknown, index: number, dryRun: boolean, seen: { names: Set<string>; urls: Set<string> }, actor?: AuditActor): Promise<ImportResult> {
   const label = typeof (raw as { name?: unknown })?.name === 'string' ? (raw as { name: string }).name : `#${index}`;
   const parsed = PeerCreateSchema.safeParse(raw);
   if (!parsed.success) {
@@ -60,30 +62,30 @@ async function importOne(raw: unknown, index: number, dryRun: boolean, seen: { n
   seen.urls.add(normalizedUrl);
   try {
     const existing = await findPeerRecord(entry.name);
-    if (!existing) return await create(entry, normalizedUrl, dryRun);
-    return await update(existing, entry, dryRun);
+    if (!existing) return await create(entry, normalizedUrl, dryRun, actor);
+    return await update(existing, entry, dryRun, actor);
   } catch (err) {
     if (err instanceof ClientError) return refused(label, err.message);
     throw err;
   }
 }
 
-async function create(entry: PeerCreateInput, normalizedUrl: string, dryRun: boolean): Promise<ImportResult> {
+async function create(entry: PeerCreateInput, normalizedUrl: string, dryRun: boolean, actor?: AuditActor): Promise<ImportResult> {
   const owner = await findPeerByNormalizedUrl(normalizedUrl);
   if (owner) return refused(entry.name, `url: peer "${owner.name}" already has this URL (${normalizedUrl})`);
-  if (!dryRun) await createPeer(entry);
+  if (!dryRun) await createPeer(entry, actor);
   const changes = ['url', 'auth.type', ...(entry.auth.type === 'none' ? [] : [secretField(entry.auth.type)]), ...(Object.keys(entry.headers).length ? ['headers'] : []), ...(entry.timeoutSeconds ? ['timeoutSeconds'] : [])];
   return { name: entry.name, action: 'created', changes };
 }
 
-async function update(existing: PeerRecord, entry: PeerCreateInput, dryRun: boolean): Promise<ImportResult> {
+async function update(existing: PeerRecord, entry: PeerCreateInput, dryRun: boolean, actor?: AuditActor): Promise<ImportResult> {
   if (existing.source !== 'api') {
     const where = existing.source === 'config' ? 'is declared in the config file (SWITCHBOARD_CONFIG); edit it there' : "is built in (this Switchboard's own agents)";
     return refused(entry.name, `peer "${entry.name}" ${where}`);
   }
   const { patch, changes } = differences(existing, entry);
   if (!changes.length) return { name: entry.name, action: 'unchanged', changes };
-  if (!dryRun) await updatePeer(entry.name, patch);
+  if (!dryRun) await updatePeer(entry.name, patch, actor);
   return { name: entry.name, action: 'updated', changes };
 }
 

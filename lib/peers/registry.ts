@@ -13,6 +13,7 @@ import {
   type PeerInput,
   type PeerRecord,
 } from '../db/peer-repo';
+import { audited, type AuditActor } from '../audit/audit-log';
 import { ClientError } from '../protocol/client-error';
 import { normalizeAgentUrl } from '../client/normalize-url';
 import { ensurePeersReady } from './sync';
@@ -72,7 +73,11 @@ export async function getPeer(name: string): Promise<PublicPeer> {
   return toPublicPeer(await requirePeer(name));
 }
 
-export async function createPeer(input: PeerCreateInput): Promise<PublicPeer> {
+export async function createPeer(input: PeerCreateInput, actor?: AuditActor): Promise<PublicPeer> {
+  return audited(actor, 'peer.create', { target: input.name }, () => insertPeer(input));
+}
+
+async function insertPeer(input: PeerCreateInput): Promise<PublicPeer> {
   await ensurePeersReady();
   if (await findPeerRecord(input.name)) throw new ClientError(409, 'duplicate_name', `name: a peer named "${input.name}" exists`, 'name');
   const normalizedUrl = normalizeAgentUrl(input.url);
@@ -92,7 +97,13 @@ export async function createPeer(input: PeerCreateInput): Promise<PublicPeer> {
   return toPublicPeer(record);
 }
 
-export async function updatePeer(name: string, patch: PeerPatchInput): Promise<PublicPeer> {
+export async function updatePeer(name: string, patch: PeerPatchInput, actor?: AuditActor): Promise<PublicPeer> {
+  // The names of the fields changed, never their values (a secret, a header).
+  const detail = { fields: Object.keys(patch).sort().join(',') };
+  return audited(actor, 'peer.update', { target: name, detail }, () => changePeer(name, patch));
+}
+
+async function changePeer(name: string, patch: PeerPatchInput): Promise<PublicPeer> {
   const peer = await requirePeer(name);
   assertEditable(peer);
   if (patch.name !== undefined && patch.name !== name) throw new ClientError(400, 'invalid_request', 'name: peers are not renamed; create a new peer and delete this one', 'name');
@@ -115,7 +126,9 @@ export async function updatePeer(name: string, patch: PeerPatchInput): Promise<P
   return toPublicPeer(updated);
 }
 
-export async function deletePeer(name: string): Promise<void> {
-  assertEditable(await requirePeer(name));
-  await deletePeerRecord(name);
+export async function deletePeer(name: string, actor?: AuditActor): Promise<void> {
+  await audited(actor, 'peer.delete', { target: name }, async () => {
+    assertEditable(await requirePeer(name));
+    await deletePeerRecord(name);
+  });
 }

@@ -28,3 +28,7 @@ export const sessionKeys = {
 export const statusKeys = {
   current: ['status'] as const,
 };
+
+export const auditKeys = {
+  all: ['audit'] as const,
+};

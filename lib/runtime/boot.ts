@@ -82,7 +82,7 @@ async function boot(): Promise<void> {
   // Alone (SQLite) every stranded turn is ours; sharing a PostgreSQL only those nobody alive holds.
   await store().membership.join(memberHost());
   ensurePushDelivery();
-  startPruner({ outboxMs: getSettings().outboxRetentionMs, taskMs: getSettings().taskRetentionMs });
+  startPruner({ outboxMs: getSettings().outboxRetentionMs, taskMs: getSettings().taskRetentionMs, auditMs: getSettings().auditRetentionMs });
   for (const hook of hooks()) {
     await hook().catch((err) => log.error('boot hook failed', { error: errorMessage(err) }));
   }

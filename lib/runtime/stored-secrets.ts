@@ -4,11 +4,13 @@
  * (a key file under ./data is per machine); and a stored secret that no accepted key opens means
  * this instance has another key than the one that sealed it: the start is refused, naming the
  * setting, instead of calling peers without their credentials and pushing without tokens.
+ * Notification rows of versions before decision 179 lose their full webhook URLs here too.
  */
 import { getSettings } from '../config/settings';
 import { store } from '../db/store';
 import { sealPeerSecretsAgain } from '../db/peer-repo';
 import { sealPushSecretsAgain } from '../db/push-repo';
+import { cutStoredTargetsToOrigin } from '../db/notification-repo';
 import { log } from '../log';
 
 const LISTED = 5;
@@ -23,8 +25,9 @@ export function secretKeyConfigProblem(): string | null {
  * SWITCHBOARD_SECRET_KEY_PREVIOUS); returns why the start must be refused, or null.
  */
 export async function checkStoredSecrets(): Promise<string | null> {
-  const [peers, pushes] = await Promise.all([sealPeerSecretsAgain(), sealPushSecretsAgain()]);
+  const [peers, pushes, notificationTargets] = await Promise.all([sealPeerSecretsAgain(), sealPushSecretsAgain(), cutStoredTargetsToOrigin()]);
   if (peers.resealed || pushes.resealed) log.info('stored secrets sealed with the current key', { peers: peers.resealed, pushConfigs: pushes.resealed });
+  if (notificationTargets) log.info('notification rows of an earlier version cut to their target origin', { rows: notificationTargets });
   const unreadable = [...peers.unreadable, ...pushes.unreadable];
   if (!unreadable.length) return null;
   const listed = unreadable.slice(0, LISTED).map((row) => `  - ${row}`);

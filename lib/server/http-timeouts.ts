@@ -8,12 +8,14 @@
  * `headersTimeout` answers 408 to a client that started its headers but never finished them; it
  * does nothing about a connection that never sends a byte, so each new connection also gets a
  * socket timeout that its first complete request clears (a long-held answer, such as a blocking
- * send or a stream, is never cut by it).
+ * send or a stream, is never cut by it). The same server also stamps each request with its
+ * socket's address (remote-address.ts).
  */
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import { getSettings } from '../config/settings';
 import { log } from '../log';
+import { stampRemoteAddress } from './remote-address';
 
 const APPLIED = Symbol.for('switchboard.server-timeouts');
 
@@ -33,6 +35,7 @@ export function applyTimeouts(server: TimedServer, headersTimeoutMs: number, req
     socket.setTimeout(headersTimeoutMs, () => socket.destroy());
   });
   server.on('request', (req: http.IncomingMessage) => req.socket.setTimeout(0));
+  stampRemoteAddress(server); // the same server, found once: the audit log's "from where"
 }
 
 /** Applies the configured timeouts to every HTTP server of this process; returns how many. */

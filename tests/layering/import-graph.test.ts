@@ -112,6 +112,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['launchers'],
   ['config'],
   ['db'],
+  ['audit'], // the operator audit log, written by the doors above
   ['events', 'auth'],
   ['agents', 'peers'],
   ['engine'], // the task lifecycle, inbound and outbound (engine/outbound)
@@ -143,7 +144,7 @@ function layeringViolations(graph: Map<string, string[]>, extra: [string, string
 
 const SERVER_CONCERNS = ['db', 'engine', 'events', 'launchers', 'client', 'peers', 'server', 'auth', 'push', 'agents', 'config', 'runtime', 'log', 'process-singleton'];
 // Client-safe modules of lib/dashboard (zod and lib/protocol only), shared with the command line.
-const BROWSER_SAFE = new Set(['lib/dashboard/wire.ts', 'lib/dashboard/peer-wire.ts', 'lib/dashboard/event-description.ts', 'lib/dashboard/notification-wire.ts']);
+const BROWSER_SAFE = new Set(['lib/dashboard/wire.ts', 'lib/dashboard/peer-wire.ts', 'lib/dashboard/event-description.ts', 'lib/dashboard/notification-wire.ts', 'lib/dashboard/audit-wire.ts']);
 
 const isServerModule = (file: string) => file.startsWith('lib/') && !BROWSER_SAFE.has(file) && (SERVER_CONCERNS.includes(concern(file)) || concern(file) === 'dashboard');
 

@@ -20,7 +20,7 @@ import { rpc, waitFor } from '../support/a2a-clients';
 import { freshPgDatabase } from '../support/postgres';
 import { artifactText, dispatch, readTask, waitForTask } from '../support/dispatch-api';
 import { pushReceipts, startWebhookReceiver } from '../support/webhook-receiver';
-import { groupAlive } from '../support/processes';
+import { groupAlive, processGroupOf } from '../support/processes';
 import { startSdkPeer } from '../support/sdk-peer';
 
 let apps: AppServer[] = [];
@@ -180,15 +180,33 @@ describe('two instances on one PostgreSQL', () => {
     const id = (await rpc(`${a.url}/a2a/slow`, 'message/send', send('work 60s chunks 60'))).body.result.id;
     const launched = (await rpc(`${a.url}/a2a/stubborn`, 'message/send', send('x'))).body.result.id;
     const pids = await waitFor(async () => fs.existsSync(path.join(dir, 'pids.json')) && JSON.parse(fs.readFileSync(path.join(dir, 'pids.json'), 'utf8')));
-    expect(groupAlive(pids.leader)).toBe(true);
+    const pgid = processGroupOf(pids.leader);
+    expect(groupAlive(pgid)).toBe(true);
     await waitFor(async () => (await health(a)).leases.held === 2);
     for (const [slug, task] of [['slow', id], ['stubborn', launched]]) {
       const canceled = await rpc(`${b.url}/a2a/${slug}`, 'tasks/cancel', { id: task });
       expect(canceled.body.result.status.state).toBe('canceled');
     }
     await waitFor(async () => (await health(a)).leases.held === 0, 10_000);
-    await waitFor(async () => !groupAlive(pids.leader), 10_000);
+    await waitFor(async () => !groupAlive(pgid), 10_000);
     expect((await getTask(a, 'slow', id)).status.state).toBe('canceled');
+  });
+
+  it('after kill -9 of A, its launched tree ends at once (its guardian), long before B ends the task (issue 27)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-dead-'));
+    const stubborn = { slug: 'stubborn', name: 'Stubborn', launcher: { type: 'process', command: [path.resolve('tests/fixtures/agents/stubborn-tree.mjs'), path.join(dir, 'pids.json'), 'hang'], killGraceMs: 200 } };
+    fs.writeFileSync(path.join(dir, 'switchboard.json'), JSON.stringify({ agents: [stubborn] }));
+    // A long lease: B may not end A's task within the test, so only the guardian can end the tree.
+    const [a, b] = await twoInstances({ SWITCHBOARD_CONFIG: path.join(dir, 'switchboard.json'), SWITCHBOARD_LEASE: '60' });
+    const launched = (await rpc(`${a.url}/a2a/stubborn`, 'message/send', send('x'))).body.result.id;
+    const pids = await waitFor(async () => fs.existsSync(path.join(dir, 'pids.json')) && JSON.parse(fs.readFileSync(path.join(dir, 'pids.json'), 'utf8')));
+    const pgid = processGroupOf(pids.leader);
+    expect(groupAlive(pgid)).toBe(true);
+    const killedAt = Date.now();
+    await a.kill();
+    await waitFor(async () => !groupAlive(pgid), 10_000);
+    expect(Date.now() - killedAt).toBeLessThan(10_000);
+    expect((await getTask(b, 'stubborn', launched)).status.state).not.toMatch(/failed|canceled|completed/); // B has not judged A yet
   });
 
   it('the terminal claim holds across instances: 1,000 completions racing cancels from the other instance end each task once', async () => {

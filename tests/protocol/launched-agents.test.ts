@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startApp, type AppServer } from '../support/app-server';
 import { rpc, sseResults, waitFor } from '../support/a2a-clients';
-import { groupAlive } from '../support/processes';
+import { groupAlive, processGroupOf } from '../support/processes';
 
 let app: AppServer;
 let dir: string;
@@ -88,10 +88,11 @@ describe('served launched agents', () => {
   it('tasks/cancel ends the task CANCELED and leaves no process of its group', async () => {
     const sent = await rpc(`${app.url}/a2a/stubborn`, 'message/send', send('x', false));
     const pids = await waitFor(async () => fs.existsSync(path.join(dir, 'pids.json')) && JSON.parse(fs.readFileSync(path.join(dir, 'pids.json'), 'utf8')));
-    expect(groupAlive(pids.leader)).toBe(true);
+    const pgid = processGroupOf(pids.leader);
+    expect(groupAlive(pgid)).toBe(true);
     const canceled = await rpc(`${app.url}/a2a/stubborn`, 'tasks/cancel', { id: sent.body.result.id });
     expect(canceled.body.result.status.state).toBe('canceled');
-    await waitFor(async () => !groupAlive(pids.leader), 10_000);
+    await waitFor(async () => !groupAlive(pgid), 10_000);
   });
 
   it('an rpc worker streams chunks through message/stream and the task holds them all', async () => {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startApp, type AppServer } from '../support/app-server';
 import { rpc, waitFor } from '../support/a2a-clients';
-import { groupAlive } from '../support/processes';
+import { groupAlive, processGroupOf } from '../support/processes';
 
 let app: AppServer;
 let dir: string;
@@ -29,14 +29,15 @@ it('a second SIGTERM during the drain cuts it short, and the launched process tr
   const sent = await rpc(`${app.url}/a2a/stubborn`, 'message/send', { message, configuration: { blocking: false } });
   expect(sent.body.result.status.state).toBe('working');
   const pids = await waitFor(async () => fs.existsSync(path.join(dir, 'pids.json')) && JSON.parse(fs.readFileSync(path.join(dir, 'pids.json'), 'utf8')));
-  expect(groupAlive(pids.leader)).toBe(true);
+  const pgid = processGroupOf(pids.leader);
+  expect(groupAlive(pgid)).toBe(true);
 
   app.signal('SIGTERM');
   await waitFor(async () => app.logs().includes('shutdown: draining running tasks'), 10_000);
   app.signal('SIGTERM');
   await app.exited();
   expect(app.logs()).toMatch(/second shutdown signal/);
-  await waitFor(async () => !groupAlive(pids.leader), 5_000); // nothing is left to end it once the hub is gone
+  await waitFor(async () => !groupAlive(pgid), 5_000);
 
   // The task ended as interrupted by the shutdown, recorded before the exit.
   await app.restart();

@@ -15,3 +15,12 @@ export function groupAlive(pgid: number): boolean {
   }
   return false;
 }
+
+/**
+ * The process group `pid` is in: a launched command runs in its guardian's group (decision 234),
+ * not a group of its own. Throws if the process is gone.
+ */
+export function processGroupOf(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+}

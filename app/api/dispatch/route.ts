@@ -5,15 +5,18 @@
 import { apiRoute } from '@/lib/api/route';
 import { dispatchTask, DispatchRequestSchema } from '@/lib/engine/outbound/dispatch';
 import { delegatedRequest, dispatchTokenOf } from '@/lib/api/delegated-dispatch';
+import { requestActor } from '@/lib/api/audit-actor';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 const hasDelegationToken = (req: Request) => dispatchTokenOf(req) !== null;
 
-export const POST = apiRoute({ role: 'operator', body: DispatchRequestSchema, otherCredential: hasDelegationToken }, async ({ req, body }) => {
+export const POST = apiRoute({ role: 'operator', body: DispatchRequestSchema, otherCredential: hasDelegationToken }, async ({ req, caller, body }) => {
   const token = dispatchTokenOf(req);
   const allowed = token ? await delegatedRequest(token, body) : { request: body };
   if ('response' in allowed) return allowed.response;
-  return Response.json(await dispatchTask(allowed.request), { status: 202 });
+  // A launched agent's delegated dispatch is its task's work, not an operator action (no actor).
+  const actor = caller ? requestActor(req, caller) : undefined;
+  return Response.json(await dispatchTask(allowed.request, { actor }), { status: 202 });
 });

@@ -5,10 +5,13 @@ import { apiRoute } from '@/lib/api/route';
 import { createPeer, listPeers } from '@/lib/peers/registry';
 import { PeerCreateSchema } from '@/lib/peers/schemas';
 import { peerAnswer } from '@/lib/peers/timeouts';
+import { requestActor } from '@/lib/api/audit-actor';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 export const GET = apiRoute({ role: 'viewer' }, async () => Response.json({ peers: await listPeers() }));
 
-export const POST = apiRoute({ role: 'operator', body: PeerCreateSchema }, async ({ body }) => Response.json(peerAnswer(await createPeer(body)), { status: 201 }));
+export const POST = apiRoute({ role: 'operator', body: PeerCreateSchema }, async ({ req, caller, body }) =>
+  Response.json(peerAnswer(await createPeer(body, requestActor(req, caller!))), { status: 201 }),
+);

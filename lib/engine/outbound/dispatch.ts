@@ -21,6 +21,7 @@ import { TimeoutSecondsSchema, type TimeoutSource } from '../../peers/timeouts';
 import { beginTaskSpan } from '../../tracing/spans';
 import { withTraceMetadata } from '../../protocol/trace-context';
 import { getSettings } from '../../config/settings';
+import { audited, type AuditActor } from '../../audit/audit-log';
 
 /** Our task page, when a public URL says where the dashboard is (for the peer's task page). */
 function dashboardLink(taskId: string): { url?: string } {
@@ -75,6 +76,8 @@ export interface DispatchExtras {
   parts?: Part[];
   /** Reuse the peer's card read within this long (a relay's turns), instead of reading it first. */
   maxCardAgeMs?: number;
+  /** The operator who asked (recorded in the audit log); none for the engine's own and delegated dispatches. */
+  actor?: AuditActor;
 }
 
 function userMessage(req: DispatchRequest, ids: { taskId?: string; contextId: string }, extras: DispatchExtras = {}): Message {
@@ -193,5 +196,15 @@ async function followUp(req: DispatchRequest, taskId: string, extras: DispatchEx
 
 /** Creates (or continues) the outbound task and starts working on it; returns at once. */
 export async function dispatchTask(req: DispatchRequest, extras: DispatchExtras = {}): Promise<DispatchAnswer> {
-  return req.taskId ? followUp(req, req.taskId, extras) : newDispatch(req, extras);
+  if (req.taskId) return audited(extras.actor, 'reply', { target: req.taskId }, () => followUp(req, req.taskId!, extras));
+  return audited(extras.actor, 'dispatch', { detail: dispatchFacts(req) }, () => newDispatch(req, extras), (a) => ({ target: a.taskId }));
+}
+
+/** Where a dispatch went, for the audit log: the peer's name, or only the origin of a URL (its path may hold a token). */
+function dispatchFacts(req: DispatchRequest): Record<string, string> {
+  const facts: Record<string, string> = { mode: req.mode };
+  if (req.peer) facts.peer = req.peer;
+  if (req.url) facts.url = URL.canParse(req.url) ? new URL(req.url).origin : 'invalid URL';
+  if (req.parentTaskId) facts.parent = req.parentTaskId;
+  return facts;
 }

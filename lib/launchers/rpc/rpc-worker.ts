@@ -55,7 +55,7 @@ export class RpcWorker {
     this.reader = new FrameReader(spec.maxFrameBytes);
     const argv = substituteArgv(spec.command, { agent: ctx.slug, context_id: contextId });
     const record = launchRecorder(ctx.ledger, { agentSlug: ctx.slug, kind: 'rpc', killGraceMs: spec.killGraceMs }, ctx.log);
-    this.group = ProcessGroup.spawn(argv, { cwd: ctx.cwd, env: buildChildEnv(spec), stdin: 'pipe', record }, ctx.log);
+    this.group = ProcessGroup.spawn(argv, { cwd: ctx.cwd, env: buildChildEnv(spec), stdin: 'pipe', record, killGraceMs: spec.killGraceMs }, ctx.log);
     this.streams = this.group.streams;
     void this.group.exited.then((exit) => this.onExit(exit));
     if (!this.streams) return;

@@ -5,6 +5,7 @@ import { apiRoute } from '@/lib/api/route';
 import { apiError } from '@/lib/api/responses';
 import { cancelAsOperator } from '@/lib/dashboard/cancel';
 import { operatorDoor } from '@/lib/api/client-label';
+import { requestActor } from '@/lib/api/audit-actor';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -13,5 +14,5 @@ export const POST = apiRoute<{ id: string }>({ role: 'operator' }, async ({ req,
   const parent = new URL(req.url).searchParams.get('parent');
   if (parent !== null && !/^[\w.:-]{1,128}$/.test(parent)) return apiError(400, 'invalid_request', 'parent: expected a task id', 'parent');
   const origin = { door: operatorDoor(req, caller!), ...(parent ? { parentTaskId: parent } : {}) };
-  return Response.json({ task: await cancelAsOperator(params.id, caller!.name, origin) });
+  return Response.json({ task: await cancelAsOperator(params.id, requestActor(req, caller!), origin) });
 });

@@ -1,0 +1,21 @@
+// GET /api/audit — operator actions (dispatch, reply, cancel, peer and API key changes), newest
+// first, keyset-paged: ?limit (1–200, default 50) &cursor → {entries, nextCursor}. Operator role
+// only: the log names who did what from where (docs/observability.md, decision 232).
+import { apiRoute } from '@/lib/api/route';
+import { apiError } from '@/lib/api/responses';
+import { parseQuery } from '@/lib/dashboard/http';
+import { AuditQuerySchema, BadAuditCursorError, listAuditPage } from '@/lib/dashboard/audit-page';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+export const GET = apiRoute({ role: 'operator' }, async ({ req }) => {
+  const query = parseQuery(req, AuditQuerySchema);
+  if ('response' in query) return query.response;
+  try {
+    return Response.json(await listAuditPage(query.data));
+  } catch (err) {
+    if (err instanceof BadAuditCursorError) return apiError(400, 'invalid_request', err.message, 'cursor');
+    throw err;
+  }
+});
