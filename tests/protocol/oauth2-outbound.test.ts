@@ -13,7 +13,7 @@ import type express from 'express';
 import { createRemoteJWKSet, jwtVerify, decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type AppServer } from '../support/app-server';
-import { dispatch, waitForTask } from '../support/dispatch-api';
+import { artifactText, dispatch, waitForTask } from '../support/dispatch-api';
 import { sdkChunkText, startSdkPeer, type SdkPeer } from '../support/sdk-peer';
 import { clientCredentialsClient, createTestProvider, type TestProvider } from '../support/oidc-provider';
 
@@ -23,6 +23,8 @@ const SECRETS = { hub: 'hub-secret-0123456789abcdef', other: 'other-secret-01234
 let app: AppServer;
 let guarded: SdkPeer;
 let foreignCard: SdkPeer;
+/** An HTTP+JSON-only peer with the same guard: the token goes over the other HTTP binding too. */
+let restPeer: SdkPeer;
 let provider: TestProvider;
 /** A token endpoint on another origin, named by `foreignCard`'s card: it must never be called. */
 let trap: http.Server;
@@ -62,6 +64,7 @@ function writeConfig(): string {
       { name: 'foreign-card', url: foreignCard.url, auth: oauth2('other') },
       // ...and the configured one is used instead of it.
       { name: 'configured', url: foreignCard.endpoint, auth: oauth2('post', { tokenUrl: `${provider.issuer}/token`, authMethod: 'client_secret_post' }) },
+      { name: 'rest', url: restPeer.url, auth: oauth2('other', { tokenUrl: `${provider.issuer}/token` }) },
     ],
   };
   fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify(config));
@@ -85,17 +88,18 @@ beforeAll(async () => {
     },
   });
   foreignCard = await startSdkPeer({ guard: guard(), securitySchemes: () => oauth2Scheme(trapUrl) });
+  restPeer = await startSdkPeer({ guard: guard(), restOnly: true });
   app = await startApp({ SWITCHBOARD_CONFIG: writeConfig(), SWITCHBOARD_LOG_LEVEL: 'info' });
 });
 afterAll(async () => {
-  await Promise.all([app?.stop(), guarded?.close(), foreignCard?.close(), new Promise((r) => trap?.close(r))]);
+  await Promise.all([app?.stop(), guarded?.close(), foreignCard?.close(), restPeer?.close(), new Promise((r) => trap?.close(r))]);
 });
 
 const bearerOf = (peer: SdkPeer) => peer.requests.map((r) => String(r.headers.authorization ?? ''));
 const tokenRequestsOf = (client: string) => provider.tokenRequests.filter((c) => c === client).length;
 
-async function run(peer: string, text = 'chunks 2 every 10ms') {
-  return waitForTask(app.url, await dispatch(app.url, { peer, text }));
+async function run(peer: string, text = 'chunks 2 every 10ms', mode?: string) {
+  return waitForTask(app.url, await dispatch(app.url, { peer, text, ...(mode ? { mode } : {}) }));
 }
 
 describe('OAuth2 client credentials to a peer', () => {
@@ -155,6 +159,16 @@ describe('OAuth2 client credentials to a peer', () => {
     expect(trapRequests).toEqual([]);
     // The token went to the peer, and to no other origin.
     expect(bearerOf(foreignCard).filter((h) => h.startsWith('Bearer ')).length).toBeGreaterThan(0);
+  });
+
+  it('a background dispatch over HTTP+JSON is sent and followed with the token', async () => {
+    const view = await run('rest', 'chunks 3 every 100ms', 'background');
+    expect(view.task.state, view.task.endReason ?? '').toBe('completed');
+    const calls = restPeer.requests.map((r) => r.method);
+    expect(calls).toContain('POST /message:send');
+    expect(calls.some((m) => m?.startsWith('GET /tasks/') || m?.includes(':subscribe'))).toBe(true);
+    expect(restPeer.requests.every((r) => String(r.headers.authorization).startsWith('Bearer '))).toBe(true);
+    expect(artifactText(view)).toBe([0, 1, 2].map(sdkChunkText).join(''));
   });
 
   it('never logs the client secrets or the tokens', () => {

@@ -46,7 +46,7 @@ export interface SdkPeerOptions {
   grpcOnly?: boolean;
   /** The card's securitySchemes, written as given (v1.0 ProtoJSON, e.g. `{oauth2SecurityScheme: …}`). */
   securitySchemes?: (baseUrl: string) => Record<string, unknown>;
-  /** Runs on /rpc after a request is recorded, before the SDK handles it (an auth check). */
+  /** Runs on /rpc (after a request is recorded) and /rest, before the SDK handles it (an auth check). */
   guard?: express.RequestHandler;
   /** Mounts more routes on the peer's origin before its own (e.g. an OAuth2 provider), once its URL is known. */
   mount?: (app: express.Express, baseUrl: string) => void | Promise<void>;
@@ -184,7 +184,7 @@ export async function startSdkPeer(opts: SdkPeerOptions = {}): Promise<SdkPeer> 
   const baseUrl = `http://127.0.0.1:${port}`;
   const grpc = opts.grpcOnly ? await startGrpc() : null;
   await opts.mount?.(app, baseUrl);
-  if (opts.guard) app.use('/rpc', opts.guard);
+  if (opts.guard) app.use(['/rpc', '/rest'], opts.guard);
   const agentCard = card(baseUrl, opts, grpc?.target);
   const handler = new DefaultRequestHandler(agentCard, new InMemoryTaskStore(), new ChunkingExecutor());
   grpc?.serve(handler, requests);
