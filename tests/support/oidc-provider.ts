@@ -5,7 +5,7 @@
  */
 import type http from 'node:http';
 import { exportJWK, generateKeyPair } from 'jose';
-import Provider, { errors as providerErrors, type ClientMetadata } from 'oidc-provider';
+import Provider, { errors as providerErrors, type ClientMetadata, type Configuration } from 'oidc-provider';
 
 export interface ResourceInfo {
   audience: string;
@@ -15,6 +15,7 @@ export interface ResourceInfo {
 
 export interface TestProvider {
   issuer: string;
+  provider: Provider;
   /** The provider's request handler, to serve on its own server or mounted under the issuer's path. */
   callback: (req: http.IncomingMessage, res: http.ServerResponse) => void;
   /** Client ids of the token requests received, in order (Basic credentials; `(form)` for credentials in the body). */
@@ -30,9 +31,11 @@ function clientOf(req: http.IncomingMessage): string {
   return basic ? decodeURIComponent(Buffer.from(basic, 'base64').toString().split(':')[0]) : '(form)';
 }
 
-export async function createTestProvider(issuer: string, clients: ClientMetadata[], resources: Record<string, ResourceInfo>, defaultResource: string): Promise<TestProvider> {
+/** `extra` adds to the configuration (accounts, claims, interactions for sign-in tests); its `features` are merged. */
+export async function createTestProvider(issuer: string, clients: ClientMetadata[], resources: Record<string, ResourceInfo>, defaultResource: string, extra: Configuration = {}): Promise<TestProvider> {
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const provider = new Provider(issuer, {
+    ...extra,
     clients,
     jwks: { keys: [{ ...(await exportJWK(privateKey)), kid: 'test-key', alg: 'RS256', use: 'sig' }] },
     features: {
@@ -47,12 +50,14 @@ export async function createTestProvider(issuer: string, clients: ClientMetadata
           return { ...info, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } };
         },
       },
+      ...extra.features,
     },
   });
   const handle = provider.callback();
   const tokenRequests: string[] = [];
   return {
     issuer,
+    provider,
     tokenRequests,
     callback: (req, res) => {
       if (req.method === 'POST' && /\/token$/.test((req.url ?? '').split('?')[0])) tokenRequests.push(clientOf(req));
