@@ -51,6 +51,7 @@ const rpcCall: Call = async (target, method, params, opts) => {
 
 /** A stream refused with 401 is tried once more with a new credential (the refusal comes before any event). */
 const rpcStream: Stream = async function* (target, method, params, opts) {
+  if (!target.authorization) return yield* BINDINGS[bindingOf(target.endpoint)].stream(target, method, params, opts);
   const first = await authorized(target);
   let started = false;
   try {
