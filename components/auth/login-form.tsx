@@ -8,8 +8,15 @@ import { Input } from '@/components/ui/input';
 import { ClientError } from '@/lib/protocol/client-error';
 import { useLogin } from '@/lib/query/use-session';
 
-/** Exchanges an operator or viewer token for a session cookie; the token is not kept. */
-export function LoginForm({ next }: { next: string }) {
+/** Sign-in through the OpenID provider, when configured: a link to the flow's start, and why the last try failed. */
+export interface ProviderSignIn {
+  name: string;
+  href: string;
+  error: string | null;
+}
+
+/** Exchanges an operator or viewer token for a session cookie (the token is not kept), or signs in through the provider. */
+export function LoginForm({ next, provider }: { next: string; provider?: ProviderSignIn }) {
   const [token, setToken] = useState('');
   const login = useLogin();
   const router = useRouter();
@@ -33,6 +40,21 @@ export function LoginForm({ next }: { next: string }) {
           <h1 className="text-lg font-semibold">Switchboard</h1>
           <p className="text-sm text-zinc-600 dark:text-zinc-400">Log in with an operator or viewer token.</p>
         </div>
+        {provider ? (
+          <div className="space-y-2">
+            <a
+              href={provider.href}
+              className="block w-full rounded-md border border-zinc-300 px-3 py-2 text-center text-sm font-medium hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-900"
+            >
+              Sign in with {provider.name}
+            </a>
+            {provider.error ? (
+              <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+                {provider.error}
+              </p>
+            ) : null}
+          </div>
+        ) : null}
         <form onSubmit={submit} className="space-y-4" noValidate>
           <Field id="token" label="Token" error={error} hint="SWITCHBOARD_OPERATOR_TOKEN or SWITCHBOARD_VIEWER_TOKEN">
             <Input

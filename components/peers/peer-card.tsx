@@ -10,7 +10,7 @@ import { PeerTestResult } from './peer-test-result';
 
 function authLabel(peer: Peer): string {
   if (peer.auth.type === 'none') return 'no auth';
-  const kind = peer.auth.type === 'bearer' ? 'bearer token' : `API key (${peer.auth.header ?? 'header'})`;
+  const kind = peer.auth.type === 'bearer' ? 'bearer token' : peer.auth.type === 'oauth2' ? 'OAuth2 client credentials' : `API key (${peer.auth.header ?? 'header'})`;
   return `${kind} · ${peer.auth.configured ? 'secret set' : 'secret missing'}`;
 }
 

@@ -3,7 +3,8 @@
  * The token is exchanged for a signed session cookie and never stored in it. Wrong tokens are
  * throttled (login-throttle.ts); a logout is persisted (revocations.ts).
  */
-import { getSettings } from '../config/settings';
+import { getSettings, type Settings } from '../config/settings';
+import { apiRoute } from './route';
 import { apiError } from './responses';
 import type { SessionInfo } from '../dashboard/wire';
 import { authRequired, identify, type Caller } from '../auth/guard';
@@ -54,3 +55,12 @@ export async function logOut(req: Request): Promise<Response> {
   return new Response(null, { status: 204, headers: { 'Set-Cookie': sessionCookie(req, '', 0) } });
 }
 
+
+/** A step of sign-in through the OpenID provider (dashboard-oidc.ts) as a public route; 404 when it is not configured. */
+export function providerSignInRoute(step: (req: Request, settings: Settings) => Promise<Response>) {
+  return apiRoute({ role: 'public' }, ({ req }) => {
+    const settings = getSettings();
+    if (!settings.oidcLogin) return apiError(404, 'not_found', 'sign-in through an OpenID provider is not configured (SWITCHBOARD_OIDC_LOGIN_CLIENT_ID)');
+    return step(req, settings);
+  });
+}

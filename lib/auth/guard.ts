@@ -73,7 +73,7 @@ export function identifyHeaders(headers: HeaderSource, settings: Settings = getS
   }
   const cookie = readCookie(headers.get('cookie'), SESSION_COOKIE);
   const session = cookie ? verifySession(cookie, settings) : null;
-  return session ? { role: session.role, name: session.role, via: 'session', session } : null;
+  return session ? { role: session.role, name: session.name ?? session.role, via: 'session', session } : null;
 }
 
 export function identify(req: Request): Caller | null {

@@ -19,9 +19,11 @@ export interface SessionClaim {
   issuedAt: number;
   expiresAt: number;
   nonce: string;
+  /** Who signed in through the OpenID provider (`oidc:<subject>`); absent for a token login. */
+  name?: string;
 }
 
-type TokenSettings = Pick<Settings, 'operatorToken' | 'viewerToken'>;
+type TokenSettings = Pick<Settings, 'operatorToken' | 'viewerToken'> & Partial<Pick<Settings, 'oidcLogin'>>;
 
 function b64url(data: Buffer | string): string {
   return Buffer.from(data).toString('base64url');
@@ -53,12 +55,27 @@ export function roleForToken(token: string, settings: TokenSettings): Role | nul
   return null;
 }
 
-export function issueSession(role: Role, settings: TokenSettings, now = Date.now()): { value: string; claim: SessionClaim } {
+export function issueSession(role: Role, settings: TokenSettings, now = Date.now(), name?: string): { value: string; claim: SessionClaim } {
   const key = sessionKey(settings);
   if (!key) throw new Error('no token is configured; sessions are not used in open mode');
-  const claim: SessionClaim = { role, issuedAt: now, expiresAt: now + SESSION_TTL_MS, nonce: randomBytes(12).toString('base64url') };
-  const payload = b64url(JSON.stringify({ r: claim.role, iat: claim.issuedAt, exp: claim.expiresAt, n: claim.nonce }));
+  const claim: SessionClaim = { role, issuedAt: now, expiresAt: now + SESSION_TTL_MS, nonce: randomBytes(12).toString('base64url'), ...(name ? { name } : {}) };
+  const payload = b64url(JSON.stringify({ r: claim.role, iat: claim.issuedAt, exp: claim.expiresAt, n: claim.nonce, ...(name ? { u: name } : {}) }));
   return { value: `v1.${payload}.${sign(key, `v1.${payload}`)}`, claim };
+}
+
+/** `<payload>.<hmac>` with the session key under its own label (the sign-in transaction cookie); null without a key. */
+export function signWithSessionKey(label: string, payload: string, settings: TokenSettings): string | null {
+  const key = sessionKey(settings);
+  return key ? `${payload}.${sign(key, `${label}\n${payload}`)}` : null;
+}
+
+/** The payload of a value signWithSessionKey made with the same label, or null. */
+export function openSignedWithSessionKey(label: string, value: string, settings: TokenSettings): string | null {
+  const key = sessionKey(settings);
+  const dot = value.lastIndexOf('.');
+  if (!key || dot <= 0) return null;
+  const payload = value.slice(0, dot);
+  return safeEqual(value.slice(dot + 1), sign(key, `${label}\n${payload}`)) ? payload : null;
 }
 
 /**
@@ -80,7 +97,7 @@ export function verifySession(value: string, settings: TokenSettings, now = Date
   const [version, payload, signature] = value.split('.');
   if (!key || version !== 'v1' || !payload || !signature) return null;
   if (!safeEqual(signature, sign(key, `v1.${payload}`))) return null;
-  let raw: { r?: unknown; iat?: unknown; exp?: unknown; n?: unknown };
+  let raw: { r?: unknown; iat?: unknown; exp?: unknown; n?: unknown; u?: unknown };
   try {
     raw = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
   } catch {
@@ -88,9 +105,10 @@ export function verifySession(value: string, settings: TokenSettings, now = Date
   }
   if (typeof raw.exp !== 'number' || raw.exp <= now || typeof raw.iat !== 'number' || typeof raw.n !== 'string') return null;
   if (revoked().has(raw.n)) return null;
-  const role = raw.r === 'operator' && settings.operatorToken ? 'operator' : raw.r === 'viewer' && settings.viewerToken ? 'viewer' : null;
+  // A viewer session needs a way to have got one: the viewer token, or sign-in through the provider.
+  const role = raw.r === 'operator' && settings.operatorToken ? 'operator' : raw.r === 'viewer' && (settings.viewerToken || settings.oidcLogin) ? 'viewer' : null;
   if (!role) return null;
-  return { role, issuedAt: raw.iat, expiresAt: raw.exp, nonce: raw.n };
+  return { role, issuedAt: raw.iat, expiresAt: raw.exp, nonce: raw.n, ...(typeof raw.u === 'string' ? { name: raw.u } : {}) };
 }
 
 /** A cookie's value; a value with broken percent-encoding is no cookie at all (never a 500). */
@@ -116,7 +134,12 @@ function isHttps(req: Request): boolean {
 
 /** httpOnly so page scripts cannot read it, SameSite=Lax so other sites cannot send it on mutations. */
 export function sessionCookie(req: Request, value: string, maxAgeSeconds: number): string {
-  const attrs = [`${SESSION_COOKIE}=${value}`, 'Path=/', 'HttpOnly', 'SameSite=Lax', `Max-Age=${maxAgeSeconds}`];
+  return httpOnlyCookie(req, SESSION_COOKIE, value, maxAgeSeconds);
+}
+
+/** A cookie with the session cookie's protections (httpOnly, SameSite=Lax, Secure on https), on `path`. */
+export function httpOnlyCookie(req: Request, name: string, value: string, maxAgeSeconds: number, path = '/'): string {
+  const attrs = [`${name}=${value}`, `Path=${path}`, 'HttpOnly', 'SameSite=Lax', `Max-Age=${maxAgeSeconds}`];
   if (isHttps(req)) attrs.push('Secure');
   return attrs.join('; ');
 }

@@ -29,8 +29,42 @@ const BINDINGS: Record<Binding, { call: Call; stream: Stream }> = {
   'HTTP+JSON': { call: restCall, stream: restStream },
 };
 
-const rpcCall: Call = (target, method, params, opts) => BINDINGS[bindingOf(target.endpoint)].call(target, method, params, opts);
-const rpcStream: Stream = (target, method, params, opts) => BINDINGS[bindingOf(target.endpoint)].stream(target, method, params, opts);
+/** The target with its per-call Authorization (decision 225), or as it is when it has none. */
+async function authorized(target: RpcTarget, refused?: string): Promise<RpcTarget> {
+  if (!target.authorization) return target;
+  return { ...target, headers: { ...target.headers, Authorization: await target.authorization(refused) } };
+}
+
+/** A 401 answered to a per-call credential: worth one new credential and one more try. */
+const refusedCredential = (target: RpcTarget, err: unknown): boolean => target.authorization !== undefined && err instanceof TransportError && err.status === 401;
+
+const rpcCall: Call = async (target, method, params, opts) => {
+  const call = (t: RpcTarget) => BINDINGS[bindingOf(t.endpoint)].call(t, method, params, opts);
+  const first = await authorized(target);
+  try {
+    return await call(first);
+  } catch (err) {
+    if (!refusedCredential(target, err)) throw err;
+    return call(await authorized(target, first.headers.Authorization));
+  }
+};
+
+/** A stream refused with 401 is tried once more with a new credential (the refusal comes before any event). */
+const rpcStream: Stream = async function* (target, method, params, opts) {
+  if (!target.authorization) return yield* BINDINGS[bindingOf(target.endpoint)].stream(target, method, params, opts);
+  const first = await authorized(target);
+  let started = false;
+  try {
+    for await (const event of BINDINGS[bindingOf(first.endpoint)].stream(first, method, params, opts)) {
+      started = true;
+      yield event;
+    }
+  } catch (err) {
+    if (started || !refusedCredential(target, err)) throw err;
+    const again = await authorized(target, first.headers.Authorization);
+    yield* BINDINGS[bindingOf(again.endpoint)].stream(again, method, params, opts);
+  }
+};
 
 function asJson(value: unknown, what: string): Json {
   if (value && typeof value === 'object' && !Array.isArray(value)) return value as Json;

@@ -23,6 +23,12 @@ export interface RpcTarget {
   peerName?: string;
   /** The local task the call is for: its span is the call's parent, its context is sent on. */
   trace?: CallTrace;
+  /**
+   * The `Authorization` value for each call, when it is not a fixed header (an OAuth2 peer's
+   * access token, lib/peers/oauth2.ts); `refused` is the value the peer just answered 401 to.
+   * Set only for an endpoint the credentials may go to (lib/peers/connect.ts).
+   */
+  authorization?: (refused?: string) => Promise<string>;
 }
 
 /**

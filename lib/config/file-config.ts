@@ -34,6 +34,28 @@ const ExtensionSchema = z.strictObject({
   params: z.record(z.string(), z.unknown()).optional(),
 });
 
+const OAuth2ScopeSchema = z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]{1,200}$/, 'expected a scope token (RFC 6749 §3.3: printable, no space, quote or backslash)');
+
+/**
+ * OAuth2 client credentials for a peer (decision 224): the hub asks the token endpoint for an
+ * access token and sends it as `Authorization: Bearer`. The token URL is `tokenUrl` when set,
+ * else the one the peer's card declares on the peer's own origin; the secret goes nowhere else.
+ */
+export const OAuth2ClientSchema = z.strictObject({
+  type: z.literal('oauth2'),
+  clientId: z.string().min(1, 'expected the client id').max(512),
+  clientSecret: z.string().min(1).max(4_096).optional(),
+  clientSecretEnv: z.string().min(1).optional(),
+  tokenUrl: z.url({ protocol: /^https?$/, message: 'expected an absolute http(s) URL' }).max(2_048).optional(),
+  scopes: z.array(OAuth2ScopeSchema).max(32, 'at most 32 scopes').optional(),
+  /** How the client authenticates to the token endpoint (RFC 6749 §2.3.1); Basic is the one every server supports. */
+  authMethod: z.enum(['client_secret_basic', 'client_secret_post']).default('client_secret_basic'),
+  /** Sent as `audience` (Auth0, Okta style) or `resource` (RFC 8707) when the provider needs one. */
+  audience: z.string().min(1).max(2_048).optional(),
+  resource: z.url().max(2_048).optional(),
+});
+export type OAuth2ClientConfig = z.infer<typeof OAuth2ClientSchema>;
+
 export const PeerAuthSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('none') }),
   z.strictObject({ type: z.literal('bearer'), token: z.string().min(1).optional(), tokenEnv: z.string().min(1).optional() }),
@@ -43,6 +65,7 @@ export const PeerAuthSchema = z.discriminatedUnion('type', [
     key: z.string().min(1).optional(),
     keyEnv: z.string().min(1).optional(),
   }),
+  OAuth2ClientSchema,
 ]);
 
 /**

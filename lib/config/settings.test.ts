@@ -101,3 +101,18 @@ describe('SWITCHBOARD_OIDC_*', () => {
     expect(() => loadSettings(env({ ...ok, SWITCHBOARD_OIDC_CLOCK_SKEW: '301' }))).toThrow(/SWITCHBOARD_OIDC_CLOCK_SKEW must be a whole number from 0 to 300/);
   });
 });
+
+describe('SWITCHBOARD_OIDC_LOGIN_*', () => {
+  const base = { NODE_ENV: 'test' as const, SWITCHBOARD_OIDC_LOGIN_CLIENT_ID: 'dash', SWITCHBOARD_OPERATOR_TOKEN: 'operator-token-0123456789' };
+  it('is off without a client id; the issuer defaults to the first inbound one; openid is always asked', () => {
+    expect(loadSettings({ NODE_ENV: 'test' }).oidcLogin).toBeUndefined();
+    const login = loadSettings({ ...base, SWITCHBOARD_OIDC_ISSUERS: 'https://idp.example/realms/a', SWITCHBOARD_OIDC_AUDIENCE: 'x', SWITCHBOARD_OIDC_LOGIN_SCOPES: 'profile roles' }).oidcLogin;
+    expect(login).toMatchObject({ issuer: 'https://idp.example/realms/a', clientId: 'dash', scopes: 'openid profile roles', name: 'idp.example', roleClaim: 'roles', operatorRole: 'switchboard-operator', viewerRole: 'switchboard-viewer' });
+  });
+
+  it('refuses a missing issuer, an http issuer off loopback and a missing operator token, naming the setting', () => {
+    expect(() => loadSettings(base)).toThrow(/SWITCHBOARD_OIDC_LOGIN_ISSUER: required with SWITCHBOARD_OIDC_LOGIN_CLIENT_ID/);
+    expect(() => loadSettings({ ...base, SWITCHBOARD_OIDC_LOGIN_ISSUER: 'http://idp.example' })).toThrow(/SWITCHBOARD_OIDC_LOGIN_ISSUER: "http:\/\/idp.example" must be an https URL/);
+    expect(() => loadSettings({ ...base, SWITCHBOARD_OPERATOR_TOKEN: undefined, SWITCHBOARD_OIDC_LOGIN_ISSUER: 'https://idp.example' })).toThrow(/SWITCHBOARD_OPERATOR_TOKEN: required with SWITCHBOARD_OIDC_LOGIN_CLIENT_ID/);
+  });
+});

@@ -97,25 +97,33 @@ const EnvSchema = z.object({
   SWITCHBOARD_OIDC_AGENTS_CLAIM: z.string().trim().regex(CLAIM_NAME, 'SWITCHBOARD_OIDC_AGENTS_CLAIM must be a claim name (letters, digits, _ . : / -)').optional(),
   SWITCHBOARD_OIDC_REQUIRED_SCOPE: z.string().trim().regex(/^[\x21\x23-\x5b\x5d-\x7e]{1,200}$/, 'SWITCHBOARD_OIDC_REQUIRED_SCOPE must be one OAuth scope token (no spaces or quotes), e.g. a2a:{agent}').optional(),
   SWITCHBOARD_OIDC_CLOCK_SKEW: wholeNumber('SWITCHBOARD_OIDC_CLOCK_SKEW', 300).default(30),
+  SWITCHBOARD_OIDC_LOGIN_ISSUER: z.string().trim().optional(),
+  SWITCHBOARD_OIDC_LOGIN_CLIENT_ID: z.string().trim().min(1).max(512).optional(),
+  SWITCHBOARD_OIDC_LOGIN_CLIENT_SECRET: z.string().min(1).max(4_096).optional(),
+  SWITCHBOARD_OIDC_LOGIN_SCOPES: z.string().trim().regex(/^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/, 'SWITCHBOARD_OIDC_LOGIN_SCOPES must be space-separated scope tokens').max(1_000).default('openid profile'),
+  SWITCHBOARD_OIDC_LOGIN_NAME: z.string().trim().min(1).max(60).optional(),
+  SWITCHBOARD_OIDC_ROLE_CLAIM: z.string().trim().regex(CLAIM_NAME, 'SWITCHBOARD_OIDC_ROLE_CLAIM must be a claim name (letters, digits, _ . : / -)').default('roles'),
+  SWITCHBOARD_OIDC_OPERATOR_ROLE: z.string().trim().min(1).max(200).default('switchboard-operator'),
+  SWITCHBOARD_OIDC_VIEWER_ROLE: z.string().trim().min(1).max(200).default('switchboard-viewer'),
 });
 
 /**
  * Accepted token issuers: absolute https URLs (http only for a loopback host, e.g. a test
  * provider), at most 8, compared exactly as the token's `iss` (a trailing slash is kept).
  */
-function parseIssuers(list: string): string[] {
+function parseIssuers(list: string, setting = 'SWITCHBOARD_OIDC_ISSUERS'): string[] {
   const issuers = [...new Set(list.split(',').map((s) => s.trim()).filter(Boolean))];
-  if (issuers.length > 8) throw new SettingsError('Invalid configuration:\n  SWITCHBOARD_OIDC_ISSUERS: at most 8 issuers');
+  if (issuers.length > 8) throw new SettingsError(`Invalid configuration:\n  ${setting}: at most 8 issuers`);
   for (const issuer of issuers) {
     let url: URL;
     try {
       url = new URL(issuer);
     } catch {
-      throw new SettingsError(`Invalid configuration:\n  SWITCHBOARD_OIDC_ISSUERS: "${issuer}" is not an absolute URL`);
+      throw new SettingsError(`Invalid configuration:\n  ${setting}: "${issuer}" is not an absolute URL`);
     }
     const secure = url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
     if (!secure || url.search || url.hash || url.username || url.password) {
-      throw new SettingsError(`Invalid configuration:\n  SWITCHBOARD_OIDC_ISSUERS: "${issuer}" must be an https URL without query, fragment or credentials (http only on loopback)`);
+      throw new SettingsError(`Invalid configuration:\n  ${setting}: "${issuer}" must be an https URL without query, fragment or credentials (http only on loopback)`);
     }
   }
   return issuers;
@@ -196,6 +204,22 @@ export interface Settings {
   sseKeepaliveMs: number;
   /** Inbound OIDC/OAuth2 bearer JWTs (lib/auth/oidc.ts); absent: API keys only. */
   oidc?: OidcSettings;
+  /** Dashboard sign-in through an OpenID provider (lib/auth/dashboard-oidc.ts); absent: tokens only. */
+  oidcLogin?: OidcLoginSettings;
+}
+
+export interface OidcLoginSettings {
+  issuer: string;
+  clientId: string;
+  /** Absent: a public client (PKCE only). */
+  clientSecret?: string;
+  scopes: string;
+  /** "Sign in with <name>" on the login page. */
+  name: string;
+  /** The ID token claim whose values give the role (a list or one string). */
+  roleClaim: string;
+  operatorRole: string;
+  viewerRole: string;
 }
 
 export interface OidcSettings {
@@ -226,6 +250,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const e = parsed.data;
   const issuers = parseIssuers(e.SWITCHBOARD_OIDC_ISSUERS);
   if (issuers.length && !e.SWITCHBOARD_OIDC_AUDIENCE) throw new SettingsError('Invalid configuration:\n  SWITCHBOARD_OIDC_AUDIENCE: required with SWITCHBOARD_OIDC_ISSUERS (the `aud` tokens must be issued for)');
+  const oidcLogin = loginSettings(e, issuers);
   if (e.SWITCHBOARD_GRPC_PORT === e.PORT) throw new SettingsError(`Invalid configuration:\n  SWITCHBOARD_GRPC_PORT: must differ from PORT (${e.PORT}); gRPC has a port of its own`);
   return {
     host: e.HOST,
@@ -279,6 +304,28 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
           clockSkewSeconds: e.SWITCHBOARD_OIDC_CLOCK_SKEW,
         }
       : undefined,
+    oidcLogin,
+  };
+}
+
+/**
+ * Dashboard sign-in: on when a client id is set. The issuer is SWITCHBOARD_OIDC_LOGIN_ISSUER, else
+ * the first inbound issuer; sessions are signed with the operator token, so it is required.
+ */
+function loginSettings(e: z.infer<typeof EnvSchema>, inboundIssuers: string[]): OidcLoginSettings | undefined {
+  if (!e.SWITCHBOARD_OIDC_LOGIN_CLIENT_ID) return undefined;
+  const issuer = e.SWITCHBOARD_OIDC_LOGIN_ISSUER ? parseIssuers(e.SWITCHBOARD_OIDC_LOGIN_ISSUER, 'SWITCHBOARD_OIDC_LOGIN_ISSUER')[0] : inboundIssuers[0];
+  if (!issuer) throw new SettingsError('Invalid configuration:\n  SWITCHBOARD_OIDC_LOGIN_ISSUER: required with SWITCHBOARD_OIDC_LOGIN_CLIENT_ID when SWITCHBOARD_OIDC_ISSUERS is empty');
+  if (!e.SWITCHBOARD_OPERATOR_TOKEN) throw new SettingsError('Invalid configuration:\n  SWITCHBOARD_OPERATOR_TOKEN: required with SWITCHBOARD_OIDC_LOGIN_CLIENT_ID (dashboard sessions are signed with a key derived from it)');
+  return {
+    issuer,
+    clientId: e.SWITCHBOARD_OIDC_LOGIN_CLIENT_ID,
+    clientSecret: e.SWITCHBOARD_OIDC_LOGIN_CLIENT_SECRET,
+    scopes: e.SWITCHBOARD_OIDC_LOGIN_SCOPES.split(' ').includes('openid') ? e.SWITCHBOARD_OIDC_LOGIN_SCOPES : `openid ${e.SWITCHBOARD_OIDC_LOGIN_SCOPES}`,
+    name: e.SWITCHBOARD_OIDC_LOGIN_NAME ?? new URL(issuer).host,
+    roleClaim: e.SWITCHBOARD_OIDC_ROLE_CLAIM,
+    operatorRole: e.SWITCHBOARD_OIDC_OPERATOR_ROLE,
+    viewerRole: e.SWITCHBOARD_OIDC_VIEWER_ROLE,
   };
 }
 

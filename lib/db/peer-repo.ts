@@ -7,12 +7,15 @@ import { db } from './client';
 import { fromJson, toJson } from './json';
 import { checkRowSecrets, openSecret, sealSecret, type ResealReport } from './secret-box';
 import type { ProtocolVersion } from '../protocol/types';
-import type { CardKeyPin } from '../config/file-config';
+import type { CardKeyPin, OAuth2ClientConfig } from '../config/file-config';
 
 const SECRET_COLUMN = 'Peer.authSecret' as const;
 const HEADERS_COLUMN = 'Peer.headers' as const;
 
-export type PeerAuthType = 'none' | 'bearer' | 'apiKey';
+export type PeerAuthType = 'none' | 'bearer' | 'apiKey' | 'oauth2';
+
+/** An oauth2 peer's client settings; the client secret is `authSecret` (sealed). */
+export type PeerOAuth2 = Omit<OAuth2ClientConfig, 'type' | 'clientSecret' | 'clientSecretEnv'>;
 export type PeerSource = 'api' | 'config' | 'builtin';
 
 /** The fields a caller sets; the card cache is written separately (savePeerCard). */
@@ -23,6 +26,8 @@ export interface PeerInput {
   authType: PeerAuthType;
   authSecret: string | null;
   authHeader: string | null;
+  /** Set for authType oauth2 (the client secret is authSecret). */
+  oauth2?: PeerOAuth2 | null;
   headers: Record<string, string>;
   /** Origins besides the URL's own that may receive the auth and headers (explicit opt-in). */
   credentialOrigins: string[];
@@ -33,7 +38,11 @@ export interface PeerInput {
   source: PeerSource;
 }
 
+/** How a peer authenticates, as stored. */
+export type PeerAuthFields = Pick<PeerInput, 'authType' | 'authSecret' | 'authHeader' | 'oauth2'>;
+
 export interface PeerRecord extends PeerInput {
+  oauth2: PeerOAuth2 | null;
   card: Record<string, unknown> | null;
   protocolVersion: ProtocolVersion | null;
   endpointUrl: string | null;
@@ -49,9 +58,10 @@ function toRecord(row: PeerRow): PeerRecord {
     name: row.name,
     url: row.url,
     normalizedUrl: row.normalizedUrl,
-    authType: (['bearer', 'apiKey'].includes(row.authType) ? row.authType : 'none') as PeerAuthType,
+    authType: (['bearer', 'apiKey', 'oauth2'].includes(row.authType) ? row.authType : 'none') as PeerAuthType,
     authSecret: openSecret(row.authSecret, SECRET_COLUMN),
     authHeader: row.authHeader,
+    oauth2: fromJson<PeerOAuth2>(row.oauth2),
     headers: fromJson<Record<string, string>>(openSecret(row.headers, HEADERS_COLUMN)) ?? {},
     credentialOrigins: fromJson<string[]>(row.credentialOrigins) ?? [],
     cardKey: fromJson<CardKeyPin>(row.cardKey),
@@ -75,6 +85,7 @@ function inputData(p: Partial<PeerInput>) {
     authType: p.authType,
     authSecret: p.authSecret === undefined ? undefined : sealSecret(p.authSecret, SECRET_COLUMN),
     authHeader: p.authHeader,
+    oauth2: p.oauth2 === undefined ? undefined : toJson(p.oauth2),
     headers: p.headers === undefined ? undefined : sealSecret(toJson(p.headers), HEADERS_COLUMN),
     credentialOrigins: p.credentialOrigins === undefined ? undefined : p.credentialOrigins.length ? toJson(p.credentialOrigins) : null,
     cardKey: p.cardKey === undefined ? undefined : toJson(p.cardKey),

@@ -11,7 +11,7 @@ import { log, errorMessage } from '../log';
 import { chooseInterface, fetchAgentCard, type CardInfo } from '../client/agent-card';
 import type { ProtocolVersion, RpcTarget } from '../client/json-rpc';
 import { normalizeAgentUrl } from '../client/normalize-url';
-import { checkResponseWindow, headersFor, type ResolvedTarget } from './resolve';
+import { authorizationFor, checkResponseWindow, headersFor, type ResolvedTarget } from './resolve';
 import { verifyPinnedCard } from './card-verify';
 
 export interface PeerConnection extends RpcTarget {
@@ -40,7 +40,8 @@ const urlCache = () => processSingleton('client-card-cache', () => new Map<strin
 
 function toConnection(target: ResolvedTarget, iface: CachedInterface): PeerConnection {
   // Credentials are chosen for the endpoint itself: the card may name another origin.
-  return { ...iface, headers: headersFor(target, iface.endpoint), timeoutMs: target.timeout.ms, label: target.peerName ?? target.url, ...(target.peerName ? { peerName: target.peerName } : {}) };
+  const authorization = authorizationFor(target, iface.endpoint);
+  return { ...iface, headers: headersFor(target, iface.endpoint), ...(authorization ? { authorization } : {}), timeoutMs: target.timeout.ms, label: target.peerName ?? target.url, ...(target.peerName ? { peerName: target.peerName } : {}) };
 }
 
 async function cachedInterface(target: ResolvedTarget, prefer?: ProtocolVersion): Promise<CachedInterface | null> {

@@ -10,6 +10,7 @@ import {
   insertPeerRecord,
   listPeerRecords,
   updatePeerRecord,
+  type PeerAuthFields,
   type PeerInput,
   type PeerRecord,
 } from '../db/peer-repo';
@@ -20,14 +21,14 @@ import { ensurePeersReady } from './sync';
 import type { PeerAuthInput } from '../protocol/peer-auth';
 import { toPublicPeer, type PeerAuthPatch, type PeerCreateInput, type PeerPatchInput, type PublicPeer } from './schemas';
 
-export function authFields(auth: PeerAuthInput): Pick<PeerInput, 'authType' | 'authSecret' | 'authHeader'> {
+export function authFields(auth: PeerAuthInput): PeerAuthFields {
   switch (auth.type) {
     case 'none':
-      return { authType: 'none', authSecret: null, authHeader: null };
+      return { authType: 'none', authSecret: null, authHeader: null, oauth2: null };
     case 'bearer':
-      return { authType: 'bearer', authSecret: auth.token, authHeader: null };
+      return { authType: 'bearer', authSecret: auth.token, authHeader: null, oauth2: null };
     case 'apiKey':
-      return { authType: 'apiKey', authSecret: auth.key, authHeader: auth.header };
+      return { authType: 'apiKey', authSecret: auth.key, authHeader: auth.header, oauth2: null };
   }
 }
 
@@ -36,10 +37,10 @@ export function authFields(auth: PeerAuthInput): Pick<PeerInput, 'authType' | 'a
  * stays on its origin; a peer moved to another origin loses it (the secret was given for the
  * old origin), unless the patch gives a new one.
  */
-function patchedAuth(peer: PeerRecord, auth: PeerAuthPatch, originMoved: boolean): Pick<PeerInput, 'authType' | 'authSecret' | 'authHeader'> {
+function patchedAuth(peer: PeerRecord, auth: PeerAuthPatch, originMoved: boolean): PeerAuthFields {
   if (auth.type === 'none') return authFields(auth);
   const given = auth.type === 'bearer' ? auth.token : auth.key;
-  if (!given && originMoved) return { authType: auth.type, authSecret: null, authHeader: auth.type === 'apiKey' ? auth.header : null };
+  if (!given && originMoved) return { authType: auth.type, authSecret: null, authHeader: auth.type === 'apiKey' ? auth.header : null, oauth2: null };
   const secret = given || (peer.authType === auth.type ? peer.authSecret : null);
   if (!secret) throw new ClientError(400, 'invalid_request', `auth.${auth.type === 'bearer' ? 'token' : 'key'}: expected the secret (none is stored yet)`, 'auth');
   return auth.type === 'bearer' ? authFields({ type: 'bearer', token: secret }) : authFields({ type: 'apiKey', header: auth.header, key: secret });

@@ -18,6 +18,8 @@ import { isHttpUrl, normalizeAgentUrl, normalizeUrl } from '../client/normalize-
 import { credentialOriginOf } from '../client/endpoint-binding';
 import { ensurePeersReady, SELF_PEER } from './sync';
 import { PROTECTED_HEADERS } from './schemas';
+import { peerAuthorization, type OAuth2Source } from './oauth2';
+import { TransportError } from '../client/http-transport';
 import { pickTimeout, type ResolvedTimeout } from './timeouts';
 import type { CardKeyPin } from '../config/file-config';
 
@@ -51,24 +53,42 @@ export interface ResolvedTarget {
 export interface PeerCredentials {
   origins: string[];
   headers: Record<string, string>;
+  /** An oauth2 peer: its Authorization is an access token got per call (oauth2.ts), to the same origins. */
+  oauth2?: OAuth2Source;
 }
 
 /** The headers a request to `url` carries: the credentials only on an allowed origin. */
 export function headersFor(target: Pick<ResolvedTarget, 'credentials'>, url: string): Record<string, string> {
-  const credentials = target.credentials;
-  if (!credentials) return {};
-  let origin: string;
+  return target.credentials && mayReceiveCredentials(target.credentials, url) ? { ...target.credentials.headers } : {};
+}
+
+function mayReceiveCredentials(credentials: PeerCredentials, url: string): boolean {
   try {
-    origin = credentialOriginOf(url);
+    return credentials.origins.includes(credentialOriginOf(url));
   } catch {
-    return {};
+    return false;
   }
-  return credentials.origins.includes(origin) ? { ...credentials.headers } : {};
 }
 
 function peerCredentials(peer: PeerRecord | null): PeerCredentials | null {
   if (!peer) return null;
-  return { origins: [new URL(peer.url).origin, ...peer.credentialOrigins], headers: peerHeaders(peer) };
+  const origins = [new URL(peer.url).origin, ...peer.credentialOrigins];
+  return { origins, headers: peerHeaders(peer), ...(peer.authType === 'oauth2' && peer.oauth2 ? { oauth2: { peerName: peer.name, origins } } : {}) };
+}
+
+/**
+ * The per-call Authorization of an oauth2 peer, for a request to `url`; undefined for any other
+ * peer and for a URL its credentials may not go to. The peer is read at each call: its card
+ * (which may name the token URL) is cached only once the first connect has read it.
+ */
+export function authorizationFor(target: Pick<ResolvedTarget, 'credentials'>, url: string): ((refused?: string) => Promise<string>) | undefined {
+  const source = target.credentials?.oauth2;
+  if (!source || !mayReceiveCredentials(target.credentials!, url)) return undefined;
+  return async (refused) => {
+    const peer = await findPeerRecord(source.peerName);
+    if (peer?.authType !== 'oauth2') throw new TransportError(`peer ${source.peerName}: no longer configured with oauth2`, undefined, true);
+    return peerAuthorization(peer, source, refused);
+  };
 }
 
 /** Auth and extra headers for a peer; extra headers cannot replace protocol headers. */
@@ -76,6 +96,7 @@ function peerHeaders(peer: PeerRecord): Record<string, string> {
   const headers = Object.fromEntries(Object.entries(peer.headers).filter(([k]) => !PROTECTED_HEADERS.includes(k.toLowerCase())));
   if (peer.authType === 'bearer' && peer.authSecret) headers.Authorization = `Bearer ${peer.authSecret}`;
   if (peer.authType === 'apiKey' && peer.authSecret) headers[peer.authHeader || 'X-API-Key'] = peer.authSecret;
+  // oauth2: the Authorization is an access token got per call (authorizationFor), never a stored value.
   if (peer.name === SELF_PEER && peer.source === 'builtin') headers[SELF_TOKEN_HEADER] = selfToken();
   return headers;
 }

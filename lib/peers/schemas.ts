@@ -68,7 +68,8 @@ export interface PublicPeer {
   url: string;
   normalizedUrl: string;
   source: PeerRecord['source'];
-  auth: { type: PeerRecord['authType']; configured: boolean; header?: string };
+  /** `oauth2`: the client's id and settings, never its secret. */
+  auth: { type: PeerRecord['authType']; configured: boolean; header?: string; oauth2?: { clientId: string; tokenUrl: string | null; scopes: string[] } };
   headerNames: string[];
   /** Origins besides the URL's own that receive the auth and headers (opt-in). */
   credentialOrigins: string[];
@@ -118,6 +119,7 @@ export function toPublicPeer(p: PeerRecord): PublicPeer {
       type: p.authType,
       configured: p.authType !== 'none' && Boolean(p.authSecret),
       ...(p.authType === 'apiKey' && p.authHeader ? { header: p.authHeader } : {}),
+      ...(p.authType === 'oauth2' && p.oauth2 ? { oauth2: { clientId: p.oauth2.clientId, tokenUrl: p.oauth2.tokenUrl ?? null, scopes: p.oauth2.scopes ?? [] } } : {}),
     },
     headerNames: Object.keys(p.headers),
     credentialOrigins: p.credentialOrigins,

@@ -9,6 +9,7 @@ import {
   findPeerRecord,
   insertPeerRecord,
   updatePeerRecord,
+  type PeerAuthFields,
   type PeerInput,
 } from '../db/peer-repo';
 import { fileConfig, isPeerConfigError, type PeerConfig } from '../config/file-config';
@@ -25,13 +26,19 @@ export function selfBaseUrl(): string {
   return hubBaseUrl(getSettings());
 }
 
-function configAuth(peer: PeerConfig): Pick<PeerInput, 'authType' | 'authSecret' | 'authHeader'> {
+function configAuth(peer: PeerConfig): PeerAuthFields {
   const auth = peer.auth;
-  if (auth.type === 'none') return { authType: 'none', authSecret: null, authHeader: null };
+  if (auth.type === 'none') return { authType: 'none', authSecret: null, authHeader: null, oauth2: null };
+  if (auth.type === 'oauth2') {
+    const { type: _type, clientSecret, clientSecretEnv, ...client } = auth;
+    const secret = clientSecret ?? (clientSecretEnv ? process.env[clientSecretEnv] : undefined) ?? null;
+    if (!secret) log.warn('peer client secret missing; token requests will be refused', { peer: peer.name, authType: auth.type, env: clientSecretEnv });
+    return { authType: 'oauth2', authSecret: secret, authHeader: null, oauth2: client };
+  }
   const fromEnv = auth.type === 'bearer' ? auth.tokenEnv : auth.keyEnv;
   const secret = (auth.type === 'bearer' ? auth.token : auth.key) ?? (fromEnv ? process.env[fromEnv] : undefined) ?? null;
   if (!secret) log.warn('peer secret missing; calls will go without credentials', { peer: peer.name, authType: auth.type, env: fromEnv });
-  return { authType: auth.type, authSecret: secret, authHeader: auth.type === 'apiKey' ? auth.header : null };
+  return { authType: auth.type, authSecret: secret, authHeader: auth.type === 'apiKey' ? auth.header : null, oauth2: null };
 }
 
 /** Upserts one non-API peer; a name or URL held by another peer is reported and skipped. */
@@ -100,6 +107,7 @@ export async function ensureSelfPeer(): Promise<void> {
     authType: 'none',
     authSecret: null,
     authHeader: null,
+    oauth2: null,
     headers: {},
     credentialOrigins: [],
     cardKey: null,

@@ -8,11 +8,11 @@
 import http from 'node:http';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeJwt, exportJWK, generateKeyPair } from 'jose';
-import Provider, { errors as providerErrors } from 'oidc-provider';
+import { decodeJwt } from 'jose';
 import { freePort, startApp, type AppServer } from '../support/app-server';
 import { asTask, rpc, sendParams, TaskState, waitFor } from '../support/a2a-clients';
 import { grpcFailure, grpcOnlyClient, withKey } from '../support/grpc-clients';
+import { clientCredentialsClient, createTestProvider } from '../support/oidc-provider';
 
 const AUDIENCE = 'https://switchboard.test/a2a';
 let issuer = '';
@@ -26,42 +26,18 @@ const RESOURCES: Record<string, { audience: string; scope: string; accessTokenTT
   'urn:elsewhere': { audience: 'https://elsewhere.test', scope: 'a2a:echo', accessTokenTTL: 300 },
 };
 
-const clients = ['alpha', 'beta'].map((id) => ({
-  client_id: id,
-  client_secret: `${id}-secret-0123456789abcdef`,
-  grant_types: ['client_credentials'],
-  response_types: [],
-  redirect_uris: [],
-  token_endpoint_auth_method: 'client_secret_post' as const,
-}));
+const clients = ['alpha', 'beta'].map((id) => clientCredentialsClient(id, `${id}-secret-0123456789abcdef`, 'client_secret_post'));
 
 async function startProvider(): Promise<void> {
   const port = await freePort();
   issuer = `http://127.0.0.1:${port}`;
-  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
-  const provider = new Provider(issuer, {
-    clients,
-    jwks: { keys: [{ ...(await exportJWK(privateKey)), kid: 'test-key', alg: 'RS256', use: 'sig' }] },
-    features: {
-      devInteractions: { enabled: false },
-      clientCredentials: { enabled: true },
-      resourceIndicators: {
-        enabled: true,
-        defaultResource: () => 'urn:switchboard',
-        getResourceServerInfo: (_ctx, resource) => {
-          const info = RESOURCES[resource];
-          if (!info) throw new providerErrors.InvalidTarget();
-          return { ...info, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } };
-        },
-      },
-    },
-  });
-  idp = http.createServer(provider.callback());
+  const provider = await createTestProvider(issuer, clients, RESOURCES, 'urn:switchboard');
+  idp = http.createServer(provider.callback);
   await new Promise<void>((resolve) => idp.listen(port, '127.0.0.1', resolve));
 }
 
 async function token(client: 'alpha' | 'beta', resource = 'urn:switchboard', scope = 'a2a:echo a2a:slow'): Promise<string> {
-  const secret = clients.find((c) => c.client_id === client)!.client_secret;
+  const secret = clients.find((c) => c.client_id === client)!.client_secret!;
   const res = await fetch(`${issuer}/token`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },

@@ -44,6 +44,12 @@ export interface SdkPeerOptions {
   restOnly?: boolean;
   /** The card lists one gRPC 1.0 interface and no JSON-RPC one; the SDK's own gRPC server serves it. */
   grpcOnly?: boolean;
+  /** The card's securitySchemes, written as given (v1.0 ProtoJSON, e.g. `{oauth2SecurityScheme: …}`). */
+  securitySchemes?: (baseUrl: string) => Record<string, unknown>;
+  /** Runs on /rpc (after a request is recorded) and /rest, before the SDK handles it (an auth check). */
+  guard?: express.RequestHandler;
+  /** Mounts more routes on the peer's origin before its own (e.g. an OAuth2 provider), once its URL is known. */
+  mount?: (app: express.Express, baseUrl: string) => void | Promise<void>;
 }
 
 type Json = Record<string, unknown>;
@@ -148,7 +154,7 @@ function card(baseUrl: string, opts: SdkPeerOptions, grpcTarget?: string): Agent
       : versions.map((protocolVersion) => ({ url: endpoint, protocolBinding: 'JSONRPC', protocolVersion, tenant: '' })),
     provider: undefined,
     capabilities: { streaming: opts.streaming ?? true, pushNotifications: false, extensions: [], extendedAgentCard: false },
-    securitySchemes: {},
+    securitySchemes: (opts.securitySchemes?.(baseUrl) ?? {}) as AgentCard['securitySchemes'],
     securityRequirements: [],
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/plain'],
@@ -177,6 +183,8 @@ export async function startSdkPeer(opts: SdkPeerOptions = {}): Promise<SdkPeer> 
   const port = (server.address() as AddressInfo).port;
   const baseUrl = `http://127.0.0.1:${port}`;
   const grpc = opts.grpcOnly ? await startGrpc() : null;
+  await opts.mount?.(app, baseUrl);
+  if (opts.guard) app.use(['/rpc', '/rest'], opts.guard);
   const agentCard = card(baseUrl, opts, grpc?.target);
   const handler = new DefaultRequestHandler(agentCard, new InMemoryTaskStore(), new ChunkingExecutor());
   grpc?.serve(handler, requests);
