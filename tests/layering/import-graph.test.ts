@@ -112,7 +112,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['launchers'],
   ['config'],
   ['db'],
-  ['events', 'auth'],
+  ['events', 'auth', 'quotas'], // quotas: per-caller limits, counted by the engine's write path and checked by the bindings
   ['agents', 'peers'],
   ['engine'], // the task lifecycle, inbound and outbound (engine/outbound)
   ['push'],
