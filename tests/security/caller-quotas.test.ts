@@ -9,11 +9,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startApp, type AppServer } from '../support/app-server';
 import { grpcFailure, grpcOnlyClient, withKey } from '../support/grpc-clients';
-import { createApiKey } from '../support/api-keys';
+import { createApiKeyRecord, type CreatedKey } from '../support/api-keys';
 import { rpc, sendParams } from '../support/a2a-clients';
 import { freshPgDatabase, testStore } from '../support/postgres';
 
@@ -22,30 +21,13 @@ const OPEN_TASKS = 2;
 const STORED_BYTES = 20_000;
 const BURST = 40;
 
-interface Key {
-  id: string;
-  secret: string;
-}
-
 async function databaseEnv(prefix: string): Promise<{ env: Record<string, string>; dataDir: string }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   const url = testStore() === 'postgresql' ? await freshPgDatabase() : `file:${path.join(dataDir, 'switchboard.db')}`;
   return { env: { DATABASE_URL: url }, dataDir };
 }
 
-/** The real `npm run keys` commands: create a key, then give it its own quotas. */
-function keyWithQuotas(env: Record<string, string>, name: string, quotas: string[] = []): Key {
-  const secret = createApiKey(env, name);
-  const listed = spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/keys.ts', 'list'], { env: { ...process.env, ...env }, encoding: 'utf8' });
-  const id = new RegExp(`^(\\S+)  ${name}  `, 'm').exec(listed.stdout)![1];
-  if (quotas.length) {
-    const set = spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/keys.ts', 'quota', id, ...quotas], { env: { ...process.env, ...env }, encoding: 'utf8' });
-    expect(set.status, set.stderr).toBe(0);
-  }
-  return { id, secret };
-}
-
-const as = (key: Key) => ({ Authorization: `Bearer ${key.secret}` });
+const as = (key: CreatedKey) => ({ Authorization: `Bearer ${key.secret}` });
 
 async function metric(app: AppServer, limit: string): Promise<number> {
   const text = await (await fetch(`${app.url}/api/metrics`)).text();
@@ -55,23 +37,23 @@ async function metric(app: AppServer, limit: string): Promise<number> {
 
 describe('requests per second per caller', () => {
   let app: AppServer;
-  let alice: Key;
-  let bob: Key;
-  let roomy: Key;
-  let tight: Key;
+  let alice: CreatedKey;
+  let bob: CreatedKey;
+  let roomy: CreatedKey;
+  let tight: CreatedKey;
 
   beforeAll(async () => {
     const { env, dataDir } = await databaseEnv('switchboard-rate-');
-    alice = keyWithQuotas(env, 'alice');
-    bob = keyWithQuotas(env, 'bob');
-    roomy = keyWithQuotas(env, 'roomy', ['requestsPerSecond=1000']);
-    tight = keyWithQuotas(env, 'tight', ['requestsPerSecond=1']);
+    alice = createApiKeyRecord(env, 'alice');
+    bob = createApiKeyRecord(env, 'bob');
+    roomy = createApiKeyRecord(env, 'roomy', ['requestsPerSecond=1000']);
+    tight = createApiKeyRecord(env, 'tight', ['requestsPerSecond=1']);
     app = await startApp({ ...env, SWITCHBOARD_GRPC_PORT: String(await freePort()), SWITCHBOARD_MAX_REQUESTS_PER_SECOND_PER_CALLER: String(RATE) }, { dataDir });
   });
   afterAll(async () => app?.stop());
 
   /** BURST GetTask calls for a missing task at once over JSON-RPC v1.0: answers are -32001 or -32029. */
-  const burst = (key: Key) =>
+  const burst = (key: CreatedKey) =>
     Promise.all(Array.from({ length: BURST }, () => rpc(`${app.url}/a2a/echo`, 'GetTask', { id: 'no-such-task' }, { ...as(key), 'A2A-Version': '1.0' })));
 
   it(`refuses past ${RATE}/s on JSON-RPC with -32029, QUOTA_EXCEEDED and Retry-After; another caller is unaffected`, async () => {
@@ -115,19 +97,19 @@ describe('requests per second per caller', () => {
 
 describe('open tasks and stored bytes per caller', () => {
   let app: AppServer;
-  let alice: Key;
-  let bob: Key;
-  let wide: Key;
-  let writer: Key;
-  let bulk: Key;
+  let alice: CreatedKey;
+  let bob: CreatedKey;
+  let wide: CreatedKey;
+  let writer: CreatedKey;
+  let bulk: CreatedKey;
 
   beforeAll(async () => {
     const { env, dataDir } = await databaseEnv('switchboard-quotas-');
-    alice = keyWithQuotas(env, 'alice');
-    bob = keyWithQuotas(env, 'bob');
-    wide = keyWithQuotas(env, 'wide', ['openTasks=4']);
-    writer = keyWithQuotas(env, 'writer');
-    bulk = keyWithQuotas(env, 'bulk', ['storedBytes=1000000']);
+    alice = createApiKeyRecord(env, 'alice');
+    bob = createApiKeyRecord(env, 'bob');
+    wide = createApiKeyRecord(env, 'wide', ['openTasks=4']);
+    writer = createApiKeyRecord(env, 'writer');
+    bulk = createApiKeyRecord(env, 'bulk', ['storedBytes=1000000']);
     app = await startApp(
       {
         ...env,
@@ -141,8 +123,8 @@ describe('open tasks and stored bytes per caller', () => {
   afterAll(async () => app?.stop());
 
   const message = (text: string, extra: Record<string, unknown> = {}) => ({ message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text }], ...extra }, configuration: { blocking: false } });
-  const startSlow = (key: Key) => rpc(`${app.url}/a2a/slow`, 'message/send', message('work 60s chunks 2 size 10'), as(key));
-  const cancel = (key: Key, id: string) => rpc(`${app.url}/a2a/slow`, 'tasks/cancel', { id }, as(key));
+  const startSlow = (key: CreatedKey) => rpc(`${app.url}/a2a/slow`, 'message/send', message('work 60s chunks 2 size 10'), as(key));
+  const cancel = (key: CreatedKey, id: string) => rpc(`${app.url}/a2a/slow`, 'tasks/cancel', { id }, as(key));
 
   it(`refuses a caller's task past ${OPEN_TASKS} open ones on every binding; another caller and a raised key are unaffected`, async () => {
     const open = [await startSlow(alice), await startSlow(alice)].map((r) => r.body.result.id as string);
@@ -184,7 +166,7 @@ describe('open tasks and stored bytes per caller', () => {
 
   it(`refuses a new task once a caller's tasks stored ${STORED_BYTES} bytes in the window, with the time left as Retry-After`, async () => {
     const big = 'x'.repeat(12_000); // stored twice: the message and echo's artifact
-    const send = (key: Key) => rpc(`${app.url}/a2a/echo`, 'message/send', { ...message(big), configuration: { blocking: true } }, as(key));
+    const send = (key: CreatedKey) => rpc(`${app.url}/a2a/echo`, 'message/send', { ...message(big), configuration: { blocking: true } }, as(key));
     const first = await send(writer);
     expect(first.body.result?.status?.state, first.text).toBe('completed');
 
