@@ -15,6 +15,7 @@ import { grpcFailure, grpcOnlyClient, withKey } from '../support/grpc-clients';
 import { createApiKeyRecord, type CreatedKey } from '../support/api-keys';
 import { rpc, sendParams } from '../support/a2a-clients';
 import { freshPgDatabase, testStore } from '../support/postgres';
+import { dispatch, waitForTask } from '../support/dispatch-api';
 
 const RATE = 5;
 const OPEN_TASKS = 2;
@@ -92,6 +93,15 @@ describe('requests per second per caller', () => {
     // Five calls in a row reach at most a few one-second windows: at most one passes in each.
     expect(answers.filter((a) => a.body.error?.code === -32029).length).toBeGreaterThan(0);
     expect(await metric(app, 'requests')).toBeGreaterThan(0);
+  });
+
+  it("never refuses the hub's own `self` calls", async () => {
+    const before = await metric(app, 'requests');
+    // 15 dispatches to the hub's own agent at once: each is at least one A2A call as `self`, well past 5 a second.
+    const ids = await Promise.all(Array.from({ length: 15 }, (_, i) => dispatch(app.url, { peer: 'self', text: `to myself ${i}`, mode: 'blocking' })));
+    const ended = await Promise.all(ids.map((id) => waitForTask(app.url, id)));
+    expect(ended.map((t) => t.task.state)).toEqual(ids.map(() => 'completed'));
+    expect(await metric(app, 'requests')).toBe(before);
   });
 });
 
