@@ -31,7 +31,9 @@ beforeAll(async () => {
     SWITCHBOARD_MAX_STORED_BYTES_PER_CALLER: '20000',
     SWITCHBOARD_MAX_OPEN_TASKS_PER_CALLER: '1',
   };
-  [a, b] = await Promise.all([startApp({ ...env, SWITCHBOARD_INSTANCE_ID: 'a' }), startApp({ ...env, SWITCHBOARD_INSTANCE_ID: 'b' })]);
+  // One after the other, as tests/postgres/instances.test.ts starts them.
+  a = await startApp({ ...env, SWITCHBOARD_INSTANCE_ID: 'a' });
+  b = await startApp({ ...env, SWITCHBOARD_INSTANCE_ID: 'b' });
 });
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);
