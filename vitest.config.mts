@@ -44,6 +44,7 @@ const BOTH_PROVIDERS = [
   'tests/protocol/generations.test.ts',
   'tests/security/sessions.test.ts',
   'tests/security/bounds.test.ts',
+  'tests/security/caller-quotas.test.ts',
   'tests/security/exposure.test.ts',
   'tests/client/restart.test.ts',
   'tests/client/peer-auth.test.ts',

@@ -1,8 +1,8 @@
-// npm run keys -- create <name> | list | revoke <id>   (the same as `switchboard keys …`)
+// npm run keys -- create <name> | list | revoke <id> | quota <id> [name=value …]   (the same as `switchboard keys …`)
 import { runKeys } from '../lib/cli/keys';
 
-const [command, arg] = process.argv.slice(2);
-runKeys(command, arg).then(
+const [command, arg, ...rest] = process.argv.slice(2);
+runKeys(command, arg, false, rest).then(
   (code) => process.exit(code),
   (err) => {
     console.error(`keys: ${err instanceof Error ? err.message : String(err)}`);

@@ -29,6 +29,12 @@ const wholeNumber = (name: string, max: number) =>
     .refine((v) => /^\d+$/.test(v) && Number(v) <= max, { message: `${name} must be a whole number from 0 to ${max}` })
     .transform(Number);
 
+/**
+ * The largest value of a per-caller quota: the shared counters are PostgreSQL `integer`s
+ * (rate-limiter-flexible's table), and a counter may pass its limit by what is in flight.
+ */
+export const MAX_QUOTA = 1024 * 1024 * 1024;
+
 const CLAIM_NAME = /^[A-Za-z0-9_.:/-]{1,100}$/;
 
 const EnvSchema = z.object({
@@ -61,6 +67,13 @@ const EnvSchema = z.object({
   SWITCHBOARD_SECRET_KEY_PREVIOUS: z.string().min(32, 'SWITCHBOARD_SECRET_KEY_PREVIOUS must be at least 32 characters (the key SWITCHBOARD_SECRET_KEY had before)').optional(),
   SWITCHBOARD_MAX_PUSH_CONFIGS_PER_TASK: positiveInt('SWITCHBOARD_MAX_PUSH_CONFIGS_PER_TASK').default(10),
   SWITCHBOARD_MAX_STREAMS_PER_CALLER: positiveInt('SWITCHBOARD_MAX_STREAMS_PER_CALLER').default(50),
+  // Per-caller quotas (lib/quotas, decision 216); 0 turns one off.
+  SWITCHBOARD_MAX_REQUESTS_PER_SECOND_PER_CALLER: wholeNumber('SWITCHBOARD_MAX_REQUESTS_PER_SECOND_PER_CALLER', MAX_QUOTA).default(200),
+  SWITCHBOARD_MAX_OPEN_TASKS_PER_CALLER: wholeNumber('SWITCHBOARD_MAX_OPEN_TASKS_PER_CALLER', MAX_QUOTA).default(200),
+  SWITCHBOARD_MAX_STORED_BYTES_PER_CALLER: wholeNumber('SWITCHBOARD_MAX_STORED_BYTES_PER_CALLER', MAX_QUOTA).default(512 * 1024 * 1024),
+  SWITCHBOARD_STORED_BYTES_WINDOW_SECONDS: positiveInt('SWITCHBOARD_STORED_BYTES_WINDOW_SECONDS')
+    .refine((v) => v <= 86_400, { message: 'SWITCHBOARD_STORED_BYTES_WINDOW_SECONDS must be at most 86400 (a day)' })
+    .default(3600),
   SWITCHBOARD_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   SWITCHBOARD_HEAP_GROWTH_PERCENT: wholeNumber('SWITCHBOARD_HEAP_GROWTH_PERCENT', 400).default(100),
   SWITCHBOARD_DEFAULT_AGENT: z
@@ -168,6 +181,10 @@ export interface Settings {
   maxPushConfigsPerTask: number;
   /** Event streams (message/stream, resubscribe) one caller may hold open on this instance. */
   maxStreamsPerCaller: number;
+  /** Per-caller quotas, the defaults an API key's own `quotas` override; 0 means none (lib/quotas). */
+  quotas: { requestsPerSecond: number; openTasks: number; storedBytes: number };
+  /** The window `quotas.storedBytes` counts over, in seconds. */
+  storedBytesWindowSeconds: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** How far V8 lets the old generation grow past the live heap before a full GC (0 = V8's own). */
   heapGrowthPercent: number;
@@ -276,6 +293,12 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     previousSecretKey: e.SWITCHBOARD_SECRET_KEY_PREVIOUS,
     maxPushConfigsPerTask: e.SWITCHBOARD_MAX_PUSH_CONFIGS_PER_TASK,
     maxStreamsPerCaller: e.SWITCHBOARD_MAX_STREAMS_PER_CALLER,
+    quotas: {
+      requestsPerSecond: e.SWITCHBOARD_MAX_REQUESTS_PER_SECOND_PER_CALLER,
+      openTasks: e.SWITCHBOARD_MAX_OPEN_TASKS_PER_CALLER,
+      storedBytes: e.SWITCHBOARD_MAX_STORED_BYTES_PER_CALLER,
+    },
+    storedBytesWindowSeconds: e.SWITCHBOARD_STORED_BYTES_WINDOW_SECONDS,
     logLevel: e.SWITCHBOARD_LOG_LEVEL,
     heapGrowthPercent: e.SWITCHBOARD_HEAP_GROWTH_PERCENT,
     defaultAgent: e.SWITCHBOARD_DEFAULT_AGENT,

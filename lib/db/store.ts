@@ -27,6 +27,7 @@ import type { LaunchedGroupRow, SessionRowKey } from './launch-rows';
 import type { PruneStatement } from './prune-batches';
 import type { Membership } from './membership';
 import type { MaybeAsync } from '../util/maybe-async';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 
 /** Both Prisma clients are generated from prisma/schema.prisma and expose the same model API. */
 export type Db = InstanceType<typeof PrismaClient>;
@@ -83,6 +84,15 @@ export interface Store {
   textContains(search: string): { contains: string; mode?: 'insensitive' };
   /** How this instance relates to the others on the database (membership.ts). */
   readonly membership: Membership;
+  /** A fixed-window counter (the per-caller quotas): shared by every instance on the database. */
+  windowCounter(options: WindowCounterOptions): Promise<RateLimiterAbstract>;
+}
+
+/** rate-limiter-flexible's options: the key prefix, the most a window may count, its seconds. */
+export interface WindowCounterOptions {
+  keyPrefix: string;
+  points: number;
+  duration: number;
 }
 
 /** The process's store, chosen once by DATABASE_URL. Process-wide: it holds the database connections. */

@@ -15,10 +15,12 @@ import { executions } from './executions';
 import { agentText } from './messages';
 import { metrics, taskLabels, truncationKind } from '../metrics/metrics';
 import { endTaskSpan } from '../tracing/spans';
+import { chargeStoredBytes } from '../quotas/caller-quotas';
 
 export async function createTaskRecord(task: NewTask, events: NewEvent[], messages: Message[] = []): Promise<CommittedChange> {
   outputMeter().start(task.id, events);
   const change = await insertTask(task, events, messages);
+  await chargeOwner(change, events);
   eventHub().publish(change);
   metrics().tasksCreated.inc(taskLabels(change.task));
   return change;
@@ -60,8 +62,24 @@ const CRASH_AFTER_END_COMMIT = process.env.SWITCHBOARD_TEST_CRASH_AFTER_END_COMM
 async function commit(taskId: string, events: NewEvent[], opts: WriteOptions): Promise<CommittedChange | null> {
   const change = await appendEvents(taskId, events, { ...opts, patch: { ...opts.patch, ...summaryPatch(events, new Date()) } });
   if (change && CRASH_AFTER_END_COMMIT && change.task.endedAt) process.kill(process.pid, 'SIGKILL');
-  if (change) eventHub().publish(change);
+  if (change) {
+    await chargeOwner(change, events);
+    eventHub().publish(change);
+  }
   return change;
+}
+
+/**
+ * What an inbound task stored counts against its owner's stored-bytes quota (lib/quotas): the
+ * events' stored JSON, which holds the messages and artifacts. Counted before the change is
+ * published, so the caller that sees it already sees its budget spent.
+ */
+async function chargeOwner(change: CommittedChange, events: readonly NewEvent[]): Promise<void> {
+  const owner = change.task.direction === 'inbound' ? change.task.owner : null;
+  if (!owner) return;
+  let bytes = 0;
+  for (const e of events) bytes += JSON.stringify(e.payload ?? null).length;
+  await chargeStoredBytes(owner, bytes);
 }
 
 import type { TerminalState } from '../protocol/types';

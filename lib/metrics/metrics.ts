@@ -35,7 +35,7 @@ function create() {
       registers,
     }),
     runningTurns: new Gauge({ name: 'switchboard_running_turns', help: 'Agent turns running now, by agent; kind="launcher" turns each hold a launcher process (or a busy rpc worker).', labelNames: ['agent', 'kind'], registers }),
-    quotaRefusals: new Counter({ name: 'switchboard_quota_refusals_total', help: 'Requests refused by a per-caller bound (QuotaExceeded), by limit (streams, push_configs).', labelNames: ['limit'], registers }),
+    quotaRefusals: new Counter({ name: 'switchboard_quota_refusals_total', help: 'Requests refused by a per-caller bound (QuotaExceeded), by limit (requests, open_tasks, stored_bytes, streams, push_configs).', labelNames: ['limit'], registers }),
     sseSubscribers: new Gauge({ name: 'switchboard_sse_subscribers', help: 'Open server-sent-event streams, by kind (dashboard, a2a).', labelNames: ['kind'], registers }),
     commitDuration: new Histogram({
       name: 'switchboard_write_commit_duration_seconds',

@@ -21,6 +21,7 @@ import type { Operation, ProtocolVersion } from './rpc-methods';
 import { isAcceptingWork } from '../engine/lifecycle';
 import { servedCard } from './served-card';
 import { countedStream } from './stream-quota';
+import { admitNewTask, admitRequest } from '../quotas/caller-quotas';
 import type { z } from 'zod';
 import type { TraceContext } from '../protocol/trace-context';
 
@@ -110,6 +111,7 @@ async function sendRequest(p: SendParams, ctx: RpcContext): Promise<SendRequest>
   assertInputModes(ctx.agent, p.partMediaTypes);
   const push = p.push;
   if (push) assertWebhookAllowed(push.url);
+  if (!p.message.taskId) await admitNewTask(ctx.caller, ctx.scope.owner);
   return {
     agent: ctx.agent,
     message: p.message,
@@ -194,6 +196,8 @@ const HANDLERS: Record<Operation, Handler> = {
   },
 };
 
-export function runOperation(op: Operation, params: unknown, ctx: RpcContext): Promise<RpcOutcome> {
+/** Every A2A call of every binding (JSON-RPC, HTTP+JSON, gRPC) comes through here, so the request quota is counted once here. */
+export async function runOperation(op: Operation, params: unknown, ctx: RpcContext): Promise<RpcOutcome> {
+  await admitRequest(ctx.caller, ctx.scope.owner);
   return HANDLERS[op](params, ctx, ctx.version);
 }

@@ -13,7 +13,7 @@ import { applyMigrations } from '../../lib/db/sqlite/migrate';
 
 type Columns = Record<string, { type: string; nullable: boolean }>;
 
-const SQL_TYPE: Record<string, string> = { String: 'TEXT', Int: 'INTEGER', Boolean: 'BOOLEAN', DateTime: 'DATETIME', Float: 'REAL' };
+const SQL_TYPE: Record<string, string> = { String: 'TEXT', Int: 'INTEGER', BigInt: 'BIGINT', Boolean: 'BOOLEAN', DateTime: 'DATETIME', Float: 'REAL' };
 
 /** Models and their scalar fields, read from the schema text (relation fields are skipped). */
 function schemaModels(text: string): Record<string, Columns> {

@@ -113,7 +113,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['config'],
   ['db'],
   ['audit'], // the operator audit log, written by the doors above
-  ['events', 'auth'],
+  ['events', 'auth', 'quotas'], // quotas: per-caller limits, counted by the engine's write path and checked by the bindings
   ['agents', 'peers'],
   ['engine'], // the task lifecycle, inbound and outbound (engine/outbound)
   ['push'],

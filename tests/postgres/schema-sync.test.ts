@@ -15,7 +15,7 @@ import { applyMigrations, migrationsDir } from '../../lib/db/sqlite/migrate';
 import { applyPgMigrations, pgMigrationsDir } from '../../lib/db/postgres/migrate';
 import { freshPgDatabase } from '../support/postgres';
 
-const SCALARS = new Set(['String', 'Int', 'Float', 'Boolean', 'DateTime']);
+const SCALARS = new Set(['String', 'Int', 'BigInt', 'Float', 'Boolean', 'DateTime']);
 
 /** model → its scalar columns, from prisma/schema.prisma. */
 function schemaColumns(): Map<string, string[]> {

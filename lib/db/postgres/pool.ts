@@ -30,10 +30,11 @@ export const pgApplicationName = (instance: string, role: string) => `switchboar
 
 /**
  * `pipeline`: queries are sent without waiting for the previous one's answer (pg's pipeline mode).
- * `applicationName`: see pgApplicationName.
+ * `applicationName`: see pgApplicationName. `sessionOptions`: run-time settings for every
+ * connection (libpq's `options`, e.g. `-c synchronous_commit=off`).
  */
-export function createPgPool(connectionString: string, max: number, opts: { pipeline?: boolean; applicationName?: string } = {}): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max, types, idleTimeoutMillis: 30_000, pipeline: opts.pipeline, application_name: opts.applicationName });
+export function createPgPool(connectionString: string, max: number, opts: { pipeline?: boolean; applicationName?: string; sessionOptions?: string } = {}): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max, types, idleTimeoutMillis: 30_000, pipeline: opts.pipeline, application_name: opts.applicationName, options: opts.sessionOptions });
   // An idle connection dropped by the server (a restart, a failover) must not crash the
   // process; the pool opens a new one on the next query.
   pool.on('error', (err) => log.warn('postgres connection lost', { error: errorMessage(err) }));

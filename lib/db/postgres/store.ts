@@ -19,6 +19,7 @@ import { instanceId } from '../instance';
 import { errorMessage, log } from '../../log';
 import { ClusterMember } from './cluster-member';
 import { pgNotifications, pgPushDeliveries } from './outboxes';
+import { pgWindowCounters } from './window-counters';
 import { pgLaunchedGroups, pgLauncherSessions } from './launches';
 import type { Db, Store } from '../store';
 import type { PruneStatement } from '../prune-batches';
@@ -92,5 +93,6 @@ export function createPostgresStore(databaseUrl: string): PgStore {
     // SQLite's LIKE ignores ASCII case; PostgreSQL's needs Prisma's insensitive mode to match alike.
     textContains: (search: string) => ({ contains: search, mode: 'insensitive' as const }),
     membership: new ClusterMember(() => ready.then(() => pool)),
+    windowCounter: pgWindowCounters(databaseUrl, ready),
   };
 }

@@ -13,6 +13,7 @@ import { SqliteTaskReader } from './reader';
 import { SingleMember } from './single-member';
 import { sqliteNotifications, sqlitePushDeliveries } from './outboxes';
 import { sqliteLaunchedGroups, sqliteLauncherSessions } from './launches';
+import { sqliteWindowCounter } from './window-counters';
 import { countingAdapterFactory, queryLogEnabled } from '../query-counter';
 import type { Db, Store } from '../store';
 import type { PruneStatement } from '../prune-batches';
@@ -35,6 +36,7 @@ export class SqliteStore implements Store {
   readonly launchedGroups = sqliteLaunchedGroups(this.conn);
   readonly launcherSessions = sqliteLauncherSessions(this.conn);
   readonly membership = new SingleMember(() => this.prisma);
+  readonly windowCounter = sqliteWindowCounter;
 
   constructor(private readonly databaseUrl: string) {}
 
