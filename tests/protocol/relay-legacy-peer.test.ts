@@ -7,11 +7,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactText, asTask, collect, lastState, partsText, sdkClient, sendParams, streamedArtifactText, TaskState, waitFor, type SdkVersion } from '../support/a2a-clients';
+import { artifactText, asTask, collect, lastState, sdkClient, sendParams, streamedArtifactText, TaskState, waitFor, type SdkVersion } from '../support/a2a-clients';
 import { startApp, type AppServer } from '../support/app-server';
 import { readTask, type TaskView } from '../support/dispatch-api';
 import { sdkChunkText, type SdkPeer } from '../support/sdk-peer';
 import { startLegacySdkPeer } from '../support/legacy-sdk-peer';
+import { expectInputRoundTrip } from '../support/relay-checks';
 
 let app: AppServer;
 let peer: SdkPeer;
@@ -92,16 +93,6 @@ describe.each<SdkVersion>(['0.3', '1.0'])('a v%s client, a relay in front of an 
   });
 
   it('input-required at the peer round-trips in one peer task', async () => {
-    const client = await sdkClient(app.url, 'relay0314', version);
-    const asked = asTask(await client.sendMessage(sendParams('ask')));
-    expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
-    expect(partsText(asked.status?.message?.parts)).toBe('What is your name?');
-    const answered = asTask(await client.sendMessage(sendParams('chunks 1 every 10ms', { taskId: asked.id, contextId: asked.contextId })));
-    expect(answered.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    // The peer greets only an answer that continues the task that asked.
-    expect(partsText(answered.status?.message?.parts)).toBe('hello, chunks 1 every 10ms');
-    const view = await detail(asked.id);
-    expect(view.children).toHaveLength(1);
-    expect(view.children[0].state).toBe('completed');
+    await expectInputRoundTrip(await sdkClient(app.url, 'relay0314', version), detail);
   });
 });
