@@ -49,6 +49,7 @@ const BOTH_PROVIDERS = [
   'tests/client/restart.test.ts',
   'tests/client/peer-auth.test.ts',
   'tests/protocol/relay-rest-peer.test.ts',
+  'tests/protocol/relay-legacy-peer.test.ts',
   'tests/mcp/mcp.test.ts',
   'tests/cli/export-and-retention.test.ts',
   'tests/security/audit-log.test.ts',

@@ -17,6 +17,7 @@ import { detachScenario } from './scenarios/detach';
 import { historyScenario } from './scenarios/history';
 import { fanoutScenario } from './scenarios/fanout';
 import { retentionScenario } from './scenarios/retention';
+import { relayScenario } from './scenarios/relay';
 import { waitQuiet } from './lib/machine-load';
 
 const opts = parseOptions(process.argv.slice(2));
@@ -84,8 +85,9 @@ async function main(): Promise<void> {
     scenarios.push(...(await sideBySide(shared)));
   }
   const retention = (c: BenchContext) => retentionScenario(c, opts.tasks ?? (opts.quick ? 5_000 : 500_000));
-  const alone = { memory: memoryScenario, detach: detachScenario, history: historyScenario, fanout: fanoutScenario, retention } as const;
-  for (const id of ['memory', 'detach', 'history', 'fanout', 'retention'] as const) {
+  const relay = (c: BenchContext) => relayScenario(c, opts.relayBaseline);
+  const alone = { memory: memoryScenario, detach: detachScenario, history: historyScenario, fanout: fanoutScenario, retention, relay } as const;
+  for (const id of ['memory', 'detach', 'history', 'fanout', 'retention', 'relay'] as const) {
     if (!opts.only.includes(id)) continue;
     await quiet(id);
     scenarios.push(await alone[id](ctx));

@@ -1,5 +1,5 @@
 /** Command-line options of `npm run bench -- [options]` (documented in bench/README.md). */
-export const SCENARIOS = ['echo', 'stream', 'memory', 'detach', 'history', 'fanout', 'retention'] as const;
+export const SCENARIOS = ['echo', 'stream', 'memory', 'detach', 'history', 'fanout', 'retention', 'relay'] as const;
 export type ScenarioId = (typeof SCENARIOS)[number];
 
 export interface BenchOptions {
@@ -16,11 +16,13 @@ export interface BenchOptions {
   switchboardNodeOptions?: string;
   /** Scenario retention: tasks seeded (default 500,000; quick 5,000). */
   tasks?: number;
+  /** Scenario relay: another checkout (built) relaying too, measured side by side (before/after). */
+  relayBaseline?: string;
 }
 
 const USAGE = `usage: npm run bench -- [--quick] [--only echo,stream,...] [--runs N] [--dist DIR]
                         [--no-build | --build-if-missing] [--cpu-prof] [--no-docs] [--out FILE]
-                        [--switchboard-node-options "FLAGS"] [--tasks N]
+                        [--switchboard-node-options "FLAGS"] [--tasks N] [--relay-baseline DIR]
 scenarios: ${SCENARIOS.join(', ')}`;
 
 export function parseOptions(argv: string[]): BenchOptions {
@@ -58,6 +60,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     else if (arg === '--no-docs') opts.writeDocs = false;
     else if (arg === '--out') opts.out = value();
     else if (arg === '--switchboard-node-options') opts.switchboardNodeOptions = value();
+    else if (arg === '--relay-baseline') opts.relayBaseline = value();
     else if (arg === '--tasks') {
       opts.tasks = Number(value());
       if (!Number.isInteger(opts.tasks) || opts.tasks < 1) throw new Error(`--tasks: expected a positive whole number\n${USAGE}`);

@@ -14,6 +14,8 @@ export interface TurnEmitter {
   progress(text: string, metadata?: Record<string, unknown>): Promise<void>;
   /** An artifact chunk; append:true chunks accumulate by artifactId. */
   artifact(chunk: ArtifactChunk): Promise<void>;
+  /** Chunks that arrived together (a relay's batch), in order, in one write. */
+  artifacts(chunks: ArtifactChunk[]): Promise<void>;
 }
 
 export interface AgentTurn {

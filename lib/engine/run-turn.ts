@@ -79,6 +79,7 @@ export function startTurn(start: TurnStart): void {
           return recordEvents(start.taskId, [{ type: 'status', state: 'working', payload: { message } }], WHILE_WORKING);
         }),
       artifact: (chunk: ArtifactChunk) => pipe.push(() => recordEvents(start.taskId, [{ type: 'artifact', payload: chunk }], WHILE_WORKING)),
+      artifacts: (chunks: ArtifactChunk[]) => pipe.push(() => recordEvents(start.taskId, chunks.map((payload) => ({ type: 'artifact' as const, payload })), WHILE_WORKING)),
     },
   };
   const done = runAndRecord(start, turn, pipe, controller);

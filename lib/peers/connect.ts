@@ -54,14 +54,15 @@ async function cachedInterface(target: ResolvedTarget, prefer?: ProtocolVersion)
   return cached && (!prefer || prefer === cached.version) ? cached : null;
 }
 
-/** A configured peer's card read at most `maxAgeMs` ago, as a connection; null when older or unknown. */
-async function recentCard(target: ResolvedTarget, maxAgeMs: number, prefer?: ProtocolVersion): Promise<Connected | null> {
-  if (!target.peerName) return null;
-  const peer = await findPeerRecord(target.peerName);
-  const fetchedAt = peer?.cardFetchedAt ? Date.parse(peer.cardFetchedAt) : NaN;
-  if (!(Date.now() - fetchedAt <= maxAgeMs)) return null;
-  const cached = await cachedInterface(target, prefer);
-  return cached ? { conn: toConnection(target, cached), card: null, warning: null } : null;
+/**
+ * A configured peer's card read at most `maxAgeMs` ago, as a connection; null when older or
+ * unknown. Taken from what resolving the peer read with its row: no second read.
+ */
+function recentCard(target: ResolvedTarget, maxAgeMs: number, prefer?: ProtocolVersion): Connected | null {
+  const cached = target.peerName ? target.cachedCard : null;
+  if (!cached || !(Date.now() - cached.fetchedAt <= maxAgeMs) || (prefer && prefer !== cached.version)) return null;
+  const { version, endpoint, streaming } = cached;
+  return { conn: toConnection(target, { version, endpoint, streaming }), card: null, warning: null };
 }
 
 export interface ConnectOptions {
@@ -76,7 +77,7 @@ export interface ConnectOptions {
 
 export async function connect(target: ResolvedTarget, opts: ConnectOptions = {}): Promise<Connected> {
   if (opts.maxCardAgeMs !== undefined) {
-    const recent = await recentCard(target, opts.maxCardAgeMs, opts.prefer);
+    const recent = recentCard(target, opts.maxCardAgeMs, opts.prefer);
     if (recent) return recent;
   }
   let card: CardInfo;

@@ -22,6 +22,7 @@ import { peerAuthorization, type OAuth2Source } from './oauth2';
 import { TransportError } from '../client/http-transport';
 import { pickTimeout, type ResolvedTimeout } from './timeouts';
 import type { CardKeyPin } from '../config/file-config';
+import type { ProtocolVersion } from '../client/json-rpc';
 
 export interface TargetInput {
   peer?: string;
@@ -43,6 +44,25 @@ export interface ResolvedTarget {
   /** The peer's pinned card key: its card must verify with it (card-verify.ts); null: unchecked. */
   cardKey: CardKeyPin | null;
   timeout: ResolvedTimeout;
+  /**
+   * What the peer's row cached of its card when it was resolved (configured peers), so that a
+   * connect allowed to reuse a recent card (a relay's turns) reads nothing more.
+   */
+  cachedCard: CachedCard | null;
+}
+
+/** A configured peer's cached card, as far as choosing its interface goes. */
+export interface CachedCard {
+  fetchedAt: number;
+  version: ProtocolVersion;
+  endpoint: string;
+  streaming: boolean;
+}
+
+function cachedCardOf(peer: PeerRecord | null): CachedCard | null {
+  if (!peer?.cardFetchedAt || !peer.endpointUrl || !peer.protocolVersion) return null;
+  const streaming = (peer.card?.capabilities as { streaming?: boolean } | undefined)?.streaming === true;
+  return { fetchedAt: Date.parse(peer.cardFetchedAt), version: peer.protocolVersion, endpoint: peer.endpointUrl, streaming };
 }
 
 /**
@@ -129,7 +149,7 @@ export async function resolveTarget(input: TargetInput): Promise<ResolvedTarget>
   const timeout = pickTimeout({ overrideSeconds: input.timeoutSeconds, peerTimeoutSeconds: peer?.timeoutSeconds, defaultMs });
   const url = input.url ?? peer!.url;
   const credentials = peerCredentials(peer);
-  return { peerName: peer?.name ?? null, url, matchedBy, headers: headersFor({ credentials }, url), credentials, cardKey: peer?.cardKey ?? null, timeout };
+  return { peerName: peer?.name ?? null, url, matchedBy, headers: headersFor({ credentials }, url), credentials, cardKey: peer?.cardKey ?? null, timeout, cachedCard: cachedCardOf(peer) };
 }
 
 /**

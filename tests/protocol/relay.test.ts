@@ -12,6 +12,7 @@ import { freePort, startApp, type AppServer } from '../support/app-server';
 import { readTask, type TaskView } from '../support/dispatch-api';
 import { sdkChunkText, startSdkPeer, type SdkPeer } from '../support/sdk-peer';
 import { startLegacySdkPeer } from '../support/legacy-sdk-peer';
+import { expectInputRoundTrip } from '../support/relay-checks';
 
 let app: AppServer;
 /** A second Switchboard as the peer (its built-in `ask` and `slow` agents). */
@@ -154,16 +155,7 @@ describe('the timing contract on the caller\'s leg', () => {
 
 describe('one conversation across the hop', () => {
   it('input-required at the peer is input-required for the caller; the answer continues the same peer task', async () => {
-    const client = await sdkClient(app.url, 'relay13', '1.0');
-    const asked = asTask(await client.sendMessage(sendParams('ask')));
-    expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
-    expect(partsText(asked.status?.message?.parts)).toBe('What is your name?');
-    const answered = asTask(await client.sendMessage(sendParams('chunks 1 every 10ms', { taskId: asked.id, contextId: asked.contextId })));
-    expect(answered.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    // The peer greets only an answer within the task that asked.
-    expect(partsText(answered.status?.message?.parts)).toBe('hello, chunks 1 every 10ms');
-    const view = await detail(asked.id);
-    expect(view.children).toHaveLength(1);
+    await expectInputRoundTrip(await sdkClient(app.url, 'relay13', '1.0'), detail);
   });
 
   it("a caller's context maps to one peer context: the second task's peer task runs in the first's", async () => {

@@ -4,7 +4,7 @@
  * v0.3 kept). Peers nobody here wrote, speaking v0.3 JSON-RPC only: no tasks/list.
  *
  * The agent is the one tests/support/sdk-peer.ts runs on 1.3.0 (same text, same chunks), in
- * v0.3 shapes: "chunks 1 every 3000ms" is silent for 3 s, then answers.
+ * v0.3 shapes: "chunks 1 every 3000ms" is silent for 3 s, then answers; "ask" asks for input first.
  */
 import express from 'express';
 import type { Server } from 'node:http';
@@ -33,6 +33,12 @@ export class LegacyChunkingExecutor implements AgentExecutor {
     const status = (state: TaskState, text?: string, final = false) =>
       bus.publish({ kind: 'status-update', ...ids, status: { state, ...(text ? { message: agentMessage(ids, text) } : {}), timestamp: new Date().toISOString() }, final });
     bus.publish({ kind: 'task', id: ctx.taskId, contextId: ctx.contextId, status: { state: 'submitted', timestamp: new Date().toISOString() }, history: [...(ctx.task?.history ?? []), ctx.userMessage], artifacts: ctx.task?.artifacts ?? [] });
+    // As on 1.3.0: "ask" asks first; the answer, in the same task, is greeted when it completes.
+    if (/\bask\b/i.test(input) && !ctx.task) {
+      status('input-required', 'What is your name?', true);
+      bus.finished();
+      return;
+    }
     const { chunks, stepMs } = pace(input);
     status('working', `working: ${chunks} chunks`);
     for (let i = 0; i < chunks; i++) {
@@ -40,7 +46,7 @@ export class LegacyChunkingExecutor implements AgentExecutor {
       if (this.canceled.has(ctx.taskId)) return;
       bus.publish({ kind: 'artifact-update', ...ids, artifact: { artifactId: 'sdk-result', name: 'result', parts: [{ kind: 'text', text: sdkChunkText(i) }] }, append: i > 0, lastChunk: i === chunks - 1 });
     }
-    status('completed', `done: ${chunks} chunks`, true);
+    status('completed', ctx.task?.status.state === 'input-required' ? `hello, ${input}` : `done: ${chunks} chunks`, true);
     bus.finished();
   }
 

@@ -147,7 +147,7 @@ async function newDispatch(req: DispatchRequest, extras: DispatchExtras): Promis
     [{ type: 'submitted', state: 'submitted', payload: { message, mode: req.mode, target: resolved } }],
     [{ ...message, taskId }],
   );
-  startOutbound(taskId);
+  startOutbound(taskId, { target });
   return answer(taskId, warnings);
 }
 
@@ -190,7 +190,7 @@ async function followUp(req: DispatchRequest, taskId: string, extras: DispatchEx
     { onlyIfStateIn: [record.state], messages: [local], patch: { follow: followJson(next) } },
   );
   if (!change) throw new ClientError(409, 'not_waiting', `taskId: task ${taskId} changed state meanwhile; reload it`, 'taskId');
-  startOutbound(taskId);
+  startOutbound(taskId, { target });
   return answer(taskId, warnings);
 }
 

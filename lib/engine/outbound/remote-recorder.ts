@@ -48,6 +48,8 @@ export class RemoteRecorder {
   private readonly chunks = new EmitPipe();
   /** A pipelined chunk found the task already ended here. */
   private endedHere = false;
+  /** Held for the next write (stageFollow): one commit where there would be two in a row. */
+  private staged: { events: NewEvent[]; patch: NonNullable<WriteOptions['patch']> } | null = null;
 
   constructor(
     readonly taskId: string,
@@ -62,7 +64,10 @@ export class RemoteRecorder {
   async write(events: NewEvent[], patch: WriteOptions['patch'] = {}, messages: Message[] = []): Promise<boolean> {
     await this.flush();
     if (this.endedHere) return false;
-    const change = await recordEvents(this.taskId, events, { onlyIfNotTerminal: true, patch, messages });
+    const staged = this.staged;
+    this.staged = null;
+    const all = staged ? [...staged.events, ...events] : events;
+    const change = await recordEvents(this.taskId, all, { onlyIfNotTerminal: true, patch: staged ? { ...staged.patch, ...patch } : patch, messages });
     return change !== null;
   }
 
@@ -76,16 +81,37 @@ export class RemoteRecorder {
     return this.write(events, { ...patch, follow: followJson(this.follow) });
   }
 
+  /**
+   * Like saveFollow, but committed with the next write instead of on its own. Only for a change
+   * that the next write must precede nothing at the peer: the connection found before a send,
+   * whose own write ('sent') comes before the message goes out.
+   */
+  stageFollow(changes: Partial<FollowState>, events: NewEvent[], patch: NonNullable<WriteOptions['patch']>): void {
+    this.follow = { ...this.follow, ...changes };
+    this.staged = { events: [...(this.staged?.events ?? []), ...events], patch: { ...this.staged?.patch, ...patch, follow: followJson(this.follow) } };
+  }
+
   /** Remembers the peer's task id (and context) the first time we see it. */
   async learnRemote(remote: { id: string; contextId?: string }): Promise<boolean> {
-    if (this.remoteTaskId === remote.id) return true;
+    this.stageRemote(remote);
+    return this.commitStaged();
+  }
+
+  /** learnRemote, committed with the next write (a snapshot's status goes in the same commit). */
+  private stageRemote(remote: { id: string; contextId?: string }): void {
+    if (this.remoteTaskId === remote.id) return;
     this.remoteTaskId = remote.id;
     const remoteContextId = remote.contextId || this.follow.remoteContextId;
-    return this.saveFollow(
+    this.stageFollow(
       { phase: 'follow', ...(remoteContextId ? { remoteContextId } : {}) },
       [{ type: 'remote', payload: { event: 'task', remoteTaskId: remote.id, remoteContextId } }],
       { remoteTaskId: remote.id },
     );
+  }
+
+  /** Commits what is staged, if anything; false when the task had ended. */
+  private async commitStaged(): Promise<boolean> {
+    return this.staged ? this.write([]) : !this.endedHere;
   }
 
   /** Peer messages are stored under our ids (the peer's stay in the task's remote fields). */
@@ -99,6 +125,7 @@ export class RemoteRecorder {
    */
   async recordDetached(reason: string, message?: Message): Promise<void> {
     await this.flush();
+    await this.commitStaged();
     await recordEvents(this.taskId, [{ type: 'detached', state: 'working', payload: { reason, ...(message ? { message } : {}) } }], {
       onlyIfNotTerminal: true,
       onlyIfNotDetached: true,
@@ -177,12 +204,14 @@ export class RemoteRecorder {
 
   /** A Task snapshot (send answer, first stream event, tasks/get). */
   async applySnapshot(task: Task): Promise<Step> {
-    if (!(await this.learnRemote(task))) return ENDED;
+    // A new task id is committed with what the snapshot changes (artifacts, status), else alone.
+    this.stageRemote(task);
     if (!(await this.reconcileArtifacts(task.artifacts, isTurnEndState(task.status.state)))) return ENDED;
+    const changed = task.status.state !== 'unknown' && statusKey(task.status) !== this.lastStatus;
+    const record = !isTerminalState(task.status.state) && !(this.follow.answering && statusKey(task.status) === this.follow.answering) && changed;
+    if (!(await (record ? this.recordStatus(task.status, task.metadata) : this.commitStaged()))) return ENDED;
     if (isTerminalState(task.status.state)) return { kind: 'terminal', status: task.status, metadata: task.metadata, fromSnapshot: true };
     if (this.follow.answering && statusKey(task.status) === this.follow.answering) return CONTINUE;
-    const changed = task.status.state !== 'unknown' && statusKey(task.status) !== this.lastStatus;
-    if (changed && !(await this.recordStatus(task.status, task.metadata))) return ENDED;
     return isTurnEndState(task.status.state) ? { kind: 'interrupted' } : CONTINUE;
   }
 

@@ -24,6 +24,11 @@ import { resumeTaskSpan } from '../../tracing/spans';
 export interface RunOptions {
   /** Started by resumeOutboundFollowing after a restart. */
   resumed?: boolean;
+  /**
+   * The target the dispatch resolved a moment ago: its first run uses it instead of resolving
+   * the peer again (a restart or a later run resolves afresh: auth may have changed).
+   */
+  target?: ResolvedTarget;
 }
 
 /** Auth and timeout come from the peer as it is now; a deleted peer leaves its URL, no auth. */
@@ -39,7 +44,8 @@ export async function resolveForTask(follow: FollowState, record: TaskRecord): P
 }
 
 export async function openRecorder(record: TaskRecord, follow: FollowState): Promise<RemoteRecorder> {
-  const snapshot = await loadTask(record.id, { historyLength: 0 });
+  // A task that has not connected yet has recorded nothing of the peer's: no artifacts to read.
+  const snapshot = follow.phase === 'connect' ? null : await loadTask(record.id, { historyLength: 0 });
   return new RemoteRecorder(record.id, record.contextId, record.remoteTaskId, follow, snapshot?.artifacts ?? []);
 }
 
@@ -54,9 +60,14 @@ async function openConnection(recorder: RemoteRecorder, target: ResolvedTarget, 
       { type: 'status' as const, state: 'working' as const, payload: { connected: { version: conn.version, endpoint: conn.endpoint, streaming: conn.streaming } } },
       ...(warning ? [{ type: 'remote' as const, payload: { event: 'timing-warning', warning } }] : []),
     ];
-    const phase = follow.phase === 'connect' ? 'send' : follow.phase;
-    const ok = await recorder.saveFollow({ phase, version: conn.version, endpoint: conn.endpoint, streaming: conn.streaming }, events, { peerUrl: conn.endpoint });
-    return ok ? conn : null;
+    const changes = { version: conn.version, endpoint: conn.endpoint, streaming: conn.streaming };
+    const patch = { peerUrl: conn.endpoint };
+    // A first send writes 'sent' before the message goes out: the connection goes in that commit.
+    if (follow.phase === 'connect') {
+      recorder.stageFollow({ ...changes, phase: 'send' }, events, patch);
+      return conn;
+    }
+    return (await recorder.saveFollow(changes, events, patch)) ? conn : null;
   } catch (err) {
     if (!signal.aborted) await claimLocalFailure({ id: recorder.taskId, contextId: recorder.contextId }, `dispatch failed: ${errorMessage(err)}`);
     return null;
@@ -76,7 +87,7 @@ async function runOutbound(taskId: string, signal: AbortSignal, opts: RunOptions
   if (opts.resumed) await recorder.recordRemote({ event: 'resumed', phase: follow.phase });
   // A follow resumed after a restart continues the trace stored on the task.
   if (opts.resumed) resumeTaskSpan({ taskId, contextId: record.contextId, direction: 'outbound', target: record.peerName ?? record.peerUrl ?? '', parent: record.traceContext });
-  const opened = await openConnection(recorder, await resolveForTask(follow, record), signal);
+  const opened = await openConnection(recorder, opts.target ?? (await resolveForTask(follow, record)), signal);
   if (!opened) return;
   const conn: PeerConnection = { ...opened, trace: { taskId, context: record.traceContext } };
   const job: FollowJob = { recorder, conn, signal, followLimitMs: getSettings().followLimitMs };

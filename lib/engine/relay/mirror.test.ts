@@ -1,4 +1,4 @@
-/** The relay's artifact check at the end of a turn: what differs from the peer's is replaced whole. */
+/** The relay's artifact mirror: chunks passed on unchanged, held for the end, compared whole after a resume. */
 import { describe, expect, it } from 'vitest';
 import { ArtifactMirror } from './mirror';
 import { applyPeerCard } from './card';
@@ -7,17 +7,20 @@ import type { ArtifactChunk } from '../../protocol/types';
 
 const text = (artifactId: string, ...texts: string[]) => ({ artifactId, parts: texts.map((t) => ({ kind: 'text' as const, text: t })) });
 
-function recordingTurn(into: ArtifactChunk[]): AgentTurn {
-  return { emit: { artifact: async (chunk: ArtifactChunk) => void into.push(chunk), progress: async () => undefined } } as unknown as AgentTurn;
+/** A turn that records its writes: one entry per write, with the chunks it held. */
+function recordingTurn(writes: ArtifactChunk[][]): AgentTurn {
+  return {
+    emit: { artifact: async (chunk: ArtifactChunk) => void writes.push([chunk]), artifacts: async (chunks: ArtifactChunk[]) => void writes.push([...chunks]), progress: async () => undefined },
+  } as unknown as AgentTurn;
 }
 
 describe('ArtifactMirror', () => {
-  it('passes chunks on unchanged and reports nothing when the peer has the same artifacts', async () => {
-    const sent: ArtifactChunk[] = [];
+  it('passes chunks that came together on unchanged, in one write, and reports nothing when the peer has the same artifacts', async () => {
+    const writes: ArtifactChunk[][] = [];
     const mirror = new ArtifactMirror([]);
-    await mirror.pass(recordingTurn(sent), { artifact: text('a', 'one ') });
-    await mirror.pass(recordingTurn(sent), { artifact: text('a', 'two'), append: true });
-    expect(sent.map((c) => c.append ?? false)).toEqual([false, true]);
+    await mirror.pass(recordingTurn(writes), [{ artifact: text('a', 'one ') }, { artifact: text('a', 'two'), append: true }]);
+    await mirror.pass(recordingTurn(writes), []);
+    expect(writes.map((w) => w.map((c) => c.append ?? false))).toEqual([[false, true]]);
     expect(mirror.differences([text('a', 'one ', 'two')])).toEqual([]);
   });
 
@@ -28,6 +31,19 @@ describe('ArtifactMirror', () => {
       { artifact: peer[0], append: false, lastChunk: true },
       { artifact: peer[1], append: false, lastChunk: true },
     ]);
+  });
+
+  it('holds the chunks that came with the end: counted as mirrored, handed over once (with the outcome, or written before it)', async () => {
+    const writes: ArtifactChunk[][] = [];
+    const mirror = new ArtifactMirror([], true);
+    mirror.hold({ artifact: text('a', 'whole') });
+    expect(mirror.differences([text('a', 'whole')])).toEqual([]);
+    expect(mirror.takeHeld()).toEqual([{ artifact: text('a', 'whole') }]);
+    expect(mirror.takeHeld()).toEqual([]);
+    mirror.hold({ artifact: text('a', ' more'), append: true });
+    await mirror.release(recordingTurn(writes));
+    await mirror.release(recordingTurn(writes));
+    expect(writes).toEqual([[{ artifact: text('a', ' more'), append: true }]]);
   });
 });
 

@@ -26,7 +26,7 @@ const ABORTED: TurnOutcome = { state: 'failed', reason: 'aborted' };
 
 /** What the caller's task already holds: nothing on a fresh task (no read), else its artifacts. */
 async function mirroredArtifacts(turn: AgentTurn): Promise<ArtifactMirror> {
-  if (turn.turnNumber === 1 && !turn.resumed) return new ArtifactMirror([]);
+  if (turn.turnNumber === 1 && !turn.resumed) return new ArtifactMirror([], true);
   return new ArtifactMirror((await loadTask(turn.taskId, { historyLength: 0 }))?.artifacts ?? []);
 }
 
@@ -35,7 +35,7 @@ async function resumeChild(turn: AgentTurn, artifacts: ArtifactMirror, childId: 
   const snapshot = await loadTask(childId, { historyLength: 0 });
   // Read after the snapshot: a chunk between the two is missed here, and the end fixes it.
   const record = (await findTask(childId))!;
-  for (const chunk of artifacts.differences(snapshot?.artifacts ?? [])) await artifacts.pass(turn, chunk);
+  await artifacts.pass(turn, artifacts.differences(snapshot?.artifacts ?? []));
   return { id: childId, afterSeq: record.lastSeq };
 }
 
@@ -68,10 +68,10 @@ export async function runRelayTurn(target: RelayTarget, turn: AgentTurn): Promis
   const artifacts = await mirroredArtifacts(turn);
   const child = await childFor(target, turn, artifacts);
   if (typeof child === 'string') return { state: 'failed', reason: `relay: ${child}` };
-  if (child.afterSeq < 0) return outcomeOf((await findTask(child.id))!, target.peer, artifacts);
+  if (child.afterSeq < 0) return outcomeOf((await findTask(child.id))!, target.peer, artifacts, turn);
   const end = await mirrorChild(child, turn, artifacts);
   void refreshRelayCard(target.slug);
-  if ('ended' in end) return outcomeOf(end.ended, target.peer, artifacts);
+  if ('ended' in end) return outcomeOf(end.ended, target.peer, artifacts, turn);
   if (end.stopped === 'shutdown') await aborted(turn.signal);
   else await cancelChild(child, turn);
   return ABORTED;

@@ -1,0 +1,192 @@
+/**
+ * Scenario 8 — what a relay agent costs (issues 24 and 28, docs/relay.md): the same requests to
+ * the @a2a-js/sdk reference server (bench/ref-sdk) directly, and through a Switchboard relay
+ * agent in front of it, interleaved so a slow moment of the machine hurts both sides alike.
+ *
+ * - blocking echo, one request at a time: latency p50 / p99 direct and relayed, and the
+ *   difference (what the relay adds);
+ * - a 2,000-chunk stream (SendStreamingMessage): chunks/s direct and relayed, each stream's
+ *   accumulated artifact checked whole.
+ *
+ * The peer is the SDK reference server, or a second Switchboard (`peer: 'switchboard'`). A
+ * `baseline` checkout (its own build) adds a second relaying hub measured in the same rounds: a
+ * change's before and after, side by side. Other processes' CPU during the measurement is shown.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { A2A_HEADERS, expectedArtifact, sendBody, streamBody } from '../lib/a2a';
+import { fmt, type BenchContext, type ScenarioResult } from '../lib/context';
+import { foreignCores, markLoad } from '../lib/machine-load';
+import { readSse } from '../lib/sse-client';
+import type { RunningServer } from '../lib/servers';
+import { median, percentile, round } from '../lib/stats';
+
+const CHUNKS = 2_000;
+const SIZE = 32;
+
+export interface RelayOptions {
+  peer: 'ref-sdk' | 'switchboard';
+  sends: number;
+  streams: number;
+  /** Another checkout (its own build in the same dist dir name) relaying too: the "before". */
+  baseline?: string;
+}
+
+async function timedSend(url: string): Promise<number> {
+  const started = performance.now();
+  const res = await fetch(url, { method: 'POST', headers: A2A_HEADERS, body: sendBody('hello relay', randomUUID()) });
+  const body = (await res.json()) as { result?: { task?: { status?: { state?: string } }; status?: { state?: string } } };
+  const state = body.result?.task?.status?.state ?? body.result?.status?.state;
+  if (!/COMPLETED|completed/.test(String(state))) throw new Error(`${url}: expected a completed task, got ${JSON.stringify(body).slice(0, 300)}`);
+  return performance.now() - started;
+}
+
+/** Chunks/s of one 2,000-chunk stream; throws unless the artifact arrived whole. */
+async function timedStream(url: string): Promise<number> {
+  let text = '';
+  let chunks = 0;
+  const started = performance.now();
+  await readSse({
+    url,
+    method: 'POST',
+    headers: { ...A2A_HEADERS, accept: 'text/event-stream' },
+    body: streamBody(`work 0s chunks ${CHUNKS} size ${SIZE}`, randomUUID()),
+    onFrame: (frame) => {
+      const result = (JSON.parse(frame.data) as { result?: { artifactUpdate?: { artifact?: { parts?: { text?: string }[] } } } }).result;
+      const parts = result?.artifactUpdate?.artifact?.parts;
+      if (parts) {
+        chunks++;
+        text += parts.map((p) => p.text ?? '').join('');
+      }
+    },
+  });
+  const seconds = (performance.now() - started) / 1000;
+  if (text !== expectedArtifact(CHUNKS, SIZE)) throw new Error(`${url}: the streamed artifact is not whole (${chunks} chunks, ${text.length} chars)`);
+  return chunks / seconds;
+}
+
+const summary = (ms: number[]) => ({ p50: round(percentile(ms, 50), 1), p99: round(percentile(ms, 99), 1) });
+
+interface Side {
+  name: string;
+  echo: string;
+  slow: string;
+  server?: RunningServer;
+}
+
+async function startHub(ctx: BenchContext, peer: RunningServer, cwd?: string): Promise<RunningServer> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-'));
+  const config = {
+    peers: [{ name: 'ref', url: `${peer.url}/a2a/echo` }, { name: 'ref-slow', url: `${peer.url}/a2a/slow` }],
+    agents: [
+      { slug: 'relay-echo', name: 'Relayed echo', relay: { peer: 'ref' }, responseWindowSeconds: 60 },
+      { slug: 'relay-slow', name: 'Relayed chunks', relay: { peer: 'ref-slow' }, responseWindowSeconds: 60 },
+    ],
+  };
+  fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify(config));
+  return ctx.start('switchboard', { env: { SWITCHBOARD_CONFIG: path.join(dir, 'config.json') }, ...(cwd ? { cwd } : {}) });
+}
+
+/** Everything measured, per side (direct, relayed, and the baseline's relayed when given). */
+export async function measureRelay(ctx: BenchContext, opts: RelayOptions) {
+  const peer = await ctx.start(opts.peer);
+  const sides: Side[] = [{ name: 'direct', echo: `${peer.url}/a2a/echo`, slow: `${peer.url}/a2a/slow` }];
+  try {
+    for (const [name, cwd] of [['relayed', undefined], ...(opts.baseline ? [['baseline', path.resolve(opts.baseline)]] : [])] as const) {
+      const server = await startHub(ctx, peer, cwd);
+      sides.push({ name, echo: `${server.url}/a2a/relay-echo`, slow: `${server.url}/a2a/relay-slow`, server });
+    }
+    ctx.log(`relay: peer ${opts.peer} ${peer.url}; ${sides.slice(1).map((s) => `${s.name} ${s.server!.url}`).join(', ')}`);
+    const mark = markLoad(0);
+    const loadavgBefore = os.loadavg()[0];
+    const cpu = () => [peer, ...sides.flatMap((s) => (s.server ? [s.server] : []))].reduce((sum, s) => sum + s.cpuSeconds(), 0);
+    const cpuStart = cpu();
+    for (let i = 0; i < 30; i++) await Promise.all(sides.map((s) => timedSend(s.echo))); // warm-up
+    const ms = new Map(sides.map((s) => [s.name, [] as number[]]));
+    // A hub's CPU per relayed send: it works only for its own side's sends, so other load cannot
+    // inflate it (the peer serves every side, so it has no such figure).
+    const hubs = sides.filter((s) => s.server);
+    const echoCpuStart = hubs.map((s) => s.server!.cpuSeconds());
+    for (let i = 0; i < opts.sends; i++) for (const s of sides) ms.get(s.name)!.push(await timedSend(s.echo));
+    const cpuMsPerSend = new Map(hubs.map((s, i) => [s.name, round(((s.server!.cpuSeconds() - echoCpuStart[i]) * 1000) / opts.sends, 2)]));
+    for (const s of sides.slice(1)) await timedStream(s.slow); // warm-up
+    const rate = new Map(sides.map((s) => [s.name, [] as number[]]));
+    for (let i = 0; i < opts.streams; i++) for (const s of sides) rate.get(s.name)!.push(await timedStream(s.slow));
+    const otherCores = round(foreignCores(mark, cpu() - cpuStart), 2);
+    return { sides: sides.map((s) => s.name), ms, cpuMsPerSend, rate, load: { otherCores, loadavg1mStart: round(loadavgBefore, 2), loadavg1mEnd: round(os.loadavg()[0], 2), cores: os.cpus().length } };
+  } finally {
+    await Promise.all(sides.map((s) => s.server?.stop()));
+    await peer.stop();
+  }
+}
+
+export type RelayFigures = Awaited<ReturnType<typeof measureRelay>>;
+
+/** The report's figures: added latency and the stream ratio, per relaying hub. */
+export function relayReport(figures: RelayFigures, opts: RelayOptions) {
+  const direct = summary(figures.ms.get('direct')!);
+  const directRate = median(figures.rate.get('direct')!);
+  const hubs = figures.sides.slice(1).map((name) => {
+    const relayed = summary(figures.ms.get(name)!);
+    const rate = median(figures.rate.get(name)!);
+    return {
+      name,
+      relayedMs: relayed,
+      /** The relaying hub's CPU per relayed echo (the peer's is the direct figure). */
+      hubCpuMsPerSend: figures.cpuMsPerSend.get(name)!,
+      addedMs: { p50: round(relayed.p50 - direct.p50, 1), p99: round(relayed.p99 - direct.p99, 1) },
+      chunksPerSecond: round(rate),
+      streamRatio: round(rate / directRate, 2),
+      streamRuns: figures.rate.get(name)!.map((x) => round(x)),
+    };
+  });
+  return { peer: opts.peer, sends: opts.sends, streams: opts.streams, load: figures.load, direct: { ms: direct, chunksPerSecond: round(directRate), streamRuns: figures.rate.get('direct')!.map((x) => round(x)) }, hubs };
+}
+
+const PEER_LABEL = { 'ref-sdk': '@a2a-js/sdk reference server', switchboard: 'a second Switchboard' } as const;
+
+/**
+ * Both peers the issue names: the SDK reference server (cheap, in memory: the relay's added
+ * latency stands out) and a second Switchboard (a fast durable stream: the relay's per-chunk cost
+ * stands out). Targets: the added p50 against the SDK server, the stream ratio against both.
+ */
+export async function relayScenario(ctx: BenchContext, baseline?: string): Promise<ScenarioResult> {
+  const reports = [];
+  for (const peer of ['ref-sdk', 'switchboard'] as const) {
+    const opts: RelayOptions = { peer, sends: ctx.quick ? 30 : 300, streams: ctx.quick ? 1 : 3, ...(baseline ? { baseline } : {}) };
+    reports.push(relayReport(await measureRelay(ctx, opts), opts));
+  }
+  const added = reports[0].hubs[0].addedMs.p50;
+  const ratio = Math.min(...reports.map((r) => r.hubs[0].streamRatio));
+  const rows = reports.flatMap((r) => [
+    [`${PEER_LABEL[r.peer]}, direct`, fmt(r.direct.ms.p50, 1), fmt(r.direct.ms.p99, 1), '—', '—', '—', fmt(r.direct.chunksPerSecond), '1.00×'],
+    ...r.hubs.map((h) => [
+      `… through ${h.name === 'relayed' ? 'this build' : 'the baseline'}'s relay`,
+      fmt(h.relayedMs.p50, 1),
+      fmt(h.relayedMs.p99, 1),
+      fmt(h.addedMs.p50, 1),
+      fmt(h.addedMs.p99, 1),
+      fmt(h.hubCpuMsPerSend, 2),
+      fmt(h.chunksPerSecond),
+      `${fmt(h.streamRatio, 2)}×`,
+    ]),
+  ]);
+  return {
+    id: 'relay',
+    title: '8. Relay agent vs calling the peer directly',
+    params: { sends: reports[0].sends, streams: reports[0].streams, chunks: CHUNKS, size: SIZE, ...(baseline ? { baseline } : {}) },
+    data: { reports },
+    table: [['path', 'blocking echo p50 ms', 'p99 ms', 'added p50 ms', 'added p99 ms', "relaying hub's CPU ms per echo", `${fmt(CHUNKS)}-chunk stream chunks/s`, 'vs direct'], ...rows],
+    targets: [
+      // "Milliseconds, not a multiple": the relayed echo within a small constant of the direct one.
+      { name: 'relay adds ≤ 10 ms p50 to a blocking echo (SDK peer)', value: `+${fmt(added, 1)} ms`, met: added <= 10 },
+      { name: 'relayed 2,000-chunk stream ≥ 0.5× direct (both peers)', value: `${fmt(ratio, 2)}×`, met: ratio >= 0.5 },
+    ],
+    notes: [
+      ...reports.map((r) => `Peer ${PEER_LABEL[r.peer]}: other processes used ${fmt(r.load.otherCores, 2)} of ${r.load.cores} cores during the measurement; 1-min load average ${r.load.loadavg1mStart} → ${r.load.loadavg1mEnd}.`),
+      `One request at a time, ${reports[0].sends} sends and ${reports[0].streams} streams per path, interleaved; ${fmt(CHUNKS)} chunks of ${SIZE} characters. The CPU column is the relaying hub's own (the peer serves every path).`,
+    ],
+  };
+}
