@@ -42,6 +42,8 @@ export interface OutboxRows {
 
 export type OutboxPlanner = (written: WriteResult) => OutboxRows | null;
 
+// Process-wide: lib/push and lib/notify register at boot (instrumentation's bundle), and the writer,
+// possibly made in a route bundle, must see them.
 const planners = () => processSingleton('outbox-planners', () => new Set<OutboxPlanner>());
 
 /** Registers a planner for every later write (once per process: pass the same function). */
