@@ -25,7 +25,7 @@ import { INSERT_COLUMNS, SQLITE_ENCODERS, insertValues, patchValue } from '../ta
 import { RESULT_TEXT_LIMIT, serializeEvents, sqliteTime, type RawTaskRow, type SerializedEvent, type TaskWriter, type WriteGuard, type WriteResult } from '../task-store';
 import { BACKSTOP_PAGES, startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer';
 import { countQueries, queryLogEnabled } from '../query-counter';
-import { writeOutboxSqlite } from '../change-outbox';
+import { writeOutboxSqlite } from './outboxes';
 
 export { RESULT_TEXT_LIMIT, sqliteTime, type RawTaskRow, type WriteGuard, type WriteResult };
 
