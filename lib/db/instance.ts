@@ -8,6 +8,7 @@ import os from 'node:os';
 import { getSettings } from '../config/settings';
 import { processSingleton } from '../process-singleton';
 
+/** This instance's name in outbox rows and leases. Process-wide: every bundle must write the same name. */
 export function instanceId(): string {
   return processSingleton('instance-id', () => getSettings().instanceId ?? `${os.hostname()}:${getSettings().port}`);
 }

@@ -47,7 +47,10 @@ async function pruneNow(retention: Retention): Promise<void> {
   }
 }
 
-/** Boot: prunes now, then every hour (or every retention, if shorter); once per process. */
+/**
+ * Boot: prunes now, then every hour (or every retention, if shorter); once per process. Process-wide:
+ * one timer however many bundles call it (each route bundle may hold its own copy of this module).
+ */
 export function startPruner(retention: Retention): void {
   processSingleton('pruner', () => {
     let running = false;

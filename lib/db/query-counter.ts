@@ -31,6 +31,7 @@ interface Counter {
   counts: QueryCounts;
 }
 
+// Process-wide: the statements of every bundle's store count together (SWITCHBOARD_QUERY_LOG).
 const counter = () =>
   processSingleton<Counter>('query-counter', () => ({
     enabled: process.env.SWITCHBOARD_QUERY_LOG === '1',

@@ -63,7 +63,8 @@ export type KeyPurpose = 'stored secrets v1' | 'delegation tokens v1';
 /**
  * Keys for a purpose, derived from the key material every instance of a cluster shares: the
  * current one first (it seals and signs), then the one from SWITCHBOARD_SECRET_KEY_PREVIOUS
- * during a rotation (it only opens and verifies).
+ * during a rotation (it only opens and verifies). Process-wide: the key material (a key file may be
+ * created) is read once, not once per route bundle.
  */
 export function derivedKeys(purpose: KeyPurpose): Buffer[] {
   return processSingleton(`derived-keys:${purpose}`, () => {

@@ -10,7 +10,7 @@
  */
 import { db, store, taskReader, taskWriter } from './client';
 import type { RawArtifactRow, RawEventRow, RawMessageRow, RawTaskRow, TaskCursor, WriteResult } from './task-store';
-import { fromJson } from './json';
+import { isoTime, toTaskRecord } from './task-columns';
 import type { Artifact, Message, TaskState } from '../protocol/types';
 import { OPEN_STATES } from '../protocol/types';
 import type { NewEvent, NewTask, StoredEvent, TaskPatch, TaskRecord, EventType, Direction } from './task-records';
@@ -21,37 +21,6 @@ import { inScope, type CallerScope, type TaskScope } from './task-scope';
 export interface CommittedChange {
   task: TaskRecord;
   events: StoredEvent[];
-}
-
-type TaskRow = NonNullable<Awaited<ReturnType<ReturnType<typeof db>['task']['findUnique']>>>;
-
-function toTaskRecord(row: TaskRow): TaskRecord {
-  return {
-    id: row.id,
-    contextId: row.contextId,
-    direction: row.direction as Direction,
-    agentSlug: row.agentSlug,
-    peerName: row.peerName,
-    peerUrl: row.peerUrl,
-    remoteTaskId: row.remoteTaskId,
-    owner: row.owner,
-    ownerName: row.ownerName,
-    state: row.state as TaskState,
-    statusMessage: fromJson(row.statusMessage),
-    requestText: row.requestText,
-    resultText: row.resultText,
-    detached: row.detached,
-    detachedAt: row.detachedAt?.toISOString() ?? null,
-    endReason: row.endReason,
-    lastSeq: row.lastSeq,
-    metadata: fromJson(row.metadata),
-    follow: fromJson(row.follow),
-    traceContext: fromJson(row.traceContext),
-    parentTaskId: row.parentTaskId,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-    endedAt: row.endedAt?.toISOString() ?? null,
-  };
 }
 
 export interface AppendOptions {
@@ -94,52 +63,16 @@ export async function appendEvents(taskId: string, events: NewEvent[], opts: App
   return written ? toChange(taskId, written) : null;
 }
 
-/** SQLite text time → ISO. The writer's own format (sqliteTime) converts without a Date parse. */
-const WRITER_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/;
-const isoFromSqlite = (v: unknown): string | null => {
-  if (typeof v !== 'string') return null;
-  return WRITER_TIME.test(v) ? `${v.slice(0, 23)}Z` : new Date(v).toISOString();
-};
-
-function rawToTaskRecord(r: RawTaskRow): TaskRecord {
-  return {
-    id: r.id as string,
-    contextId: r.contextId as string,
-    direction: r.direction as Direction,
-    agentSlug: (r.agentSlug as string | null) ?? null,
-    peerName: (r.peerName as string | null) ?? null,
-    peerUrl: (r.peerUrl as string | null) ?? null,
-    remoteTaskId: (r.remoteTaskId as string | null) ?? null,
-    owner: (r.owner as string | null) ?? null,
-    ownerName: (r.ownerName as string | null) ?? null,
-    state: r.state as TaskState,
-    statusMessage: fromJson(r.statusMessage as string | null),
-    requestText: r.requestText as string,
-    resultText: r.resultText as string,
-    detached: r.detached === 1 || r.detached === true,
-    detachedAt: isoFromSqlite(r.detachedAt),
-    endReason: (r.endReason as string | null) ?? null,
-    lastSeq: r.lastSeq as number,
-    metadata: fromJson(r.metadata as string | null),
-    follow: fromJson(r.follow as string | null),
-    traceContext: fromJson(r.traceContext as string | null),
-    parentTaskId: (r.parentTaskId as string | null) ?? null,
-    createdAt: isoFromSqlite(r.createdAt)!,
-    updatedAt: isoFromSqlite(r.updatedAt)!,
-    endedAt: isoFromSqlite(r.endedAt),
-  };
-}
-
 /** Merged appends (a stream's chunks) share one written row: map it to a record once. */
 const recordsByRow = new WeakMap<RawTaskRow, TaskRecord>();
 
 /** A writer's result as the change the engine publishes (also for outbox planners, change-outbox.ts). */
 export function toChange(taskId: string, written: WriteResult): CommittedChange {
   let task = recordsByRow.get(written.row);
-  if (!task) recordsByRow.set(written.row, (task = rawToTaskRecord(written.row)));
+  if (!task) recordsByRow.set(written.row, (task = toTaskRecord(written.row)));
   return {
     task,
-    events: written.events.map((e) => toStoredEvent(taskId, { ...e, at: isoFromSqlite(e.at)! }, publishedPayload(e))),
+    events: written.events.map((e) => toStoredEvent(taskId, { ...e, at: isoTime(e.at)! }, publishedPayload(e))),
   };
 }
 
@@ -158,7 +91,7 @@ function publishedPayload(e: WriteResult['events'][number]): unknown {
 
 export async function findTask(taskId: string): Promise<TaskRecord | null> {
   const row = await taskReader().task(taskId);
-  return row ? rawToTaskRecord(row) : null;
+  return row ? toTaskRecord(row) : null;
 }
 
 /** The task if `scope` may see it; a task outside the scope is indistinguishable from none. */
@@ -181,7 +114,7 @@ export async function findTaskWithSentMessage(scope: CallerScope, messageId: str
   return findTaskInScope(row.taskId, scope);
 }
 
-const rawToStoredEvent = (r: RawEventRow): StoredEvent => toStoredEvent(r.taskId, { ...r, at: isoFromSqlite(r.at)! }, JSON.parse(r.payload));
+const rawToStoredEvent = (r: RawEventRow): StoredEvent => toStoredEvent(r.taskId, { ...r, at: isoTime(r.at)! }, JSON.parse(r.payload));
 
 export async function listEvents(taskId: string, afterSeq = 0, types?: EventType[]): Promise<StoredEvent[]> {
   return (await taskReader().events(taskId, afterSeq, types)).map(rawToStoredEvent);
@@ -194,7 +127,7 @@ export async function listEvents(taskId: string, afterSeq = 0, types?: EventType
 export async function readChanges(cursors: readonly TaskCursor[], taskIds: readonly string[]): Promise<{ events: StoredEvent[]; tasks: TaskRecord[] }> {
   if (!cursors.length && !taskIds.length) return { events: [], tasks: [] };
   const raw = await taskReader().changes(cursors, taskIds);
-  return { events: raw.events.map(rawToStoredEvent), tasks: raw.tasks.map(rawToTaskRecord) };
+  return { events: raw.events.map(rawToStoredEvent), tasks: raw.tasks.map(toTaskRecord) };
 }
 
 const toMessage = (taskId: string) => (r: RawMessageRow): Message => ({
@@ -227,7 +160,7 @@ export async function listStoredArtifacts(taskId: string): Promise<Artifact[]> {
 export async function findTaskWithParts(taskId: string, historyLength?: number): Promise<{ task: TaskRecord; history: Message[]; storedArtifacts: Artifact[] } | null> {
   const parts = await taskReader().taskParts(taskId, historyLength ?? null);
   if (!parts) return null;
-  return { task: rawToTaskRecord(parts.task), history: parts.messages.map(toMessage(taskId)), storedArtifacts: parts.artifacts.map(toArtifact) };
+  return { task: toTaskRecord(parts.task), history: parts.messages.map(toMessage(taskId)), storedArtifacts: parts.artifacts.map(toArtifact) };
 }
 
 export async function findTasksInStates(states: readonly TaskState[], direction?: Direction): Promise<TaskRecord[]> {

@@ -4,7 +4,7 @@
  * one row per rule and trigger, so a crash cannot keep the end and lose its notification) and
  * delivered by the outbox worker (delivery.ts), which the committed change wakes. A row is owned
  * by the committing instance, as a push delivery is; on PostgreSQL a survivor takes over the rows
- * of an instance that is gone (lib/engine/cluster.ts). Started at boot before restart recovery,
+ * of an instance that is gone (lib/db/postgres/cluster-member.ts). Started at boot before restart recovery,
  * so the tasks that recovery ends are reported too.
  */
 import type { NotificationRule } from '../config/notification-rules';

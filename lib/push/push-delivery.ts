@@ -9,7 +9,7 @@
  * by the committing instance; the committed change wakes the sender, which sends each config's
  * deliveries in seq order, retries a failure twice with a short backoff, and records every
  * attempt on the row before it sends. A restart resends what is pending; on PostgreSQL a
- * survivor takes over a dead instance's rows (lib/engine/cluster.ts). An attempt whose outcome
+ * survivor takes over a dead instance's rows (lib/db/postgres/cluster-member.ts). An attempt whose outcome
  * was never recorded (its process died mid-POST) is sent again with the same delivery id:
  * at least once (docs/decisions.md).
  */

@@ -27,7 +27,7 @@ import { startLoggedPostgres, tablesOf, type LoggedStatement, type StatementLog 
 import { openWatchers, startHeldPush, startWaitingWork, stillWaiting, waitingWorkAnswers, waitingWorkConfig, type WaitingWork } from '../support/waiting-work';
 
 const LEASE_MS = 1_000;
-const RENEW_EVERY_MS = LEASE_MS / 3; // lib/engine/cluster.ts
+const RENEW_EVERY_MS = LEASE_MS / 3; // lib/db/postgres/cluster-member.ts
 const WINDOW_MS = 4 * LEASE_MS;
 const LEASE_TABLES = ['_switchboard_instances', '_switchboard_turn_leases'];
 const ROLES = ['main', 'writer', 'reader', 'listener'];

@@ -2,14 +2,41 @@
  * The two outboxes on PostgreSQL: the statements of sqlite/outboxes.ts on the pool, each limited
  * to this instance's rows (the last parameter, `owner`): several instances share the tables, an
  * instance sends only its own rows, and every change of a row is a compare-and-set on its owner,
- * so a row another instance took over (leases.ts) is never attempted here again.
+ * so a row another instance took over (leases.ts) is never attempted here again. The rows a
+ * group commit's changes cause (change-outbox.ts) are inserted by statements sent with its COMMIT.
  */
 import { sqliteTime } from '../task-store';
-import { NOTIFICATION_INSERT_PG, notificationValues, type NewDelivery } from '../change-outbox';
+import type pg from 'pg';
+import { notificationValues, plannedRows, type NewDelivery, type NewPush } from '../change-outbox';
+import type { WriteResult } from '../task-store';
+import { named } from './pool';
 import type { PushDeliveryRecord, PushOutcome } from '../push-delivery-repo';
 import { NOTIFICATION_COLUMNS, notificationOutcomeValues, pushOutcomeValues, toDeliveryRecord, toDueDate, type AttemptOutcome, type DeliveryRow } from '../outbox-rows';
 import type { NotificationOutbox, PushDeliveryOutbox } from '../store';
 import type { PgQuery } from './store';
+
+const NOTIFICATION_INSERT = `INSERT INTO "NotificationDelivery" ("id","taskId","rule","event","seq","url","format","payload","owner","nextAttemptAt","createdAt")
+  VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11) ON CONFLICT ("id") DO NOTHING`;
+const PUSH_INSERT = `INSERT INTO "PushDelivery" ("taskId","configId","seq","owner","nextAttemptAt","createdAt")
+  SELECT c."taskId", c."id", x.seq, x.owner, $4::timestamp(3), $4::timestamp(3)
+  FROM unnest($1::text[], $2::integer[], $3::text[]) AS x(task, seq, owner) JOIN "PushConfig" c ON c."taskId" = x.task
+  ON CONFLICT DO NOTHING`;
+
+/** The statements inserting a group commit's outbox rows (sent with its COMMIT). */
+export function outboxStatementsPg(values: unknown[]): pg.QueryConfig[] {
+  const notifications: NewDelivery[] = [];
+  const pushes: NewPush[] = [];
+  for (const value of values) {
+    if (!value) continue; // a failed guard wrote nothing
+    const rows = plannedRows(value as WriteResult);
+    notifications.push(...rows.notifications);
+    pushes.push(...rows.pushes);
+  }
+  const at = sqliteTime(new Date());
+  const statements = notifications.map((d) => named(NOTIFICATION_INSERT, notificationValues(d, at)));
+  if (pushes.length) statements.push(named(PUSH_INSERT, [pushes.map((p) => p.taskId), pushes.map((p) => p.seq), pushes.map((p) => p.owner), at]));
+  return statements;
+}
 
 const PUSH = {
   due: `SELECT d."taskId", d."configId", d."seq", d."attempts", d."attemptStartedAt" FROM "PushDelivery" d
@@ -24,7 +51,7 @@ const PUSH = {
 };
 
 const NOTIFICATION = {
-  insert: NOTIFICATION_INSERT_PG,
+  insert: NOTIFICATION_INSERT,
   due: `SELECT ${NOTIFICATION_COLUMNS} FROM "NotificationDelivery" WHERE "state" = 'pending' AND "owner" = $3 AND "nextAttemptAt" <= $1 ORDER BY "nextAttemptAt" LIMIT $2`,
   nextDue: `SELECT MIN("nextAttemptAt") AS "at" FROM "NotificationDelivery" WHERE "state" = 'pending' AND "owner" = $1`,
   start: `UPDATE "NotificationDelivery" SET "attempts" = "attempts" + 1, "attemptStartedAt" = $1 WHERE "id" = $2 AND "state" = 'pending' AND "owner" = $3 RETURNING "attempts"`,

@@ -5,8 +5,7 @@
  * trip), the terminal claim is the same compare-and-set on the row, and writes are group
  * committed (postgres/write-queue.ts). Statements are named, so each connection plans them once.
  *
- * Adding a column: one entry in TASK_INSERT (if set at creation) or PATCH_COLUMNS here, and the
- * same in sqlite/writer.ts.
+ * Its columns come from the column table (task-columns.ts): a new task column needs no edit here.
  */
 import type pg from 'pg';
 import type { Artifact, ArtifactChunk, Message } from '../../protocol/types';
@@ -14,45 +13,13 @@ import { TERMINAL_STATES, textOf } from '../../protocol/types';
 import { accumulateArtifacts } from '../../protocol/artifacts';
 import { ContextTakenError, type NewEvent, type NewTask, type TaskPatch } from '../task-records';
 import { RunningArtifacts } from '../running-artifacts';
+import { INSERT_COLUMNS, PG_ENCODERS, insertValues, patchValue } from '../task-columns';
 import { AppendRuns } from '../append-runs';
 import { PgWriteQueue, type PgWriteQueueHooks } from './write-queue';
 import { named } from './pool';
 import { RESULT_TEXT_LIMIT, serializeEvents, sqliteTime, type RawTaskRow, type SerializedEvent, type TaskWriter, type WriteGuard, type WriteResult } from '../task-store';
 
 const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
-const time = (v: unknown) => (v ? sqliteTime(v as Date) : null);
-
-/** Columns set when a task is created, with how each value is stored. */
-const TASK_INSERT: [column: string, value: (t: NewTask) => unknown][] = [
-  ['id', (t) => t.id],
-  ['contextId', (t) => t.contextId],
-  ['direction', (t) => t.direction],
-  ['agentSlug', (t) => t.agentSlug ?? null],
-  ['peerName', (t) => t.peerName ?? null],
-  ['peerUrl', (t) => t.peerUrl ?? null],
-  ['owner', (t) => t.owner ?? null],
-  ['ownerName', (t) => t.ownerName ?? null],
-  ['state', (t) => t.state],
-  ['requestText', (t) => t.requestText],
-  ['metadata', (t) => json(t.metadata)],
-  ['follow', (t) => json(t.follow)],
-  ['traceContext', (t) => json(t.traceContext)],
-  ['parentTaskId', (t) => t.parentTaskId ?? null],
-];
-
-const PATCH_COLUMNS: Record<keyof TaskPatch, (v: unknown) => unknown> = {
-  state: (v) => v,
-  statusMessage: json,
-  detached: (v) => Boolean(v),
-  detachedAt: time,
-  endReason: (v) => v,
-  resultText: (v) => v,
-  remoteTaskId: (v) => v,
-  peerUrl: (v) => v,
-  metadata: json,
-  follow: json,
-  endedAt: time,
-};
 
 /** The events and messages of a change, as array parameters for unnest(). */
 const eventArrays = (events: SerializedEvent[]) => [events.map((e) => e.type), events.map((e) => e.state), events.map((e) => e.payload)];
@@ -73,9 +40,9 @@ const childInserts = (base: string, p: number) => `
       unnest($${p + 4}::text[], $${p + 5}::text[], $${p + 6}::text[], $${p + 7}::text[]) WITH ORDINALITY AS y(mid, role, parts, meta, ord)
     ORDER BY y.ord)`;
 
-const insertParam = (column: string) => `$${TASK_INSERT.findIndex(([c]) => c === column) + 1}`;
-const TASK_COLUMNS = `${TASK_INSERT.map(([c]) => `"${c}"`).join(',')},"lastSeq","createdAt","updatedAt"`;
-const TASK_VALUES = `${TASK_INSERT.map((_, i) => `$${i + 1}`).join(',')}, $${TASK_INSERT.length + 1}::integer, $${TASK_INSERT.length + 2}::timestamp(3), $${TASK_INSERT.length + 2}::timestamp(3)`;
+const insertParam = (column: (typeof INSERT_COLUMNS)[number]) => `$${INSERT_COLUMNS.indexOf(column) + 1}`;
+const TASK_COLUMNS = `${INSERT_COLUMNS.map((c) => `"${c}"`).join(',')},"lastSeq","createdAt","updatedAt"`;
+const TASK_VALUES = `${INSERT_COLUMNS.map((_, i) => `$${i + 1}`).join(',')}, $${INSERT_COLUMNS.length + 1}::integer, $${INSERT_COLUMNS.length + 2}::timestamp(3), $${INSERT_COLUMNS.length + 2}::timestamp(3)`;
 
 /** A task of another owner or agent in the context (sqlite/writer.ts has the same check). */
 const FOREIGN_IN_CONTEXT = `SELECT 1 FROM "Task" WHERE "contextId" = ${insertParam('contextId')}
@@ -83,7 +50,7 @@ const FOREIGN_IN_CONTEXT = `SELECT 1 FROM "Task" WHERE "contextId" = ${insertPar
 
 const insertTaskSql = (guard: string) => `WITH t AS (
   INSERT INTO "Task" (${TASK_COLUMNS}) SELECT ${TASK_VALUES}${guard}
-  RETURNING *),${childInserts('0', TASK_INSERT.length + 2)}
+  RETURNING *),${childInserts('0', INSERT_COLUMNS.length + 2)}
 SELECT * FROM t`;
 
 const INSERT_TASK_SQL = insertTaskSql('');
@@ -159,7 +126,7 @@ export class PgTaskWriter implements TaskWriter {
 
   private async insertRows(client: pg.PoolClient, task: NewTask, events: SerializedEvent[], messages: Message[]): Promise<WriteResult> {
     const at = sqliteTime(new Date());
-    const values = [...TASK_INSERT.map(([, value]) => value(task)), events.length, at, ...eventArrays(events), ...messageArrays(messages)];
+    const values = [...insertValues(task, PG_ENCODERS), events.length, at, ...eventArrays(events), ...messageArrays(messages)];
     if (task.joinsContext) await client.query(named(LOCK_CONTEXT_SQL, [CONTEXT_LOCK_CLASS, task.contextId]));
     const row = (await client.query<RawTaskRow>(named(task.joinsContext ? JOIN_CONTEXT_SQL : INSERT_TASK_SQL, values))).rows[0];
     if (!row) throw new ContextTakenError(task.contextId);
@@ -218,7 +185,7 @@ function appendSql(taskId: string, events: SerializedEvent[], patch: TaskPatch, 
   }
   for (const [key, value] of Object.entries(patch)) {
     if (value === undefined) continue;
-    values.push(PATCH_COLUMNS[key as keyof TaskPatch](value));
+    values.push(patchValue(key as keyof TaskPatch, value, PG_ENCODERS));
     sets.push(`"${key}" = $${values.length}`);
   }
   const where = ['"id" = $1'];

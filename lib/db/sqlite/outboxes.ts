@@ -1,14 +1,33 @@
 /**
  * The two outboxes on SQLite (push-delivery-repo.ts, notification-repo.ts say what they hold):
- * synchronous statements on the task writer's connection. One instance owns the file, so every
+ * synchronous statements on the task writer's connection, and the rows a change causes
+ * (change-outbox.ts) inserted in the change's savepoint. One instance owns the file, so every
  * row is its own, whatever name wrote it: `owner` is not asked.
  */
 import type Database from 'better-sqlite3';
 import { sqliteTime } from '../task-store';
-import { NOTIFICATION_INSERT_SQLITE, notificationValues, type NewDelivery } from '../change-outbox';
+import { notificationValues, plannedRows, type NewDelivery } from '../change-outbox';
+import type { WriteResult } from '../task-store';
 import type { PushDeliveryRecord, PushOutcome } from '../push-delivery-repo';
 import { NOTIFICATION_COLUMNS, notificationOutcomeValues, pushOutcomeValues, toDeliveryRecord, toDueDate, type AttemptOutcome, type DeliveryRecord, type DeliveryRow } from '../outbox-rows';
 import type { NotificationOutbox, PushDeliveryOutbox } from '../store';
+
+const NOTIFICATION_INSERT = `INSERT OR IGNORE INTO "NotificationDelivery" ("id","taskId","rule","event","seq","url","format","payload","owner","nextAttemptAt","createdAt") VALUES (?,?,?,?,?,?,?,?,?,?,?)`;
+const PUSH_INSERT = `INSERT OR IGNORE INTO "PushDelivery" ("taskId","configId","seq","owner","nextAttemptAt","createdAt")
+  SELECT "taskId", "id", ?, ?, ?, ? FROM "PushConfig" WHERE "taskId" = ?`;
+
+const insertStatements = new WeakMap<Database.Database, { notification: Database.Statement; push: Database.Statement }>();
+
+/** A write's outbox rows, in its savepoint (synchronous, on the writer's connection). */
+export function writeOutboxSqlite(conn: Database.Database, written: WriteResult): void {
+  const rows = plannedRows(written);
+  if (!rows.notifications.length && !rows.pushes.length) return;
+  let stmts = insertStatements.get(conn);
+  if (!stmts) insertStatements.set(conn, (stmts = { notification: conn.prepare(NOTIFICATION_INSERT), push: conn.prepare(PUSH_INSERT) }));
+  const at = sqliteTime(new Date());
+  for (const d of rows.notifications) stmts.notification.run(...notificationValues(d, at));
+  for (const p of rows.pushes) stmts.push.run(p.seq, p.owner, at, at, p.taskId);
+}
 
 const KEY = `"taskId" = ? AND "configId" = ? AND "seq" = ?`;
 const PUSH = {
@@ -23,7 +42,7 @@ const PUSH = {
 };
 
 const NOTIFICATION = {
-  insert: NOTIFICATION_INSERT_SQLITE,
+  insert: NOTIFICATION_INSERT,
   due: `SELECT ${NOTIFICATION_COLUMNS} FROM "NotificationDelivery" WHERE "state" = 'pending' AND "nextAttemptAt" <= ? ORDER BY "nextAttemptAt" LIMIT ?`,
   nextDue: `SELECT MIN("nextAttemptAt") AS "at" FROM "NotificationDelivery" WHERE "state" = 'pending'`,
   start: `UPDATE "NotificationDelivery" SET "attempts" = "attempts" + 1, "attemptStartedAt" = ? WHERE "id" = ? AND "state" = 'pending' RETURNING "attempts"`,

@@ -21,26 +21,16 @@ import { ContextTakenError, type NewEvent, type NewTask, type TaskPatch } from '
 import { WriteQueue } from './write-queue';
 import { RunningArtifacts } from '../running-artifacts';
 import { AppendRuns } from '../append-runs';
+import { INSERT_COLUMNS, SQLITE_ENCODERS, insertValues, patchValue } from '../task-columns';
 import { RESULT_TEXT_LIMIT, serializeEvents, sqliteTime, type RawTaskRow, type SerializedEvent, type TaskWriter, type WriteGuard, type WriteResult } from '../task-store';
 import { BACKSTOP_PAGES, startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer';
 import { countQueries, queryLogEnabled } from '../query-counter';
-import { writeOutboxSqlite } from '../change-outbox';
+import { writeOutboxSqlite } from './outboxes';
 
 export { RESULT_TEXT_LIMIT, sqliteTime, type RawTaskRow, type WriteGuard, type WriteResult };
 
-const PATCH_COLUMNS: Record<keyof TaskPatch, (v: unknown) => unknown> = {
-  state: (v) => v,
-  statusMessage: (v) => (v === null ? null : JSON.stringify(v)),
-  detached: (v) => (v ? 1 : 0),
-  detachedAt: (v) => (v ? sqliteTime(v as Date) : null),
-  endReason: (v) => v,
-  resultText: (v) => v,
-  remoteTaskId: (v) => v,
-  peerUrl: (v) => v,
-  metadata: (v) => (v === null ? null : JSON.stringify(v)),
-  follow: (v) => (v === null ? null : JSON.stringify(v)),
-  endedAt: (v) => (v ? sqliteTime(v as Date) : null),
-};
+/** The task insert, its columns from the column table (task-columns.ts): a new task column needs no edit here. */
+const INSERT_TASK_SQL = `INSERT INTO "Task" (${INSERT_COLUMNS.map((c) => `"${c}"`).join(',')},"lastSeq","createdAt","updatedAt") VALUES (${INSERT_COLUMNS.map(() => '?').join(',')},?,?,?) RETURNING *`;
 
 /** Distinct guarded-UPDATE shapes are few (patch keys × guards); prepared once each. */
 const MAX_CACHED_UPDATES = 256;
@@ -75,9 +65,7 @@ export class SqliteTaskWriter implements TaskWriter {
       artifactEvents: this.conn.prepare('SELECT "payload" FROM "TaskEvent" WHERE "taskId" = ? AND "type" = \'artifact\' ORDER BY "seq"'),
       deleteArtifacts: this.conn.prepare('DELETE FROM "Artifact" WHERE "taskId" = ?'),
       insertArtifact: this.conn.prepare('INSERT INTO "Artifact" ("taskId","artifactId","position","name","description","parts","metadata") VALUES (?,?,?,?,?,?,?)'),
-      insertTask: this.conn.prepare(
-        'INSERT INTO "Task" ("id","contextId","direction","agentSlug","peerName","peerUrl","owner","ownerName","state","requestText","metadata","follow","traceContext","parentTaskId","lastSeq","createdAt","updatedAt") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING *',
-      ),
+      insertTask: this.conn.prepare(INSERT_TASK_SQL),
       foreignInContext: this.conn.prepare(
         'SELECT 1 FROM "Task" WHERE "contextId" = ? AND NOT ("direction" = \'inbound\' AND "agentSlug" IS ? AND "owner" IS ?) LIMIT 1',
       ),
@@ -141,12 +129,7 @@ export class SqliteTaskWriter implements TaskWriter {
       throw new ContextTakenError(task.contextId);
     }
     const at = sqliteTime(new Date());
-    const row = this.stmts.insertTask.get(
-      task.id, task.contextId, task.direction, task.agentSlug ?? null, task.peerName ?? null, task.peerUrl ?? null,
-      task.owner ?? null, task.ownerName ?? null, task.state, task.requestText, task.metadata ? JSON.stringify(task.metadata) : null,
-      task.follow ? JSON.stringify(task.follow) : null, task.traceContext ? JSON.stringify(task.traceContext) : null, task.parentTaskId ?? null,
-      events.length, at, at,
-    ) as RawTaskRow;
+    const row = this.stmts.insertTask.get(...insertValues(task, SQLITE_ENCODERS), events.length, at, at) as RawTaskRow;
     const written = this.insertEvents(task.id, 0, events, at);
     this.insertMessages(task.id, messages, at);
     this.running.start(task.id, events);
@@ -177,7 +160,7 @@ export class SqliteTaskWriter implements TaskWriter {
     for (const [key, value] of Object.entries(patch)) {
       if (value === undefined) continue;
       sets.push(`"${key}" = ?`);
-      params.push(PATCH_COLUMNS[key as keyof TaskPatch](value));
+      params.push(patchValue(key as keyof TaskPatch, value, SQLITE_ENCODERS));
     }
     const where = ['"id" = ?'];
     params.push(taskId);
