@@ -1,5 +1,5 @@
 /**
- * The one wrapper every /api route handler goes through (issue 13): same-origin check for
+ * The one wrapper every /api route handler goes through: same-origin check for
  * mutations, the caller and its role, a bounded JSON body, and JSON errors (never Next's HTML
  * 500 page). A route file then only maps its input to its answer:
  *

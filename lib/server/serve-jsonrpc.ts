@@ -1,6 +1,6 @@
 /**
  * The A2A JSON-RPC endpoint over HTTP: auth, body limit, envelope checks, dispatch, and SSE for
- * streaming methods. JSON-RPC errors go out with HTTP 200 (a2a-protocol.md §6); a missing or bad
+ * streaming methods. JSON-RPC errors go out with HTTP 200 (the A2A specification); a missing or bad
  * credential gets 401 with WWW-Authenticate; never a stack trace or an HTML page.
  */
 import type { ServedAgent } from '../engine/agent';
@@ -68,7 +68,7 @@ export function unknownAgentRpc(req: Request, slug: string): Response {
 }
 
 /**
- * JSON-RPC bodies are JSON (a2a-protocol.md §2), decided before parsing: any other declared
+ * JSON-RPC bodies are JSON (the A2A specification), decided before parsing: any other declared
  * Content-Type is -32005 ContentTypeNotSupported, with HTTP 200 in v1.0 (which defines the
  * code) and HTTP 415 in v0.3 (which has no transport-level code). No header at all is read as JSON.
  */
