@@ -1,5 +1,5 @@
 /**
- * What a relay agent costs (issue 24, docs/relay.md): the same requests to the @a2a-js/sdk
+ * What a relay agent costs (docs/relay.md): the same requests to the @a2a-js/sdk
  * reference server (bench/ref-sdk) directly, and through a Switchboard relay agent in front of
  * it, interleaved so a slow moment of the machine hurts both sides alike.
  *
