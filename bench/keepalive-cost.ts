@@ -1,5 +1,5 @@
 /**
- * What the SSE keepalive costs (issue 22: every stream hears from us at least every 4 s).
+ * What the SSE keepalive costs (every stream hears from us at least every 4 s).
  * Starts the built app (`.next`, or --dist DIR) and, for each keepalive interval asked for,
  * measures the server's CPU over a quiet window with no stream, then with N dashboard feed
  * streams open and idle (nothing but keepalives flows; every SSE stream, A2A or dashboard, runs

@@ -1,5 +1,5 @@
 /**
- * PostgreSQL bench (issue 15), on its own: `npm run bench:pg -- [--dist .next-bench] [--build]
+ * PostgreSQL bench, on its own: `npm run bench:pg -- [--dist .next-bench] [--build]
  * [--seconds 8] [--rounds 3] [--rate 100] [--only echo,stream,takeover,cross] [--baseline DIR] [--cpu-prof] [--feeds-nice 10]`.
  * Builds into --dist if it holds no build (--build: always). Starts an embedded PostgreSQL (its
  * settings: bench/README.md). `--baseline DIR`: a checkout of another commit, built into the same

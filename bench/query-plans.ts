@@ -1,6 +1,6 @@
 /**
  * The query plans of the dashboard's list, search and count queries and of the task pruner
- * (issue 28: "queries that scan must not exist: show the plan of each"). Seeds `--tasks N` tasks
+ * ("queries that scan must not exist: show the plan of each"). Seeds `--tasks N` tasks
  * (default 20,000) through lib/db's writer, runs the dashboard's own functions
  * (lib/dashboard/task-list.ts) with Prisma's statements captured at the driver adapter, and
  * prints the plan of each statement with the time the call took: SQLite's `EXPLAIN QUERY PLAN`

@@ -1,5 +1,5 @@
 /**
- * What a relay agent costs (issue 24, docs/relay.md), on its own: scenario 8 of `npm run bench`
+ * What a relay agent costs (docs/relay.md), on its own: scenario 8 of `npm run bench`
  * (bench/scenarios/relay.ts) with its JSON on stdout. `--baseline DIR` relays through a second
  * hub built from another checkout too (e.g. `git worktree add /tmp/base main` and build it
  * there), measured in the same rounds: before and after side by side.

@@ -1,5 +1,5 @@
 /**
- * Access (design §7): token login into an httpOnly session cookie, the viewer role is read-only
+ * Access: token login into an httpOnly session cookie, the viewer role is read-only
  * in the UI and refused by the API, mutations need the same origin, and a loopback server with
  * no token configured is open and says so.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 17 §2: opt-in browser notifications in Chromium with the permission granted. An init
+ * Opt-in browser notifications in Chromium with the permission granted. An init
  * script wraps window.Notification to record every notification the page constructs. A task the
  * operator dispatched from the form, and one marked "watch", are each announced once when they
  * end or ask for input, while the dashboard tab is in the background behind another tab.

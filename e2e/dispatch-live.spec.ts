@@ -1,5 +1,5 @@
 /**
- * Dispatch through the form to our own `slow` agent with a 1 s response window (design §1):
+ * Dispatch through the form to our own `slow` agent with a 1 s response window:
  * without any reload, the served task's row goes working → detached → completed, the "N new"
  * banner announces the tasks, and both task pages end with the whole streamed artifact.
  */

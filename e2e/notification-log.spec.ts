@@ -1,5 +1,5 @@
 /**
- * Issue 17 §2: the task page shows the task's notification deliveries. A Switchboard of its own
+ * The task page shows the task's notification deliveries. A Switchboard of its own
  * (open mode, one rule to a real loopback receiver that answers 500 once) fails a task; the
  * page shows the delivery going from its retry to delivered, with the attempts and the error.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 16 §4: the timeline picture (phases as bars, chunk ticks, W and G marks, a child's own
+ * The timeline picture (phases as bars, chunk ticks, W and G marks, a child's own
  * phases nested under the parent), the delegation tree, progress, dark mode and the list's keyboard
  * shortcuts, in Chromium. Screenshots (light and dark) go to e2e/screenshots/.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 26 §1: an answer that is not text, from the dashboard. A task dispatched to our `ask`
+ * An answer that is not text, from the dashboard. A task dispatched to our `ask`
  * agent waits for input; Reply opens the dispatch form on it, the Data field sends a JSON object
  * as a data part, and the agent's answer shows it got the data. A Data field that is not a JSON
  * object is refused in the form, naming the field.

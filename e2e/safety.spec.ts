@@ -1,5 +1,5 @@
 /**
- * Agent output is text, never HTML (design §7), and the dispatch form shows the API's
+ * Agent output is text, never HTML, and the dispatch form shows the API's
  * validation errors at the field they concern.
  */
 import { expect, logIn, OPERATOR_TOKEN, test } from './fixtures';

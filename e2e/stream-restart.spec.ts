@@ -1,5 +1,5 @@
 /**
- * A dropped and restored stream (design §4): the server is killed mid-task and started again
+ * A dropped and restored stream: the server is killed mid-task and started again
  * on the same port and database. Restart recovery ends the interrupted inbound task FAILED
  * "interrupted: restart"; the open task page shows "reconnecting" meanwhile, then resumes with
  * Last-Event-ID and ends with every event, seq gapless, including that end.

@@ -37,7 +37,7 @@ test("A's task page shows the chain down to C: tree, remote hops and the picture
   const cTask = await remote.getAttribute('data-remote-task-id');
   const atC = (await (await fetch(`${chain.c.url}/api/tasks/${cTask}`)).json()) as { task: { state: string; agentSlug: string } };
   expect(atC.task).toMatchObject({ state: 'completed', agentSlug: 'echo' });
-  // B does not tell an A2A caller where its peers are (issue 27): no link to C's page.
+  // B does not tell an A2A caller where its peers are: no link to C's page.
   await expect(remote.getByRole('link')).toHaveCount(0);
 
   const picture = page.getByTestId('task-picture');

@@ -1,5 +1,5 @@
 /**
- * Scenario 7 — retention (issue 28): pruning a large backlog of old finished tasks while echo
+ * Scenario 7 — retention: pruning a large backlog of old finished tasks while echo
  * load runs. `--tasks N` tasks (default 500,000; quick 5,000) are seeded through lib/db's writer
  * (bench/seed.ts: 30 days, 95% finished), and the file is copied, one copy per server:
  * - **pruning**: Switchboard with SWITCHBOARD_TASK_RETENTION=86400 starts on a copy and deletes

@@ -10,7 +10,7 @@ export const BUDGET_LIMITS = { maxSteps: 10_000, maxStepMs: 60_000 };
 /**
  * Works in steps against an iteration budget ("steps 5 budget 3", or metadata.steps /
  * metadata.budget). Running out before the work is done is a truncated run: FAILED with the
- * reason and the partial output attached, never COMPLETED (design §1 rule 5).
+ * reason and the partial output attached, never COMPLETED.
  */
 export const budgetRunner: AgentRunner = {
   async runTurn(turn) {

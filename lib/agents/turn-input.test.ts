@@ -5,7 +5,7 @@ import { durationMs, KNOB_TEXT_PREFIX, knobTokens, namedNumber } from './turn-in
 const turn = (text: string, metadata?: Record<string, unknown>) =>
   ({ message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'text', text }], ...(metadata ? { metadata } : {}) } }) as unknown as AgentTurn;
 
-describe('built-in agent knobs (issue 11 §3, ReDoS)', () => {
+describe('built-in agent knobs (ReDoS)', () => {
   it('reads the knobs people write', () => {
     expect(durationMs(turn('work 3s chunks 20 size 100'), 0)).toBe(3000);
     expect(durationMs(turn('work 1.5 m'), 0)).toBe(90_000);

@@ -4,7 +4,7 @@
  *
  * The text is read in one linear pass over a bounded prefix (KNOB_TEXT_PREFIX characters), never
  * with a backtracking regex over the whole body: 60,000 digits once froze the event loop for
- * seconds (issue 11).
+ * seconds.
  */
 import type { AgentTurn } from '../engine/agent';
 import { textOf } from '../protocol/types';

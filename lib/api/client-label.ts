@@ -1,7 +1,7 @@
 /**
  * Which operator client made an API call, as a label only (never a credential): the dashboard
- * and the CLI name themselves in X-Switchboard-Client, and the cancel reason records the door
- * (issue 22). Read only after the route's role check passed, so an unauthenticated caller cannot
+ * and the CLI name themselves in X-Switchboard-Client, and the cancel reason records the door.
+ * Read only after the route's role check passed, so an unauthenticated caller cannot
  * plant a label; a dashboard session (cookie) is the dashboard whatever it says.
  */
 import type { Caller } from '../auth/guard';

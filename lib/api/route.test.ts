@@ -8,7 +8,7 @@ const ctx = { params: Promise.resolve({}) };
 const post = (body: string, headers: Record<string, string> = {}) =>
   new Request('http://127.0.0.1:3000/api/x', { method: 'POST', body, headers: { 'content-type': 'application/json', host: '127.0.0.1:3000', ...headers } });
 
-describe('the /api route wrapper (issue 13)', () => {
+describe('the /api route wrapper', () => {
   it('answers an unexpected failure with a JSON 500, not an HTML page', async () => {
     const route = apiRoute({ role: 'viewer' }, () => {
       throw new Error('boom');

@@ -1,5 +1,5 @@
 /**
- * The one wrapper every /api route handler goes through (issue 13): same-origin check for
+ * The one wrapper every /api route handler goes through: same-origin check for
  * mutations, the caller and its role, a bounded JSON body, and JSON errors (never Next's HTML
  * 500 page). A route file then only maps its input to its answer:
  *
@@ -10,8 +10,8 @@ import { getSettings } from '../config/settings';
 import { bearerRetryAfter, identify, sameOrigin, type Caller } from '../auth/guard';
 import { throttledResponse } from '../auth/login-throttle';
 import { roleAllows, type Role } from '../auth/roles';
-import { jsonDepth, MAX_JSON_DEPTH } from '../server/json-depth';
-import { BodyTooLargeError, readBodyText } from '../server/read-body';
+import { MAX_JSON_DEPTH } from '../server/json-depth';
+import { readRequestJson } from '../server/read-body';
 import { errorMessage, log } from '../log';
 import { ClientError } from '../protocol/client-error';
 import { apiError, invalidRequest } from './responses';
@@ -57,21 +57,11 @@ function authorize(req: Request, role: Role): { caller: Caller } | { response: R
 
 /** Reads, bounds and validates a JSON body; a refusal names what was wrong (and the field). */
 export async function readJsonBody<B>(req: Request, schema: z.ZodType<B>, limit: number): Promise<{ data: B } | { response: Response }> {
-  let text: string;
-  try {
-    text = await readBodyText(req, limit);
-  } catch (err) {
-    if (err instanceof BodyTooLargeError) return { response: apiError(413, 'body_too_large', `request body exceeds ${limit} bytes`) };
-    throw err;
-  }
-  if (jsonDepth(text) > MAX_JSON_DEPTH) return { response: apiError(400, 'invalid_json', `request body nests deeper than ${MAX_JSON_DEPTH} levels`) };
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return { response: apiError(400, 'invalid_json', 'request body must be a JSON object') };
-  }
-  const parsed = schema.safeParse(value);
+  const read = await readRequestJson(req, limit);
+  if (!read.ok && read.problem === 'too-large') return { response: apiError(413, 'body_too_large', `request body exceeds ${limit} bytes`) };
+  if (!read.ok && read.problem === 'too-deep') return { response: apiError(400, 'invalid_json', `request body nests deeper than ${MAX_JSON_DEPTH} levels`) };
+  if (!read.ok) return { response: apiError(400, 'invalid_json', 'request body must be a JSON object') };
+  const parsed = schema.safeParse(read.value);
   if (parsed.success) return { data: parsed.data };
   return { response: invalidRequest(parsed.error.issues) };
 }

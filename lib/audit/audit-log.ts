@@ -1,5 +1,5 @@
 /**
- * The operator audit log (issue 27, decision 232). Each kind of operator action is recorded in
+ * The operator audit log (decision 232). Each kind of operator action is recorded in
  * the one function every door goes through (dispatchTask, cancelAsOperator, the peer registry,
  * the API key functions), never in the routes: `audited(actor, action, …)` runs the action and
  * writes one row with who (the operator as the hub identified it), from where (the remote

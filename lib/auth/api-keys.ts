@@ -1,5 +1,5 @@
 /**
- * Inbound A2A authentication with API keys (design §7) and, when configured, OIDC bearer JWTs. Keys are shown once at creation and
+ * Inbound A2A authentication with API keys and, when configured, OIDC bearer JWTs. Keys are shown once at creation and
  * stored hashed. When no key exists and no OIDC issuer is configured the endpoint is open (only allowed on a loopback bind; see
  * the start-up check in lib/runtime/boot.ts). Lookups are cached briefly so authenticated calls stay cheap.
  */

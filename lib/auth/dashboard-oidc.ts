@@ -1,5 +1,5 @@
 /**
- * Dashboard sign-in through the organisation's OpenID provider (issue 27 §2, decisions 229–231):
+ * Dashboard sign-in through the organisation's OpenID provider (decisions 229–231):
  * the authorization code flow with PKCE (S256), state and nonce, done by `openid-client`. The
  * ID token's role claim decides operator or viewer; the result is the same signed session
  * cookie a token login gets (session.ts), so every route, logout and expiry work as before.

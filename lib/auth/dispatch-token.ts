@@ -3,7 +3,7 @@
  * may use it for exactly one thing: POST /api/dispatch, where the new task is recorded as a child
  * of that task. `sbd1.<taskId>.<expiresAtMs>.<hmac>`, keyed by a key derived from the cluster's
  * secret key (SWITCHBOARD_SECRET_KEY, or the key file on SQLite): the dispatch URL is the load
- * balancer's, so any instance of a PostgreSQL cluster must verify what another issued (issue 27).
+ * balancer's, so any instance of a PostgreSQL cluster must verify what another issued.
  * During a key rotation a token signed with SWITCHBOARD_SECRET_KEY_PREVIOUS still verifies.
  * It expires after the task's window plus grace, and is refused once the task has ended.
  */

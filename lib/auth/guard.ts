@@ -1,5 +1,5 @@
 /**
- * Who is calling the dashboard and its /api (design §7); lib/api/route.ts enforces the roles in
+ * Who is calling the dashboard and its /api; lib/api/route.ts enforces the roles in
  * every route handler, not only in the UI. Mutations also pass a same-origin check.
  *
  * A caller is identified, in order, by:

@@ -1,5 +1,5 @@
 /**
- * Throttles guessing at the dashboard tokens (design §7, decision 170). Wrong tokens are counted
+ * Throttles guessing at the dashboard tokens (decision 170). Wrong tokens are counted
  * per source address and per presented token; a key with SWITCHBOARD_LOGIN_MAX_FAILURES wrong
  * tokens within SWITCHBOARD_LOGIN_WINDOW answers 429 with Retry-After until its window ends.
  *

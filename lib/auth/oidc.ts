@@ -1,5 +1,5 @@
 /**
- * Inbound OIDC/OAuth2 bearer JWTs (issue 27 §2, decisions 202–205). A token is accepted when a
+ * Inbound OIDC/OAuth2 bearer JWTs (decisions 202–205). A token is accepted when a
  * configured issuer signed it (its key found through the issuer's discovery document and JWKS,
  * both cached; jose refetches the JWKS when a token names an unknown `kid`, so rotation needs
  * no restart), it is for our audience, and it has not expired (within the clock skew).

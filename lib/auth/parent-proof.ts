@@ -1,6 +1,6 @@
 /**
- * The delegation graph links a task under a parent only where the hub itself saw the link
- * (issue 27 §1): an outbound dispatch it made names its task as the peer task's parent together
+ * The delegation graph links a task under a parent only where the hub itself saw the link:
+ * an outbound dispatch it made names its task as the peer task's parent together
  * with this proof, an HMAC under a per-process key, like delegation tokens (dispatch-token.ts).
  * An inbound message naming a parent without a proof this process made is the caller's claim:
  * shown as such, never linked. Another hub's parents are therefore claims too.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { safeNextPath } from './safe-next';
 
-describe('login redirect target (issue 11 §5)', () => {
+describe('login redirect target', () => {
   it('keeps same-origin paths', () => {
     expect(safeNextPath('/tasks/abc?x=1#top')).toBe('/tasks/abc?x=1#top');
     expect(safeNextPath('/peers')).toBe('/peers');

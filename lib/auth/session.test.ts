@@ -12,7 +12,7 @@ function headers(values: Record<string, string>) {
   return { get: (name: string) => h.get(name) };
 }
 
-describe('session cookie (design §7)', () => {
+describe('session cookie', () => {
   it('round-trips a signed claim and never contains the token', () => {
     const { value } = issueSession('operator', both);
     expect(value).not.toContain(OPERATOR);

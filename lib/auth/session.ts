@@ -1,5 +1,5 @@
 /**
- * Dashboard sessions (design §7). The cookie holds a signed claim, never a token:
+ * Dashboard sessions. The cookie holds a signed claim, never a token:
  * `v1.<payload>.<hmac>` where the payload is {role, iat, exp, nonce} and the HMAC key is derived
  * from the configured tokens. Deriving the key (instead of keeping a random one in memory) keeps
  * sessions valid across a restart, and rotating either token invalidates every session at once.

@@ -7,7 +7,7 @@ const plain = loadSettings({ NODE_ENV: 'test' });
 const proxied = loadSettings({ NODE_ENV: 'test', SWITCHBOARD_TRUST_PROXY: '1' });
 const published = loadSettings({ NODE_ENV: 'test', SWITCHBOARD_PUBLIC_URL: 'https://hub.example.com/', SWITCHBOARD_TRUST_PROXY: '1' });
 
-describe('request origin (issue 11 §2)', () => {
+describe('request origin', () => {
   it('trusts X-Forwarded-Host/-Proto only with SWITCHBOARD_TRUST_PROXY', () => {
     const h = headers({ host: '127.0.0.1:3000', 'x-forwarded-host': 'hub.example.org', 'x-forwarded-proto': 'https' });
     expect(requestOrigin(h, 'fallback:1', plain)).toEqual({ url: 'http://127.0.0.1:3000', reflected: true });

@@ -1,5 +1,5 @@
 /**
- * Where a request comes from, as far as the headers tell (design §7): which Host it named,
+ * Where a request comes from, as far as the headers tell: which Host it named,
  * which page (Origin, Sec-Fetch-Site) sent it, and which origin we answer as. One home for
  * these rules, used by the dashboard guard and the A2A surface alike.
  *

@@ -28,7 +28,7 @@ describe('ResultWriter (what --follow prints to stdout)', () => {
     expect(out()).toBe('first\nsecond\nother');
   });
 
-  it("continues, not repeats, a streamed text the peer's final task re-rendered under a new id (issue 22)", () => {
+  it("continues, not repeats, a streamed text the peer's final task re-rendered under a new id", () => {
     const { w, out } = writer();
     w.update([artifact('streamed', 'ab')]);
     w.update([artifact('rendered', 'ab')]);

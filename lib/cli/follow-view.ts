@@ -20,7 +20,7 @@ interface Stream {
 /**
  * Writes only the part of each artifact's text not yet written; a replaced artifact is written
  * again. An artifact that took the place of one already written (a peer's final task re-rendering
- * its reply under a new artifactId, issue 22) continues that text instead of repeating it.
+ * its reply under a new artifactId) continues that text instead of repeating it.
  */
 export class ResultWriter {
   private readonly written = new Map<string, string>();

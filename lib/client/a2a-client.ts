@@ -1,6 +1,6 @@
 /**
  * A2A operations on a peer, in internal (v0.3-shaped) form whatever the wire version: the
- * method names and shapes of v0.3 and v1.0 (design §2 table) are chosen here and converted
+ * method names and shapes of v0.3 and v1.0 are chosen here and converted
  * with lib/protocol's converters.
  */
 import { rpcCall as jsonRpcCall, rpcStream as jsonRpcStream, UnreadableStreamError, type CallOptions, type RpcTarget } from './json-rpc';

@@ -1,5 +1,5 @@
 /**
- * Agent-card discovery and reading (a2a-protocol.md §1): where the card is, which protocol
+ * Agent-card discovery and reading (the A2A specification): where the card is, which protocol
  * versions the peer speaks over JSON-RPC, its endpoint, and the timing hint Switchboard peers
  * publish. The version is chosen from the card, never guessed from the URL.
  */

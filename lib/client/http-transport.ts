@@ -2,7 +2,7 @@
  * Outbound HTTP for the A2A client, on node:http/https rather than global fetch: Node's fetch
  * (undici) has built-in headers and body timeouts of 300 s that cannot be turned off without the
  * undici package. A blocking call waiting our client timeout T (330 s by default) would die at
- * 300 s with a transport error: the very trap Switchboard exists to remove (prior-art §3). Here
+ * 300 s with a transport error: the very trap Switchboard exists to remove. Here
  * the only clocks are the AbortSignals our callers pass, all derived from settings.
  */
 import http from 'node:http';

@@ -1,5 +1,5 @@
 /**
- * URL normalisation for peer matching (design §1 rule 7): a direct URL that names a configured
+ * URL normalisation for peer matching: a direct URL that names a configured
  * peer must find it even when typed differently. Pure; no server imports.
  */
 

@@ -1,10 +1,10 @@
 /**
  * Server-Sent Events parsing (WHATWG "event stream interpretation"), enough for A2A streams:
  * `data:` lines (joined with \n), `event:`, `id:`, comments (keepalives) ignored, any line ending.
- * A2A sends one JSON-RPC response per event (a2a-protocol.md §5); errors may come as
+ * A2A sends one JSON-RPC response per event (the A2A specification); errors may come as
  * `event: error`.
  *
- * A peer is not trusted to end its lines (issue 11 §3): each chunk is scanned once, from where
+ * A peer is not trusted to end its lines: each chunk is scanned once, from where
  * the previous one stopped (linear in the stream), and an event (its unfinished line included)
  * larger than SSE_MAX_EVENT_CHARS stops the parse with SseLimitError instead of growing.
  */

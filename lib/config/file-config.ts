@@ -69,7 +69,7 @@ export const PeerAuthSchema = z.discriminatedUnion('type', [
 ]);
 
 /**
- * Origins besides the peer URL's own that may receive its auth and headers (issue 11 §4): an
+ * Origins besides the peer URL's own that may receive its auth and headers: an
  * explicit opt-in, for a peer whose card names an endpoint on another origin it trusts.
  */
 export const CredentialOriginsSchema = z

@@ -1,5 +1,5 @@
 /**
- * Operator notification rules, the `notifications:` list of the config file (issue 17 §2):
+ * Operator notification rules, the `notifications:` list of the config file:
  * which task events to report, and to which webhook in which payload shape. Validated here with
  * the rest of the file; an invalid rule stops start-up naming its key (unlike an invalid agent,
  * which is left out), because a silently missing alert is worse than a refusal to start.

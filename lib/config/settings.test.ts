@@ -47,7 +47,7 @@ describe('SWITCHBOARD_TASK_RETENTION', () => {
   });
 });
 
-describe('SWITCHBOARD_SSE_KEEPALIVE (issue 22: every stream hears from us at least every 4 s)', () => {
+describe('SWITCHBOARD_SSE_KEEPALIVE (every stream hears from us at least every 4 s)', () => {
   it('defaults to 2 s and may be lowered', () => {
     expect(loadSettings({ NODE_ENV: 'test' }).sseKeepaliveMs).toBe(2_000);
     expect(loadSettings({ NODE_ENV: 'test', SWITCHBOARD_SSE_KEEPALIVE: '0.5' }).sseKeepaliveMs).toBe(500);

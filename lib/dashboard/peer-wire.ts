@@ -79,5 +79,5 @@ export interface DispatchInput {
   taskId?: string;
 }
 
-/** warnings: what was accepted but is unwise (a timeout below the floor, issue 22). */
+/** warnings: what was accepted but is unwise (a timeout below the floor). */
 export const DispatchResponseSchema = z.looseObject({ taskId: z.string(), warnings: z.array(z.string()).optional() });

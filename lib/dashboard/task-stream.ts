@@ -1,5 +1,5 @@
 /**
- * The task page's live stream (design §4), with resubscribe semantics: a snapshot first, then
+ * The task page's live stream, with resubscribe semantics: a snapshot first, then
  * every later event, closed once the task is terminal. Each event's SSE id is its seq; a client
  * that comes back with Last-Event-ID (or ?after=) gets the missed events replayed from the
  * database instead of a new snapshot, through observeTask's gapless catch-up.

@@ -1,5 +1,5 @@
 /**
- * The SQLite files hold peer secrets and push credentials (issue 11 §6): a data folder we
+ * The SQLite files hold peer secrets and push credentials: a data folder we
  * create is 0700, and the database file is created 0600 before SQLite opens it (SQLite gives
  * its -wal, -shm and -journal files the database file's mode). Files left 0644 by an older
  * version are tightened. Whoever opens the database first (the server or `npm run keys`) goes

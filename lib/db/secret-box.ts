@@ -1,6 +1,6 @@
 /**
- * Secrets at rest (issue 11 §6, design §7): peer secrets, peer extra headers (they may carry
- * keys), push webhook URLs (their path or query often is the webhook's secret; issue 27) and
+ * Secrets at rest: peer secrets, peer extra headers (they may carry
+ * keys), push webhook URLs (their path or query often is the webhook's secret) and
  * push tokens/credentials are stored
  * encrypted with AES-256-GCM. The key comes from SWITCHBOARD_SECRET_KEY, or else from a key
  * file generated beside the database (`secret.key`, 0600). Stored form: `enc:v1:` + base64url of
@@ -9,7 +9,7 @@
  * an older version: it reads as is. At start-up every stored secret is checked
  * (lib/runtime/stored-secrets.ts): plaintext rows and rows sealed with SWITCHBOARD_SECRET_KEY_PREVIOUS
  * are sealed again with the current key, and one that no accepted key opens refuses the start,
- * so instances of one PostgreSQL cluster cannot run with different keys (issue 27).
+ * so instances of one PostgreSQL cluster cannot run with different keys (decision 210).
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';

@@ -64,7 +64,7 @@ export interface Conversation {
 
 /**
  * How a turn ended. `failed` always carries a reason: a truncated run (budget, iterations,
- * time, output cap) is `failed`, never `completed` (design §1 rule 5).
+ * time, output cap) is `failed`, never `completed`.
  */
 export type TurnOutcome =
   | {

@@ -1,5 +1,5 @@
 /**
- * Detach, never fail (design §1 rules 1, 2, 4). When a response window ends or a caller goes
+ * Detach, never fail. When a response window ends or a caller goes
  * away, the task keeps running: we record one `detached` event carrying instructions for
  * getting the result, and start the late-result grace, the bound on how long it may still run.
  */
@@ -19,7 +19,7 @@ export const GRACE_EXCEEDED = 'late-result grace exceeded';
 
 /**
  * Whether a blocking caller wants the artifacts committed before the window in its WORKING
- * answer (`message.metadata.switchboard.partialArtifacts: true`). Off by default (issue 22):
+ * answer (`message.metadata.switchboard.partialArtifacts: true`). Off by default:
  * clients that read artifacts first (Hermes) took the first chunk for the answer and never
  * learned the task goes on. tasks/get and streams deliver everything regardless.
  */

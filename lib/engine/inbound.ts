@@ -117,7 +117,7 @@ async function newTask(req: SendRequest, requested: string | undefined): Promise
 }
 
 /**
- * A follow-up that names only its context (Hermes cannot send a taskId, issue 22) answers the
+ * A follow-up that names only its context (Hermes cannot send a taskId) answers the
  * question when exactly one of the caller's tasks at this agent in that context asks for input;
  * with none or several it starts a new task, as before. An explicit taskId always wins.
  */

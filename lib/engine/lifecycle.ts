@@ -1,5 +1,5 @@
 /**
- * Start-up and shutdown of the engine (design §1 rule 3, issue: restart and shutdown).
+ * Start-up and shutdown of the engine: what a restart and a shutdown do to running tasks.
  * - Start: tasks left submitted/working by a crash cannot be resumed (their process is gone):
  *   they end FAILED `interrupted: restart` through the terminal claim, history intact. A
  *   `resumable` agent's turn (a relay's: its work goes on at the peer) was resumed before

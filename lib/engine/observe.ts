@@ -91,7 +91,7 @@ export async function* observeTaskBatches(taskId: string, opts: ObserveOptions):
  * The committed events after `afterSeq` through `throughSeq`, cut after one that ends the
  * observation. What an observer that stopped at its window still owes its caller: events that
  * committed in the same instant as the window's end are in the log, so they are read from it
- * (issue 12 §2: the log is the truth, the live queue may not have them yet).
+ * (the log is the truth, the live queue may not have them yet).
  */
 export async function committedThrough(
   taskId: string,

@@ -3,7 +3,7 @@
  * (SWITCHBOARD_MAX_TASK_OUTPUT_BYTES, default 8 MiB), whoever produces it: a built-in agent, a
  * launched process, or a peer we follow. Going over ends the task FAILED `output limit
  * exceeded` through the terminal claim; the chunk that went over is not stored, and a truncated
- * result is never reported as completed (design §1 rule 5).
+ * result is never reported as completed.
  *
  * Bytes are counted as the stored JSON of each artifact chunk. The count lives in memory per
  * task (the writes of a task all pass through this process) and is read back from the event log

@@ -1,6 +1,6 @@
 /**
  * Runs one agent turn in the background, detached from whoever asked for it: the HTTP caller
- * may leave, the window may end; the turn's real outcome is still recorded (design §1 rule 2).
+ * may leave, the window may end; the turn's real outcome is still recorded.
  */
 import type { AgentTurn, ServedAgent, TurnOutcome } from './agent';
 import { claimTerminal, recordEvents } from './task-writer';

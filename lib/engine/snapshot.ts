@@ -40,7 +40,7 @@ export function switchboardMetadata(record: TaskRecord): Record<string, unknown>
 /**
  * The facts of the task's last detach (reason, window, how to get the result), as its detached
  * event recorded them: they stay in metadata.switchboard while the status message moves on to
- * later progress (issue 12 §4). Read only for a detached task.
+ * later progress. Read only for a detached task.
  */
 async function detachFacts(record: TaskRecord): Promise<Record<string, unknown>> {
   if (!record.detached) return {};

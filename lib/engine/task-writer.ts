@@ -99,7 +99,7 @@ export interface TerminalClaim {
 }
 
 /**
- * The one terminal claim (design §1 rule 3). A compare-and-set on the task row: the first
+ * The one terminal claim. A compare-and-set on the task row: the first
  * caller to move the task out of a non-terminal state wins, writes the result and the terminal
  * event, and publishes it. Every later claim returns null and changes nothing. Completion,
  * failure, cancel, grace expiry, shutdown and restart recovery all end tasks through here.

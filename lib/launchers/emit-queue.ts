@@ -1,7 +1,7 @@
 /**
  * Delivers a turn's progress and artifact chunks to the engine one at a time, in the order the
  * child produced them, so that the outcome is returned only after every chunk is recorded
- * (the whole stream is the result, design §1 rule 6).
+ * (the whole stream is the result).
  */
 export class EmitQueue {
   private tail: Promise<void> = Promise.resolve();

@@ -1,5 +1,5 @@
 /**
- * Launchers: any command-line agent behind A2A (design §5, docs/launchers.md).
+ * Launchers: any command-line agent behind A2A (docs/launchers.md).
  *
  * The config loader validates an agent's `launcher` key with LauncherSpecSchema, then calls
  * createLauncherRunner; both report problems by key, so one bad agent never stops the others.

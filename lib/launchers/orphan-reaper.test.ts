@@ -1,5 +1,5 @@
 /**
- * The start-up reaper (issue 14 §3) against real process groups: it ends a recorded group whose
+ * The start-up reaper against real process groups: it ends a recorded group whose
  * hub is gone, and leaves alone a group whose pid was reused (other start time), a group of a
  * hub still running, and records of another boot (dropped without touching anything). Also: a
  * turn's group is in the ledger while it runs and out of it once reaped, and a group that cannot

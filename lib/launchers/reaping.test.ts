@@ -27,7 +27,7 @@ function pidFile(): string {
   return path.join(mkdtempSync(path.join(tmpdir(), 'launcher-tree-')), 'pids.json');
 }
 
-describe('reaping (design §5: TERM, grace, KILL, group verified empty)', () => {
+describe('reaping (TERM, grace, KILL, group verified empty)', () => {
   it('cancel kills a tree that ignores SIGTERM, grandchild included, and returns promptly', async () => {
     const file = pidFile();
     const log = new RecordingLog();
@@ -91,7 +91,7 @@ describe('reaping (design §5: TERM, grace, KILL, group verified empty)', () => 
   });
 });
 
-describe('bounded output (design §5: overflow ⇒ failed, tree killed, memory bounded)', () => {
+describe('bounded output (overflow ⇒ failed, tree killed, memory bounded)', () => {
   it('a stdout flood fails with "output limit exceeded" without buffering the flood', async () => {
     const runner = tracked(makeRunner({ type: 'process', command: [NODE, agent('flood.mjs')], maxOutputBytes: 256 * 1024, killGraceMs: GRACE_MS }));
     const before = process.memoryUsage().arrayBuffers;

@@ -1,5 +1,5 @@
 /**
- * Issue 22 §2: a `process` launcher reads a per-turn result file (`{result_file}` + `resultFile`)
+ * A `process` launcher reads a per-turn result file (`{result_file}` + `resultFile`)
  * after the child exits: the session id to resume, and the program's own word on whether the
  * run completed. Real child processes (tests/fixtures/agents/result-file-agent.mjs).
  */

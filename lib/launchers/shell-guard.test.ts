@@ -1,4 +1,4 @@
-/** Issue 11 §6: a launcher that would hand the caller's text to a shell is refused at config load. */
+/** A launcher that would hand the caller's text to a shell is refused at config load. */
 import { describe, expect, it } from 'vitest';
 import { formatLauncherIssues, LauncherSpecSchema } from './spec';
 
@@ -45,7 +45,7 @@ describe('shell foot-guns in launcher.command', () => {
     expect(issues({ type: 'process', command: ['sh', '-c', 'x {prompt}'], allowShell: 'yes' })[0]).toBe('launcher.allowShell: expected true or false');
   });
 
-  // Issue 27: the shapes that slipped past a list of "shell at element 0".
+  // The shapes that slipped past a list of "shell at element 0".
   it.each([
     ['xargs sh -c', ['xargs', 'sh', '-c', 'agent {prompt}']],
     ['xargs -0 bash -c', ['xargs', '-0', '-n1', 'bash', '-c', 'agent "$0" {prompt}']],

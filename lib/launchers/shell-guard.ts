@@ -1,8 +1,8 @@
 /**
- * "No shell, ever" (design §5) is a promise a config can break: `["sh", "-c", "agent {prompt}"]`
- * hands the caller's text to a shell that parses it as commands (issue 11 §6). A list of "shell
+ * "No shell, ever" is a promise a config can break: `["sh", "-c", "agent {prompt}"]`
+ * hands the caller's text to a shell that parses it as commands. A list of "shell
  * at element 0" missed `xargs sh -c`, `find -exec sh -c`, `sudo sh -c`, `ssh host cmd` and
- * `node --eval=` (issue 27), so the rule is now about where a placeholder lands (decision 177):
+ * `node --eval=`, so the rule is now about where a placeholder lands (decision 177):
  *
  * 1. After a shell, or after a program that hands its arguments to a shell (ssh, su, watch,
  *    script, parallel, env -S …), wherever in argv that program appears: refused.

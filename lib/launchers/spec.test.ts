@@ -7,7 +7,7 @@ function issues(input: unknown): string[] {
   return result.success ? [] : formatLauncherIssues(result.error);
 }
 
-describe('LauncherSpecSchema (design §5: an invalid config names the key)', () => {
+describe('LauncherSpecSchema (an invalid config names the key)', () => {
   it('fills every default for a minimal process spec', () => {
     const spec = LauncherSpecSchema.parse({ type: 'process', command: ['agent', '{prompt}'] });
     expect(spec).toEqual({

@@ -1,7 +1,7 @@
 /**
  * The `launcher` key of a served agent (docs/launchers.md). Parsed once at config load into an
  * immutable, fully-defaulted spec; every issue names its key so the loader can report
- * `launcher.<path>: <message>` and keep serving the other agents (design §5).
+ * `launcher.<path>: <message>` and keep serving the other agents.
  */
 import { z } from 'zod';
 import {

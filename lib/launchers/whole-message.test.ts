@@ -1,5 +1,5 @@
 /**
- * Issue 14 §1 at the launcher level, with real child processes: the prompt frame carries the
+ * The whole message at the launcher level, with real child processes: the prompt frame carries the
  * whole message and the conversation (bounded, oldest dropped first, flagged); `{message_id}`
  * and `stdin: "json"` give a process agent the same; a worker can reply with a direct message;
  * a process agent can end its turn input-required by a JSON field or a text marker.

@@ -1,5 +1,5 @@
 /**
- * Operator notifications (issue 17 §2): rules from the config file, matched against every task
+ * Operator notifications: rules from the config file, matched against every task
  * change as it is written, enqueued in that change's own transaction (lib/db/change-outbox.ts:
  * one row per rule and trigger, so a crash cannot keep the end and lose its notification) and
  * delivered by the outbox worker (delivery.ts), which the committed change wakes. A row is owned

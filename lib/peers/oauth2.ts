@@ -1,5 +1,5 @@
 /**
- * OAuth2 client credentials for outbound calls (issue 27 §2, decisions 224–227). A peer with
+ * OAuth2 client credentials for outbound calls (decisions 224–227). A peer with
  * `auth: {type: 'oauth2', …}` is called with `Authorization: Bearer <access token>`, the token
  * got from the token endpoint with the peer's client id and secret (RFC 6749 §4.4), kept per
  * process until shortly before it expires, and fetched again once when the peer answers 401.

@@ -1,5 +1,5 @@
 /**
- * The one peer-resolution path (design §1 rule 7). Every outbound call, by peer name or by
+ * The one peer-resolution path. Every outbound call, by peer name or by
  * direct URL, new dispatch or resumed follow, gets its auth, headers and timeout here:
  * - a name finds that peer;
  * - a URL that matches a peer's URL after normalisation (lowercase scheme and host, no default
@@ -66,7 +66,7 @@ function cachedCardOf(peer: PeerRecord | null): CachedCard | null {
 }
 
 /**
- * A peer's secrets follow its configured origin only (issue 11 §4, design §7): its URL's origin,
+ * A peer's secrets follow its configured origin only: its URL's origin,
  * plus the origins it opted in (credentialOrigins). An endpoint its card names elsewhere gets
  * none of them.
  */

@@ -1,5 +1,5 @@
 /**
- * What the peers API accepts (zod), and what it returns: never a secret (design §7). Auth comes
+ * What the peers API accepts (zod), and what it returns: never a secret. Auth comes
  * back as `{type, configured, header?}`; extra headers only by name, since they may carry keys.
  */
 import { z } from 'zod';

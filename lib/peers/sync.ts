@@ -90,7 +90,7 @@ export async function syncConfiguredPeers(): Promise<number> {
       source: 'config',
     });
     if (ok) synced.push(peer.name);
-    // Warned, never refused (issue 22): the peer form, the API and the CLI say the same.
+    // Warned, never refused: the peer form, the API and the CLI say the same.
     const floor = timeoutFloorWarning(peer.timeoutSeconds, "the peer's timeout");
     if (floor) log.warn('config peer timeout below the floor', { peer: peer.name, warning: floor });
   }

@@ -1,5 +1,5 @@
 /**
- * The client timeout T (design §1): one precedence rule, used by every outbound call path.
+ * The client timeout T: one precedence rule, used by every outbound call path.
  * Per-dispatch override > the peer's timeout > SWITCHBOARD_CLIENT_TIMEOUT. No value here is a
  * timeout of its own: the default always comes from settings.
  */
@@ -41,7 +41,7 @@ export function pickTimeout(input: { overrideSeconds?: number; peerTimeoutSecond
   return { ms: input.defaultMs, source: 'default' };
 }
 
-/** A peer as the API answers it: with a warning when its timeout is below the floor (issue 22). */
+/** A peer as the API answers it: with a warning when its timeout is below the floor. */
 export function peerAnswer<P extends { timeoutSeconds?: number | null }>(peer: P): { peer: P; warnings?: string[] } {
   const warning = timeoutFloorWarning(peer.timeoutSeconds, "the peer's timeout");
   return warning ? { peer, warnings: [warning] } : { peer };

@@ -4,7 +4,7 @@ import type { ArtifactChunk } from './types';
 
 const text = (artifactId: string, t: string, append = true, extra: Partial<ArtifactChunk> = {}): ArtifactChunk => ({ artifact: { artifactId, parts: [{ kind: 'text', text: t }] }, append, ...extra });
 
-describe('accumulateArtifacts (issue 22)', () => {
+describe('accumulateArtifacts', () => {
   it('joins consecutive appended text into one part, so clients that join parts add nothing', () => {
     const chunks = Array.from({ length: 40 }, (_, i) => text('r', `${i},`, i > 0));
     const [artifact] = accumulateArtifacts(chunks);

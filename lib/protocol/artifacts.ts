@@ -4,7 +4,7 @@ const plainText = (part: Part | undefined): part is Extract<Part, { kind: 'text'
   part?.kind === 'text' && typeof part.text === 'string' && part.metadata === undefined;
 
 /**
- * Appends parts, joining consecutive plain text into one part (issue 22): a peer streaming 40
+ * Appends parts, joining consecutive plain text into one part: a peer streaming 40
  * chunks stores one text, not 40 parts a client would join with separators. Parts with metadata
  * and non-text parts stay apart. New part objects only: chunks may share theirs with the log.
  */
@@ -17,7 +17,7 @@ function appendParts(parts: Part[], incoming: Part[]): void {
 }
 
 /**
- * Accumulates artifact chunks by artifactId (design §1 rule 6), in order:
+ * Accumulates artifact chunks by artifactId, in order:
  * append:true concatenates parts onto the artifact with the same id (or starts it),
  * otherwise the chunk replaces any artifact with that id; `replaceAll` first drops every artifact
  * accumulated before it (a peer's final task replacing what it streamed). Used on the server for

@@ -1,5 +1,5 @@
 /**
- * A2A JSON-RPC errors (a2a-protocol.md §6). Thrown anywhere below the route; the JSON-RPC layer
+ * A2A JSON-RPC errors (the A2A specification). Thrown anywhere below the route; the JSON-RPC layer
  * renders them in the caller's version (v1.0 adds google.rpc.ErrorInfo in error.data).
  */
 import type { ProtocolVersion } from './types';

@@ -1,6 +1,6 @@
 /**
  * Server-sent events framing: the one module for it, used by the A2A streams (each `data:` line
- * is one JSON-RPC response, a2a-protocol.md §5) and by the dashboard's streams.
+ * is one JSON-RPC response, the A2A specification) and by the dashboard's streams.
  */
 export const SSE_HEADERS: Record<string, string> = {
   'Content-Type': 'text/event-stream',
@@ -11,8 +11,8 @@ export const SSE_HEADERS: Record<string, string> = {
 
 /**
  * A comment line this often keeps proxies from closing an idle stream, finds dead ones, and
- * keeps clients with short read timeouts from taking a quiet task for a dead stream (issue 22:
- * Hermes's client cuts a silent stream at 3 s, a2a-python's httpx default at 5 s). The one
+ * keeps clients with short read timeouts from taking a quiet task for a dead stream
+ * (Hermes's client cuts a silent stream at 3 s, a2a-python's httpx default at 5 s). The one
  * interval for every stream, A2A and dashboard; SWITCHBOARD_SSE_KEEPALIVE may lower it (tests),
  * never raise it past KEEPALIVE_MAX_MS.
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CLIENT_TIMEOUT_FLOOR_SECONDS, timeoutFloorWarning, timeoutHint } from './timeout-floor';
 
-describe('the client timeout floor (issue 22)', () => {
+describe('the client timeout floor', () => {
   it('is 10 s: two of Hermes keepalive intervals', () => {
     expect(CLIENT_TIMEOUT_FLOOR_SECONDS).toBe(10);
   });

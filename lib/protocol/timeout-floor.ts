@@ -1,5 +1,5 @@
 /**
- * The client timeout floor (issue 22). A client timeout T below it is allowed (tests scale time
+ * The client timeout floor. A client timeout T below it is allowed (tests scale time
  * down) but warned about wherever one is set: the dispatch form, `switchboard dispatch
  * --timeout`, the dispatch API's answer and a peer's timeout. 10 s is two of Hermes's 5 s
  * keepalive intervals: a stream read with a shorter idle timeout is cut between keepalives, and

@@ -74,7 +74,7 @@ export interface ArtifactChunk {
   lastChunk?: boolean;
   /**
    * Switchboard's own (never sent to A2A clients): drop every artifact accumulated before this
-   * chunk. An outbound task records the peer's final artifacts this way (issue 22).
+   * chunk. An outbound task records the peer's final artifacts this way.
    */
   replaceAll?: boolean;
 }

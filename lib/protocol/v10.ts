@@ -1,7 +1,7 @@
 /**
  * A2A v1.0 JSON (ProtoJSON) ⇄ internal shapes. v1.0 drops `kind`, wraps stream events as
  * {task}|{message}|{statusUpdate}|{artifactUpdate}, names states TASK_STATE_* and roles ROLE_*,
- * and flattens parts to {text}|{raw}|{url}|{data} (a2a-protocol.md §3).
+ * and flattens parts to {text}|{raw}|{url}|{data} (the A2A specification).
  */
 import type { Artifact, Message, Part, StreamEvent, Task, TaskState, TaskStatus } from './types';
 import { isTerminalState } from './types';

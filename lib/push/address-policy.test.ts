@@ -1,4 +1,4 @@
-/** Issue 11 §4: the address table of the webhook SSRF guard, both families. */
+/** The address table of the webhook SSRF guard, both families. */
 import { describe, expect, it } from 'vitest';
 import { PushAllowlist, refuseAddress } from './address-policy';
 import { refuseWebhookTarget } from './webhook-target';
@@ -53,7 +53,7 @@ const REFUSED: [string, string][] = [
   ['4000::1', 'reserved'],
 ];
 
-describe('webhook address policy (issue 11 §4)', () => {
+describe('webhook address policy', () => {
   it.each(REFUSED)('refuses %s (%s)', (address, range) => {
     expect(refuseAddress(address, none)).toMatch(new RegExp(` is a ${range} address$`));
   });

@@ -1,5 +1,5 @@
 /**
- * Which IP addresses an outbound webhook may reach (issue 11 §4). Only public unicast space is
+ * Which IP addresses an outbound webhook may reach. Only public unicast space is
  * allowed: every special-purpose range of both families is refused, including the forms that
  * embed an IPv4 address in IPv6 (mapped ::ffff:a.b.c.d, compatible ::a.b.c.d, NAT64
  * 64:ff9b::/96 and 64:ff9b:1::/48, 6to4, Teredo). Range data comes from ipaddr.js (IANA

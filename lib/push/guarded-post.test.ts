@@ -1,5 +1,5 @@
 /**
- * Issue 11 §4: the connect-time guard, against a real receiver listening on every loopback
+ * The connect-time guard, against a real receiver listening on every loopback
  * address (dual-stack `::`). Every special form must be refused before anything is sent; a host
  * name is resolved and checked only when delivering.
  */

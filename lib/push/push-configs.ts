@@ -25,7 +25,7 @@ export function assertWebhookAllowed(url: string): void {
 }
 
 /**
- * At most SWITCHBOARD_MAX_PUSH_CONFIGS_PER_TASK configs per task (issue 27: 500 on one task were
+ * At most SWITCHBOARD_MAX_PUSH_CONFIGS_PER_TASK configs per task (500 on one task were
  * accepted, each a webhook POST per event). Replacing an existing id is always allowed. Waiting
  * does not help, so the refusal carries no Retry-After: the caller deletes one first.
  */

@@ -17,6 +17,7 @@ import { urlOrigin } from '../util/safe-url';
 import { eventHub } from '../events/hub';
 import { findPushConfig, taskIdsWithPushConfigs, type PushConfigRecord } from '../db/push-repo';
 import { planOutbox, type OutboxRows } from '../db/change-outbox';
+import { backoffDelay } from '../util/backoff';
 import { duePushDeliveries, nextPushDeliveryDue, recordPushOutcome, startPushAttempt, type PushDeliveryRecord, type PushOutcome } from '../db/push-delivery-repo';
 import type { WriteResult } from '../db/task-store';
 import { findTask, listEvents } from '../db/task-repo';
@@ -36,7 +37,9 @@ import { beginPushSpan } from '../tracing/spans';
 const TIMEOUT_MS = 10_000;
 /** Attempts after the first. */
 const RETRIES = 2;
-const backoffMs = (attempts: number) => 500 * attempts;
+/** 0.5 s, then 1 s: the pauses before the RETRIES attempts. */
+const RETRY_BACKOFF = { initialMs: 500, maxMs: 1_000 };
+const backoffMs = (attempts: number) => backoffDelay(RETRY_BACKOFF, attempts);
 
 interface DeliveryState {
   tracked: Set<string>;

@@ -1,5 +1,5 @@
 /**
- * Registration-time check of a push webhook URL (a2a-protocol.md §7, design §7): syntax, and
+ * Registration-time check of a push webhook URL (the A2A specification): syntax, and
  * the address when the host is an IP literal. Host names (`localhost` included) are not
  * resolved here: whether a name resolves must not be told to callers (an
  * oracle), and the answer could change before delivery anyway. Delivery checks every resolved

@@ -21,8 +21,8 @@ const chunk = (seq: number, text: string, append: boolean): TimelineEvent => ({
   payload: { artifact: { artifactId: 'result', parts: [{ kind: 'text', text }] }, append },
 });
 
-describe('applyTaskEvents (design §1 rule 6, §4)', () => {
-  it("shows a peer's final artifact in place of the streamed one, never both (issue 22)", () => {
+describe('applyTaskEvents', () => {
+  it("shows a peer's final artifact in place of the streamed one, never both", () => {
     const rendered: TimelineEvent = {
       seq: 5, type: 'artifact', state: null, at: '2026-01-01T00:00:05.000Z',
       payload: { artifact: { artifactId: 'rendered', parts: [{ kind: 'text', text: 'ab' }] }, append: false, lastChunk: true, replaceAll: true },

@@ -1,7 +1,7 @@
 /**
  * Applies one live event to a cached TaskDetail, the way the server would have built it:
  * state from status/detached events, artifacts accumulated by artifactId (append:true
- * concatenates, design §1 rule 6), history from messages. Events at or below the detail's
+ * concatenates), history from messages. Events at or below the detail's
  * lastSeq are ignored, so a replay after a reconnect can never apply anything twice.
  */
 import { accumulateArtifacts } from '@/lib/protocol/artifacts';

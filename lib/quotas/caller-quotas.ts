@@ -1,5 +1,5 @@
 /**
- * Per-caller quotas (issue 27: 20 requests of 200 bytes stored 194 MiB in 3.4 s): requests per
+ * Per-caller quotas (measured without them: 20 requests of 200 bytes stored 194 MiB in 3.4 s): requests per
  * second on every A2A binding, open (not ended) tasks, and bytes a caller's tasks stored within a
  * window. The owner is the one the isolation uses (API key id, OIDC subject, the open-mode
  * owner); the hub's own `self` calls are never refused. A refusal is -32029 QuotaExceeded

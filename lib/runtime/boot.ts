@@ -104,7 +104,7 @@ async function boot(): Promise<void> {
  * SIGTERM / SIGINT: drain, end the remaining tasks, stop the launched children, exit. A second
  * signal (a process manager's group-wide SIGTERM, an impatient Ctrl-C) cuts the drain short but
  * never skips the ending: Node's default action for it would exit at once and leave the
- * launched children running (issue 27). So the handlers stay installed (`on`, not `once`).
+ * launched children running. So the handlers stay installed (`on`, not `once`).
  */
 function installShutdown(): void {
   let stopping = false;

@@ -1,5 +1,5 @@
 /**
- * Start-up checks of the key for stored secrets (issue 27). Every instance on one PostgreSQL
+ * Start-up checks of the key for stored secrets. Every instance on one PostgreSQL
  * database must seal and open with the same key, so PostgreSQL requires SWITCHBOARD_SECRET_KEY
  * (a key file under ./data is per machine); and a stored secret that no accepted key opens means
  * this instance has another key than the one that sealed it: the start is refused, naming the

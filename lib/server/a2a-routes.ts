@@ -3,7 +3,7 @@
  * JSON-RPC endpoint. An unknown agent is a 404 naming the slug, in the shape of what was asked
  * for (a JSON document for a card, a JSON-RPC error, an AIP-193 error on HTTP+JSON).
  *
- * Before anything else, requests a web page made are refused (design §7, "open mode is not
+ * Before anything else, requests a web page made are refused ("open mode is not
  * open to web pages"): a foreign Origin or `Sec-Fetch-Site: cross-site` always, and in open
  * mode (no API key and no OIDC issuer) a Host that is not loopback or the public URL's (DNS rebinding).
  */

@@ -1,5 +1,5 @@
 /**
- * Agent cards (design §2). Two generations of the same card (docs/decisions.md):
+ * Agent cards. Two generations of the same card (docs/decisions.md):
  * - **pure v1.0** when the card request says `A2A-Version: 1.x` (header or query parameter), as
  *   the a2a-js 1.x client and the TCK do: only v1.0 fields, so strict ProtoJSON parsers accept it;
  * - **dual** otherwise: the v1.0 fields plus the v0.3 top-level ones (`url`, `protocolVersion`,

@@ -1,5 +1,5 @@
 /**
- * Slow-client defence for the HTTP server `next start` created (issue 11 §3): a connection must
+ * Slow-client defence for the HTTP server `next start` created: a connection must
  * finish its request headers within SWITCHBOARD_HEADERS_TIMEOUT and its whole request within
  * SWITCHBOARD_REQUEST_TIMEOUT, or it is closed.
  *

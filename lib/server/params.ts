@@ -11,7 +11,7 @@ const metadata = z.record(z.string(), z.unknown()).optional();
 
 /**
  * Ids a caller chooses (message, task, context) can reach a launcher's argv ({context_id},
- * {task_id}), where one starting with `-` would read as an option (issue 11 §6): only plain
+ * {task_id}), where one starting with `-` would read as an option: only plain
  * identifiers are accepted. UUIDs and the usual `prefix-uuid` forms are plain identifiers.
  */
 export const CALLER_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,255}$/;

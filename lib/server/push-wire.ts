@@ -1,7 +1,7 @@
 import type { PushConfigRecord } from '../db/push-repo';
 import type { ProtocolVersion } from './rpc-methods';
 
-/** TaskPushNotificationConfig in the caller's version (a2a-protocol.md §7). */
+/** TaskPushNotificationConfig in the caller's version (the A2A specification). */
 export function pushConfigToWire(c: PushConfigRecord, v: ProtocolVersion): unknown {
   if (v === '1.0') {
     return {

@@ -1,4 +1,10 @@
-/** Reads a request body with a byte limit, without buffering more than the limit. */
+/**
+ * The one request-body reader: a byte limit (never buffering more), a nesting limit, then JSON.
+ * The A2A bindings and the /api routes each say the outcome in their own error shape.
+ */
+import { jsonDepth, MAX_JSON_DEPTH } from './json-depth';
+
+/** Over the byte limit (SWITCHBOARD_MAX_BODY_BYTES, or the caller's). */
 export class BodyTooLargeError extends Error {
   constructor(readonly limit: number) {
     super(`request body exceeds ${limit} bytes (SWITCHBOARD_MAX_BODY_BYTES)`);
@@ -23,4 +29,27 @@ export async function readBodyText(req: Request, limit: number): Promise<string>
     chunks.push(value);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A body read as JSON, or why not: over the byte limit, empty, nested too deep, not JSON. */
+export type JsonBody =
+  | { ok: true; value: unknown }
+  | { ok: false; problem: 'too-large'; message: string }
+  | { ok: false; problem: 'empty' | 'too-deep' | 'not-json' };
+
+export async function readRequestJson(req: Request, limit: number): Promise<JsonBody> {
+  let text: string;
+  try {
+    text = await readBodyText(req, limit);
+  } catch (err) {
+    if (err instanceof BodyTooLargeError) return { ok: false, problem: 'too-large', message: err.message };
+    throw err;
+  }
+  if (text.trim() === '') return { ok: false, problem: 'empty' };
+  if (jsonDepth(text) > MAX_JSON_DEPTH) return { ok: false, problem: 'too-deep' };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false, problem: 'not-json' };
+  }
 }

@@ -1,5 +1,5 @@
 /**
- * The JSON-RPC method table (design §2): both protocol versions map onto one set of
+ * The JSON-RPC method table: both protocol versions map onto one set of
  * operations; the method name decides the version of the answer.
  */
 export type Operation =
@@ -58,7 +58,7 @@ export function findMethod(name: string): { version: ProtocolVersion; op: Operat
 
 export const STREAMING_OPS: readonly Operation[] = ['stream', 'subscribe'];
 
-/** A2A-Version values we accept (a missing header means 0.3, design §2). */
+/** A2A-Version values we accept (a missing header means 0.3). */
 export function acceptsVersionHeader(value: string | null): boolean {
   if (value === null || value.trim() === '') return true;
   return ['0.3', '0.3.0', '1.0', '1', '1.0.0', '1.0.1'].includes(value.trim());

@@ -1,6 +1,6 @@
 /**
  * The A2A JSON-RPC endpoint over HTTP: auth, body limit, envelope checks, dispatch, and SSE for
- * streaming methods. JSON-RPC errors go out with HTTP 200 (a2a-protocol.md §6); a missing or bad
+ * streaming methods. JSON-RPC errors go out with HTTP 200 (the A2A specification); a missing or bad
  * credential gets 401 with WWW-Authenticate; never a stack trace or an HTML page.
  */
 import type { ServedAgent } from '../engine/agent';
@@ -8,12 +8,12 @@ import { authenticateInbound } from '../auth/api-keys';
 import { callerScope } from '../db/task-scope';
 import { getSettings } from '../config/settings';
 import { A2AError, retryAfterHeaders, toJsonRpcError } from '../protocol/errors';
-import { BodyTooLargeError, readBodyText } from './read-body';
+import { readRequestJson } from './read-body';
 import { acceptsVersionHeader, findMethod, STREAMING_OPS, type Operation, type ProtocolVersion } from './rpc-methods';
 import { toProtoJsonNames } from '../protocol/proto-json-names';
 import { isJsonMediaType } from './media-type';
 import { isV1, requestedVersion } from './requested-version';
-import { jsonDepth, MAX_JSON_DEPTH } from './json-depth';
+import { MAX_JSON_DEPTH } from './json-depth';
 import { requestedExtensions } from './requested-extensions';
 import { runOperation } from './rpc-handlers';
 import { SSE_HEADERS, sseData, sseErrorEvent } from '../protocol/sse-frames';
@@ -68,7 +68,7 @@ export function unknownAgentRpc(req: Request, slug: string): Response {
 }
 
 /**
- * JSON-RPC bodies are JSON (a2a-protocol.md §2), decided before parsing: any other declared
+ * JSON-RPC bodies are JSON (the A2A specification), decided before parsing: any other declared
  * Content-Type is -32005 ContentTypeNotSupported, with HTTP 200 in v1.0 (which defines the
  * code) and HTTP 415 in v0.3 (which has no transport-level code). No header at all is read as JSON.
  */
@@ -85,23 +85,13 @@ export async function serveJsonRpc(req: Request, agent: ServedAgent): Promise<Re
   if (!auth.ok) return auth.response;
   const refusal = contentTypeRefusal(req);
   if (refusal) return refusal;
-  let text: string;
-  try {
-    text = await readBodyText(req, getSettings().maxBodyBytes);
-  } catch (err) {
-    if (err instanceof BodyTooLargeError) return rpcError(null, new A2AError('invalidRequest', err.message), '0.3', 413);
-    throw err;
-  }
-  if (jsonDepth(text) > MAX_JSON_DEPTH) {
+  const read = await readRequestJson(req, getSettings().maxBodyBytes);
+  if (!read.ok && read.problem === 'too-large') return rpcError(null, new A2AError('invalidRequest', read.message), '0.3', 413);
+  if (!read.ok && read.problem === 'too-deep') {
     return rpcError(null, new A2AError('invalidRequest', `the body nests deeper than ${MAX_JSON_DEPTH} levels`), headerVersion(req));
   }
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return rpcError(null, new A2AError('parse'), headerVersion(req));
-  }
-  const envelope = checkEnvelope(body);
+  if (!read.ok) return rpcError(null, new A2AError('parse'), headerVersion(req));
+  const envelope = checkEnvelope(read.value);
   if ('error' in envelope) return rpcError(envelope.id, envelope.error, headerVersion(req));
   const method = findMethod(envelope.method);
   if (!method) return rpcError(envelope.id, new A2AError('methodNotFound', envelope.method), headerVersion(req));

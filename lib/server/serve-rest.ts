@@ -12,9 +12,9 @@ import { cardOrigin } from './served-card';
 import { getSettings } from '../config/settings';
 import { A2AError, httpStatusOf, retryAfterHeaders, toRestError } from '../protocol/errors';
 import { toProtoJsonNames } from '../protocol/proto-json-names';
-import { BodyTooLargeError, readBodyText } from './read-body';
+import { readRequestJson } from './read-body';
 import { isJsonMediaType } from './media-type';
-import { jsonDepth, MAX_JSON_DEPTH } from './json-depth';
+import { MAX_JSON_DEPTH } from './json-depth';
 import { runOperation } from './rpc-handlers';
 import type { Operation } from './rpc-methods';
 import { asA2AError } from './operation-error';
@@ -119,21 +119,12 @@ async function readJsonBody(req: Request): Promise<Record<string, unknown> | A2A
   if (declared !== null && !isJsonMediaType(declared)) {
     return new A2AError('contentTypeNotSupported', `Content-Type ${declared.split(';')[0].trim() || '(empty)'}; expected application/json`);
   }
-  let text: string;
-  try {
-    text = await readBodyText(req, getSettings().maxBodyBytes);
-  } catch (err) {
-    if (err instanceof BodyTooLargeError) return new RestBodyTooLarge(new A2AError('invalidRequest', err.message));
-    throw err;
-  }
-  if (text.trim() === '') return {};
-  if (jsonDepth(text) > MAX_JSON_DEPTH) return new A2AError('invalidRequest', `body: nests deeper than ${MAX_JSON_DEPTH} levels`);
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return new A2AError('parse');
-  }
+  const read = await readRequestJson(req, getSettings().maxBodyBytes);
+  if (!read.ok && read.problem === 'too-large') return new RestBodyTooLarge(new A2AError('invalidRequest', read.message));
+  if (!read.ok && read.problem === 'empty') return {};
+  if (!read.ok && read.problem === 'too-deep') return new A2AError('invalidRequest', `body: nests deeper than ${MAX_JSON_DEPTH} levels`);
+  if (!read.ok) return new A2AError('parse');
+  const body = read.value;
   if (!body || typeof body !== 'object' || Array.isArray(body)) return new A2AError('invalidRequest', 'body: expected a JSON object');
   return body as Record<string, unknown>;
 }

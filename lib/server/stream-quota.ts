@@ -1,5 +1,5 @@
 /**
- * Open A2A event streams per caller (issue 27: 500 resubscribe streams from one key were held
+ * Open A2A event streams per caller (500 resubscribe streams from one key were held
  * open). Counted per owner (API key, OIDC subject; every open-mode caller is one owner) on this
  * instance, across agents and bindings: a stream over SWITCHBOARD_MAX_STREAMS_PER_CALLER is
  * refused before it opens. Local by design: a slot is a connection this process holds, so it is

@@ -1,5 +1,5 @@
 /**
- * The one home for waiting with an abort signal or a time limit (issue 13). Every helper here
+ * The one home for waiting with an abort signal or a time limit. Every helper here
  * leaves no timer and no listener behind once it has settled, so a long-lived signal (a
  * runner's close, the shutdown signal) does not collect one listener per wait.
  */

@@ -1,6 +1,6 @@
 /**
  * Paths with malformed percent-encoding (`%zz`, a truncated `%E0%A4%A`) are the caller's
- * mistake: Next.js itself answered them with a bare 500 before any route ran (issue 27 §1).
+ * mistake: Next.js itself answered them with a bare 500 before any route ran.
  * proxy.ts refuses them (lib/api/malformed-path.ts); route code decodes with safeDecode.
  */
 

@@ -1,7 +1,7 @@
 /**
  * Text a caller chose (a request, a status message, a result, an error detail) printed raw to the
  * operator's terminal could set the window title, clear the screen or write the clipboard (OSC 52)
- * through escape sequences (issue 27 §1). Every human-readable CLI output goes through here;
+ * through escape sequences. Every human-readable CLI output goes through here;
  * `--json` output stays byte-exact (JSON.stringify escapes control characters itself).
  *
  * Each C0 control (but newline and tab where the text is multi-line), DEL, each C1 control and the

@@ -1,5 +1,5 @@
 /**
- * Issue 17 §1: the real `switchboard` binary against a real Switchboard (tokens configured,
+ * The real `switchboard` binary against a real Switchboard (tokens configured,
  * response window W = 2 s). A 5 s streamed task detaches at W; `dispatch --follow` must still
  * print the whole result and exit 0, and each other ending must give its documented code.
  */

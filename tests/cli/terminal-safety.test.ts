@@ -1,5 +1,5 @@
 /**
- * Issue 27 §1: an A2A caller's escape sequences (window title, clear screen, an OSC 52 clipboard
+ * An A2A caller's escape sequences (window title, clear screen, an OSC 52 clipboard
  * write, a C1 CSI) must not reach the operator's terminal through `tasks ls`, `show` or `watch`;
  * `--json` still gives the caller's text exactly.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 12 §1: a blocking dispatch never loses its task. Against real @a2a-js/sdk servers of
+ * A blocking dispatch never loses its task. Against real @a2a-js/sdk servers of
  * three releases (1.3.0 in its v0.3 mode, 0.3.14, 0.2.5: v0.3 JSON-RPC, no tasks/list), a peer
  * agent silent for longer than our client timeout (1.5 s) must end COMPLETED with its result in
  * every mode, whether the card offers streaming or not. tasks/list is never called on them.

@@ -1,5 +1,5 @@
 /**
- * Card discovery against a real HTTP server (issue 12 §4): which URLs are cards themselves, and
+ * Card discovery against a real HTTP server: which URLs are cards themselves, and
  * what a failed discovery says — each refusal with its status and the server's own error, so a
  * version refusal is not reported as a missing card.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 26 §2: a peer whose card offers only gRPC (the @a2a-js/sdk 1.3.0 reference gRPC server)
+ * A peer whose card offers only gRPC (the @a2a-js/sdk 1.3.0 reference gRPC server)
  * can be dispatched to. Switchboard A reads the card, speaks `lf.a2a.v1.A2AService` to the
  * card's target with the card's tenant, and follows the task in every mode, across a crash and
  * restart of A, and cancels it, as over JSON-RPC.

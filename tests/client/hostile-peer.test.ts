@@ -1,5 +1,5 @@
 /**
- * Issue 11 §3: a peer that streams 48 MiB without a newline. The SSE parser stops at its bound
+ * A peer that streams 48 MiB without a newline. The SSE parser stops at its bound
  * (SseLimitError) with bounded memory and closes the stream; an outbound task following such a
  * peer records the follow error, falls back to tasks/get polling, and still gets the result.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 4: peers and the one resolution path, over HTTP. A configured peer's token reaches the
+ * Peers and the one resolution path, over HTTP. A configured peer's token reaches the
  * peer whether it is named or its URL is typed (normalised); an unknown URL sends no token.
  * Secrets never come back from the API. Bad input is refused with 400 naming the field.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 11 §4: a peer's secrets follow its configured origin. A peer whose card names an
+ * A peer's secrets follow its configured origin. A peer whose card names an
  * endpoint on another origin gets its calls there without the token, unless the peer opted in
  * (credentialOrigins). Moving a peer's URL to another origin drops its stored secret and
  * headers unless new ones are given.

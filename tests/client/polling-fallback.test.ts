@@ -1,5 +1,5 @@
 /**
- * Issue 13: the polling fallback. A peer that cannot be subscribed to (its card offers no
+ * The polling fallback. A peer that cannot be subscribed to (its card offers no
  * streaming, or it refuses tasks/resubscribe | SubscribeToTask) is followed by tasks/get |
  * GetTask polling, to its real end: the result with every chunk. Without the polling path the
  * follow would retry subscribing until the follow limit and end FAILED.

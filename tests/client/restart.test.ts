@@ -1,11 +1,11 @@
 /**
- * Issue 4: restarts on either side while A follows a task at B.
+ * Restarts on either side while A follows a task at B.
  * - B dies (SIGKILL) mid-task and comes back on the same port: B's restart recovery ends the task
  *   FAILED `interrupted: restart`; A, which kept retrying (follow-error events, never FAILED on
  *   its own), records exactly that as a peer-reported failure.
  * - A dies mid-follow and comes back: it resumes following (tasks/get first) and records the
  *   COMPLETED result with every chunk.
- * - A dies in the `sent` phase (issue 13): the peer took the message, but nothing it answered was
+ * - A dies in the `sent` phase: the peer took the message, but nothing it answered was
  *   recorded yet. A comes back, finds the peer's task by message id (v1.0 ListTasks) instead of
  *   sending again, and follows it to its real end.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 4: instance A dispatches to instance B's agents over real HTTP. B's response window is
+ * Instance A dispatches to instance B's agents over real HTTP. B's response window is
  * 1 s and A's client timeout 1.5 s, so every 4 s task outlives both clocks: it must end
  * COMPLETED with the whole result in A's and B's records, in every mode, over v0.3 and v1.0.
  */

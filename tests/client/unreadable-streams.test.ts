@@ -1,5 +1,5 @@
 /**
- * Issue 26 §1: a peer's stream we cannot read never fails the task. VoltAgent's framing (a
+ * A peer's stream we cannot read never fails the task. VoltAgent's framing (a
  * U+001E before every SSE data payload, RFC 7464's record separator) is read as JSON; a stream
  * that is not JSON at all is given up: the message goes again as a non-blocking send (same
  * messageId), the task is polled to its end, and why is recorded on the task. Both peers are the

@@ -1,5 +1,5 @@
 /**
- * Issue 13 §4: the log takes its level from the settings loader (not the environment each time),
+ * The log takes its level from the settings loader (not the environment each time),
  * and the config file is read once per process, so a bad peer entry is logged once, not by
  * both the agent registry and the peer sync.
  */

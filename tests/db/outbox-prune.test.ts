@@ -1,5 +1,5 @@
 /**
- * Issue 15: finished outbox rows are pruned, on both providers (the `postgresql` Vitest project
+ * Finished outbox rows are pruned, on both providers (the `postgresql` Vitest project
  * runs this file again). Push deliveries and notifications delivered, failed or refused before
  * the retention are deleted in bounded batches; rows finished inside it, and pending rows (also
  * one overdue, as a row with an attempt in flight is), stay; a second run, or two at once, delete

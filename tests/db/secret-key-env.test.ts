@@ -1,5 +1,5 @@
 /**
- * Issue 11 §6: with SWITCHBOARD_SECRET_KEY set, stored secrets are sealed with that key and no
+ * With SWITCHBOARD_SECRET_KEY set, stored secrets are sealed with that key and no
  * key file is written; a too-short key is refused naming the setting.
  */
 import fs from 'node:fs';

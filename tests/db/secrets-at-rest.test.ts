@@ -1,5 +1,5 @@
 /**
- * Issue 11 §6: secrets at rest. Peer secrets and push tokens/credentials are stored encrypted
+ * Secrets at rest. Peer secrets and push tokens/credentials are stored encrypted
  * (AES-256-GCM) with a key file generated beside the database (0600); rows an older version
  * wrote in plain text still read, and are sealed at boot. The database folder is 0700 and its
  * files 0600, also when `npm run keys` creates them first.

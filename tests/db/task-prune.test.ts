@@ -1,5 +1,5 @@
 /**
- * Issue 28: finished tasks older than the retention are pruned with everything that belongs to
+ * Finished tasks older than the retention are pruned with everything that belongs to
  * them, on both providers (the `postgresql` Vitest project runs this file again). Tasks are
  * written through lib/db's task writer; a task never deleted: one still open (submitted,
  * working, detached, input-required), one with an open descendant (also a grandparent), one with

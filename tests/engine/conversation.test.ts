@@ -1,5 +1,5 @@
 /**
- * AgentTurn.conversation against a real database (issue 14 §1): the context's earlier messages
+ * AgentTurn.conversation against a real database: the context's earlier messages
  * of this agent's tasks, oldest first, with those tasks' artifacts; the current message left
  * out; other agents' tasks left out; the bounds keep the newest items and flag the rest.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 14 §2: the database session store keeps one session per (agent, owner, context), marks
+ * The database session store keeps one session per (agent, owner, context), marks
  * an entry used when read, and keeps at most `capacity` per agent, least recently used dropped.
  * On both providers (vitest.config.mts).
  */

@@ -39,7 +39,7 @@ describe('artifacts returned with the outcome', () => {
     });
     const task = onlyTask(await engine.sendMessage({ agent: runner, scope: scopeOf(runner.slug), message: message('go'), peer: 'test' }, 'blocking'));
     expect(task.status.state).toBe('completed');
-    // Appended text is one part (issue 22).
+    // Appended text is one part.
     expect(task.artifacts?.[0].parts.map((p) => (p.kind === 'text' ? p.text : ''))).toEqual(['streamed and final']);
     const events = await repo.listEvents(task.id);
     const last = events.slice(-2);

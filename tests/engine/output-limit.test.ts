@@ -1,5 +1,5 @@
 /**
- * Issue 11 §3: the server-wide output limit holds for any producer, here an outbound task as the
+ * The server-wide output limit holds for any producer, here an outbound task as the
  * follower records a peer's chunks: the chunk over the limit is not stored, the task ends FAILED
  * `output limit exceeded` through the terminal claim, and the count survives a process that has
  * not seen the task before (it is read back from the event log).

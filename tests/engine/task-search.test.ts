@@ -1,5 +1,5 @@
 /**
- * Issue 13 §2: the dashboard's text search looks at text (request and result), never at the
+ * The dashboard's text search looks at text (request and result), never at the
  * stored JSON of a message, where the keys "role", "kind" and "parts" occur in every task.
  */
 import { beforeAll, describe, expect, it } from 'vitest';

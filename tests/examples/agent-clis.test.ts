@@ -1,5 +1,5 @@
 /**
- * Issue 14 §4: the ready configs in examples/ for real agent CLIs, loaded through the real config
+ * The ready configs in examples/ for real agent CLIs, loaded through the real config
  * loader and run as launchers against stand-ins (tests/fixtures/agent-clis) that take the same
  * arguments and print the same output shape as the CLIs' documented headless modes.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 26 §2: the conformance scenario agent shipped in examples/conformance/ keeps working.
+ * The conformance scenario agent shipped in examples/conformance/ keeps working.
  * The app is started with the example config as the README's suite run starts it (tck the
  * default agent): the origin-root card is the scenario agent's, with its extended card; one
  * scenario (`tck-complete-task-…` completes with "Hello from TCK") runs through the real worker;

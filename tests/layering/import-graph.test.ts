@@ -1,5 +1,5 @@
 /**
- * Layering, drawn from the imports (issue 13 §4): no import cycles among the app's modules, lower
+ * Layering, drawn from the imports: no import cycles among the app's modules, lower
  * layers never import higher ones (LAYERS below), and browser code (components/, lib/query, `'use client'`
  * files in app/) never imports a server module. Type-only imports are erased at build time and
  * do not count. Reads the sources with TypeScript's parser: no build, about a second.

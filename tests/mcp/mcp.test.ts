@@ -1,5 +1,5 @@
 /**
- * Issue 25: the MCP server, from outside, with the official SDK's client. A real app (tokens
+ * The MCP server, from outside, with the official SDK's client. A real app (tokens
  * set, response window 1 s) over Streamable HTTP at /mcp and over stdio through the real
  * `switchboard mcp` binary: the tool list per role, a task that outlives the client's request
  * timeout followed with `wait` to its real end (whole result, one task), reply on an `ask`

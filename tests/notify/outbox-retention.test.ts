@@ -1,5 +1,5 @@
 /**
- * Issue 15: finished outbox rows are pruned by the running server, on both stores, with a retention
+ * Finished outbox rows are pruned by the running server, on both stores, with a retention
  * of 1 s (SWITCHBOARD_OUTBOX_RETENTION; the pruner then runs every second). A task that ends
  * failed sends its push notifications and two operator notifications: `ops` is delivered at once
  * and pruned; `held` has its first POST in flight (never answered, until it times out), so its

@@ -1,5 +1,5 @@
 /**
- * Issue 17 §2: operator notification rules against a real loopback webhook receiver and a real
+ * Operator notification rules against a real loopback webhook receiver and a real
  * Switchboard (W = 1 s): JSON and Slack payloads, retries after a 500 with one Idempotency-Key,
  * exactly one delivery across restarts (delivered before, pending at, and ended by a restart),
  * and invalid rules refusing the start with the key named.
@@ -123,7 +123,7 @@ describe('retries', () => {
     expect(log.attemptLog.filter((a) => a.status === 500).length).toBe(got.length - 1);
     expect(delivered(got)).toHaveLength(1);
     expect(new Set(got.map((r) => r.headers['idempotency-key'])).size).toBe(1);
-    // Issue 27: the failed attempts were logged with the target's origin, not its path.
+    // The failed attempts were logged with the target's origin, not its path.
     expect(app.logs()).toContain('notification failed; will retry');
     expect(app.logs()).not.toContain(`${hooks.url}/ops`);
   });
@@ -190,7 +190,7 @@ describe('invalid rules', () => {
     await expect(startApp({ SWITCHBOARD_CONFIG: config })).rejects.toThrow(/notifications "local": url: 127\.0\.0\.1 is a loopback address/);
   });
 
-  it('a host name that resolves to a loopback address is refused at start too (issue 27)', async () => {
+  it('a host name that resolves to a loopback address is refused at start too', async () => {
     const config = writeConfig({ notifications: [{ name: 'named', on: ['task-failed'], url: `http://localhost:${new URL(hooks.url).port}/x` }] });
     await expect(startApp({ SWITCHBOARD_CONFIG: config })).rejects.toThrow(/notifications "named": url: localhost resolves to a refused address: .*loopback/);
   });

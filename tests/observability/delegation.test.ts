@@ -1,5 +1,5 @@
 /**
- * Issue 16 §3: the delegation graph. A launched agent gets the hub's dispatch address, a scoped
+ * The delegation graph. A launched agent gets the hub's dispatch address, a scoped
  * token and its task id; its dispatch is recorded as a child of its task, and the peer task that
  * dispatch reaches (a Switchboard: here the same hub) names it as parent, so the page has the
  * tree A → dispatch → B. A tampered token, or one whose task has ended, is refused.

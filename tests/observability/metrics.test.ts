@@ -1,5 +1,5 @@
 /**
- * Issue 16 §2: GET /api/metrics (Prometheus text) moves as tasks run, detach, end late, fail at
+ * GET /api/metrics (Prometheus text) moves as tasks run, detach, end late, fail at
  * the grace and are dispatched outbound, against a real server; and it is protected.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -66,11 +66,11 @@ describe('a three-hop chain A → B → C', () => {
     expect(hops[0]).toMatchObject({ taskId: aChild.id, remoteTaskId: bTask, state: 'completed', error: null });
     expect(hops[0].children).toHaveLength(1);
     bChild = hops[0].children[0];
-    // What B tells an A2A caller about its children is scoped: no peer names, no URLs (issue 27).
+    // What B tells an A2A caller about its children is scoped: no peer names, no URLs.
     expect(bChild).toMatchObject({ direction: 'outbound', state: 'completed', peerName: null, peerUrl: null });
     cTask = bChild.remoteTaskId!;
     // The hops are the real tasks: B's names A's dispatch as parent, C's names B's dispatch. Another
-    // hub's parent is its claim (callerParent), never a link in B's own graph (issue 27).
+    // hub's parent is its claim (callerParent), never a link in B's own graph.
     const atB = (await readTask(chain.b.url, bTask)) as unknown as { task: { parentTaskId: string | null; callerParent: { taskId: string }; state: string } };
     expect(atB.task).toMatchObject({ parentTaskId: null, callerParent: { taskId: aChild.id }, state: 'completed' });
     const atC = (await readTask(chain.c.url, cTask)) as unknown as { task: { parentTaskId: string | null; callerParent: { taskId: string }; state: string; agentSlug: string } };

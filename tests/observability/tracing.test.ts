@@ -1,5 +1,5 @@
 /**
- * Issue 16 §1: OpenTelemetry spans exported over OTLP/HTTP to a real receiver on loopback. An
+ * OpenTelemetry spans exported over OTLP/HTTP to a real receiver on loopback. An
  * inbound task continues the caller's traceparent (task span → invoke_agent); an outbound
  * dispatch is one trace across the hop: dispatch span → client call span → the peer's task span
  * (here the peer is the same server), and the peer's task records ours as its parent.
@@ -105,7 +105,7 @@ describe('push deliveries carry the trace', () => {
   });
 });
 
-// Issue 27 §1: trace context is checked for header safety; span attributes carry no URL secrets.
+// Trace context is checked for header safety; span attributes carry no URL secrets.
 describe('unsafe trace context and URL secrets', () => {
   it('a tracestate with CR LF, NUL or non-ASCII is dropped: the push still goes out, with the traceparent', async () => {
     const traceId = '7bf92f3577b34da6a3ce929d0e0e4739';

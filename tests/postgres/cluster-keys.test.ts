@@ -1,5 +1,5 @@
 /**
- * Issue 27: one secret key for a PostgreSQL cluster. An instance without SWITCHBOARD_SECRET_KEY,
+ * One secret key for a PostgreSQL cluster. An instance without SWITCHBOARD_SECRET_KEY,
  * or with another key than the one that sealed the stored secrets, refuses to start naming the
  * setting (instead of calling peers without their credentials); a rotation with
  * SWITCHBOARD_SECRET_KEY_PREVIOUS seals every stored secret again with the new key and keeps

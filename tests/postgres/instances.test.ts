@@ -1,5 +1,5 @@
 /**
- * Issue 15: several real `next start` instances on one PostgreSQL database. Any instance answers
+ * Several real `next start` instances on one PostgreSQL database. Any instance answers
  * anything (streams on B see A's task live, in seq order, with Last-Event-ID replay), cancel on B
  * stops the turn on A, the terminal claim holds across instances, and after `kill -9` of A the
  * survivor takes over A's work once the lease expired: A's turns end FAILED `interrupted:

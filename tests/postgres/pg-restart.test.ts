@@ -1,5 +1,5 @@
 /**
- * Issue 15: PostgreSQL itself restarts while a task runs on A and B streams it. The writer
+ * PostgreSQL itself restarts while a task runs on A and B streams it. The writer
  * retries the batch the restart rolled back, the pool and the listener reconnect, and the task
  * completes with every chunk exactly once; B's stream (reconnecting with Last-Event-ID, as a
  * browser does, when its reads fail during the outage) gets every event once, in seq order.

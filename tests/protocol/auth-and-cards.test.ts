@@ -1,5 +1,5 @@
 /**
- * Issue 2: agent cards (both generations of fields), inbound API keys (hashed, 401 with
+ * Agent cards (both generations of fields), inbound API keys (hashed, 401 with
  * WWW-Authenticate when any exists), and the refusal to bind a non-loopback address without auth.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Issue 26 §1: a blocking send longer than the client's header and body timeouts. undici (Node's
+ * A blocking send longer than the client's header and body timeouts. undici (Node's
  * fetch, under every a2a-js client) drops a response whose headers have not arrived within its
  * headersTimeout (300 s), so a held blocking answer sends its headers at once and keeps the body
  * alive with leading spaces until the JSON (decision 164). Scaled: undici timeouts of 1.5 s, an

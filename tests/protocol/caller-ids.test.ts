@@ -1,5 +1,5 @@
 /**
- * Issue 11 §6: ids a caller chooses can reach a launcher's argv ({context_id}, {task_id}); one
+ * Ids a caller chooses can reach a launcher's argv ({context_id}, {task_id}); one
  * that is not a plain identifier (e.g. `--help`, `-rf`, spaces) is refused with -32602 naming
  * the field, in both versions. UUIDs and `prefix-uuid` ids, and v1.0's empty ids, still work.
  */

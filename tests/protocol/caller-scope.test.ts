@@ -1,5 +1,5 @@
 /**
- * Issue 11 §1: callers are isolated from each other. Two real API keys (made with the keys
+ * Callers are isolated from each other. Two real API keys (made with the keys
  * script) against every task-scoped method in both protocol versions, through the task's own
  * agent route and another agent's route: outside its scope a caller gets exactly the answer for
  * a task that does not exist. Outbound tasks are unreachable over A2A; a contextId belongs to

@@ -1,5 +1,5 @@
 /**
- * Issue 12 §3: the protocol defects the official A2A TCK found, each with the client that hit
+ * The protocol defects the official A2A TCK found, each with the client that hit
  * it (raw HTTP as the suite sends it, or real a2a-js clients of both generations).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

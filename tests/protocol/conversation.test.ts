@@ -112,7 +112,7 @@ describe('direct-message replies', () => {
     expect(view.events.some((e) => (e.payload as { reply?: string } | null)?.reply === 'message')).toBe(false);
   });
 
-  it('the same answer naming only the context (issue 22) completes that task too, answered as the task', async () => {
+  it('the same answer naming only the context completes that task too, answered as the task', async () => {
     const asked = (await rpc(`${app.url}/a2a/frames`, 'message/send', v03('ask first'))).body.result as V03Task;
     expect(asked.status.state).toBe('input-required');
     const { body } = await rpc(`${app.url}/a2a/frames`, 'message/send', v03('message after all', { contextId: asked.contextId }));

@@ -1,5 +1,5 @@
 /**
- * Issue 2: malformed and hostile payloads get the JSON-RPC codes the spec names, with HTTP 200
+ * Malformed and hostile payloads get the JSON-RPC codes the spec names, with HTTP 200
  * (401/413 where HTTP itself answers), never a stack trace or an HTML page; the server stays up.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -101,7 +101,7 @@ describe('JSON-RPC errors', () => {
     expect(res.body.error.message).toContain('4096 bytes');
   });
 
-  it('an unknown agent is a 404 naming it, as a JSON-RPC error (issue 27: a standard body)', async () => {
+  it('an unknown agent is a 404 naming it, as a JSON-RPC error (a standard body)', async () => {
     const res = await fetch(`${app.url}/a2a/nobody`, { method: 'POST', body: '{}' });
     expect(res.status).toBe(404);
     const body = await res.json();

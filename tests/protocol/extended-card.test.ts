@@ -87,7 +87,7 @@ async function allBindings(headers: Record<string, string>) {
   return { v10, v03, rest };
 }
 
-describe('the extended card (issue 26 §2)', () => {
+describe('the extended card', () => {
   it('the public cards declare it and list only the public skills', async () => {
     const dual = (await (await fetch(`${app.url}/a2a/vault/.well-known/agent-card.json`)).json()) as Card;
     expect(dual.supportsAuthenticatedExtendedCard).toBe(true);

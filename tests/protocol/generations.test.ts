@@ -1,5 +1,5 @@
 /**
- * Issue 26 §3: the Switchboard generation extension. Every task and streamed event carries its
+ * The Switchboard generation extension. Every task and streamed event carries its
  * generation (the task log's seq); a subscription cut mid-stream resumes after the last
  * generation seen (Last-Event-ID, or metadata.switchboard.afterGeneration) and the two parts
  * hold the whole result: nothing lost, nothing doubled. JSON-RPC v0.3 and v1.0, HTTP+JSON.

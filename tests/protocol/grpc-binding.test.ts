@@ -1,5 +1,5 @@
 /**
- * Issue 26 §2: the A2A v1.0 gRPC binding, against the reference gRPC client (@a2a-js/sdk
+ * The A2A v1.0 gRPC binding, against the reference gRPC client (@a2a-js/sdk
  * 1.3.0) and a real `next start` with SWITCHBOARD_GRPC_PORT: the card lists it, and every
  * operation runs through the same operation layer as JSON-RPC and HTTP+JSON (timing contract
  * and detach, streams, get/list/cancel, subscribe, push configs, errors with the §5.4 status and

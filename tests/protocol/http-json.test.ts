@@ -1,5 +1,5 @@
 /**
- * Issue 12 §3: the A2A v1.0 HTTP+JSON binding, with the a2a-js 1.3.0 REST transport (a client
+ * The A2A v1.0 HTTP+JSON binding, with the a2a-js 1.3.0 REST transport (a client
  * that prefers HTTP+JSON, picked from the card) and raw HTTP for the statuses and the AIP-193
  * error format (spec §5.4, §11.6).
  */
@@ -146,7 +146,7 @@ describe('HTTP+JSON statuses and errors (AIP-193 with ErrorInfo)', () => {
     expect(version.body.error.details[0].reason).toBe('VERSION_NOT_SUPPORTED');
   });
 
-  // Issue 27 §1: the binding's own errors are precise, in its own shape, and never a 500.
+  // The binding's own errors are precise, in its own shape, and never a 500.
   it('a wrong verb is 405 UNIMPLEMENTED (PUT and PATCH too), an unknown agent a standard 404', async () => {
     for (const verb of ['DELETE', 'PUT', 'PATCH']) {
       const res = await http(verb, '/a2a/echo/message:send');

@@ -1,5 +1,5 @@
 /**
- * Issue 26 §3: a send repeated with the same messageId by the same caller to the same agent (a
+ * A send repeated with the same messageId by the same caller to the same agent (a
  * client retrying after a timeout) answers with the task the first one created, never a second
  * one, on both versions and both bindings, blocking, non-blocking and streaming; for
  * SWITCHBOARD_SEND_DEDUP_WINDOW (here 5 s), after which the id is forgotten.

@@ -1,5 +1,5 @@
 /**
- * Issue 26 §1: a part whose media type is not among the agent's input modes is refused with
+ * A part whose media type is not among the agent's input modes is refused with
  * ContentTypeNotSupported (-32005; HTTP+JSON 415) before any task exists (A2A §3.1.1). Built-in
  * agents accept text/plain and application/json; a launcher agent declares `inputModes` in the
  * config, and its card lists them.

@@ -1,5 +1,5 @@
 /**
- * Issue 3: nothing stays WORKING forever. Grace expiry, shutdown drain, and crash recovery all
+ * Nothing stays WORKING forever. Grace expiry, shutdown drain, and crash recovery all
  * end tasks FAILED with their reason, through the terminal claim, with history intact.
  */
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Issue 15: the work a task's end causes commits in the same transaction as the end, on both
+ * The work a task's end causes commits in the same transaction as the end, on both
  * stores. A test-only fault (SWITCHBOARD_TEST_CRASH_AFTER_END_COMMIT) kills the server right
  * after the end commits and before anything in the process hears of it, where an enqueue after
  * the commit would be lost; after the restart, the operator notification and the push

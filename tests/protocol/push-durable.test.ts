@@ -1,5 +1,5 @@
 /**
- * Issue 15: push deliveries are durable work, on both stores. A task's deliveries are queued in
+ * Push deliveries are durable work, on both stores. A task's deliveries are queued in
  * the transaction of each status change and sent per config in seq order. When the server is
  * killed (-9) with one POST in flight (the webhook holds it) and the later deliveries of that
  * config still pending behind it, the restarted server sends the one in flight again (its outcome

@@ -1,5 +1,5 @@
 /**
- * Issue 2: push-notification config CRUD in both versions, and delivery on state changes to a
+ * Push-notification config CRUD in both versions, and delivery on state changes to a
  * real webhook (v0.3: the Task with X-A2A-Notification-Token; v1.0: a StreamResponse with
  * Authorization). The loopback webhook is allowed through SWITCHBOARD_PUSH_ALLOWLIST.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 11 §4: push webhooks cannot reach the hub's own network. Literal special addresses are
+ * Push webhooks cannot reach the hub's own network. Literal special addresses are
  * refused when registered (-32602, both versions); a host name is accepted unresolved and
  * checked when delivering, so a name that resolves to loopback gets nothing sent to it.
  * A real loopback receiver on every loopback address (`::`, dual stack) counts what arrives.

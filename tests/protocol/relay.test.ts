@@ -1,5 +1,5 @@
 /**
- * Issue 24: relay agents — served agents whose work a peer does (docs/relay.md). Real peers
+ * Relay agents — served agents whose work a peer does (docs/relay.md). Real peers
  * (@a2a-js/sdk 1.3.0 and 0.2.5 servers), real clients of both versions, the built app.
  */
 import fs from 'node:fs';

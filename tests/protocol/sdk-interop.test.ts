@@ -1,5 +1,5 @@
 /**
- * Issue 2: real SDK clients (v1.0 transport and v0.3 legacy transport) against a running
+ * Real SDK clients (v1.0 transport and v0.3 legacy transport) against a running
  * `next start`, for each built-in agent: send, stream, get, list, cancel, resubscribe.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Issue 27 §1: the hub's launched children end with their tasks whichever way the hub stops. A
+ * The hub's launched children end with their tasks whichever way the hub stops. A
  * second SIGTERM during the drain (a process manager's group-wide SIGTERM, an impatient operator)
  * used to hit Node's default action and exit at once, leaving a launched process tree running.
  */

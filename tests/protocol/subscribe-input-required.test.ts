@@ -1,5 +1,5 @@
 /**
- * Issue 26 §1: subscribing to a task that waits for input keeps the stream open until the task
+ * Subscribing to a task that waits for input keeps the stream open until the task
  * is terminal (v1.0 §3.1.6; v0.3 alike, decision 160). The caller subscribes to an `ask` task,
  * answers it, and the subscription carries the answer's turn to its completion — on JSON-RPC
  * v0.3 and v1.0 and on HTTP+JSON, with the a2a-js 1.3.0 clients.

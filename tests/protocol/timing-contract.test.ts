@@ -1,5 +1,5 @@
 /**
- * Issue 3: the timing contract with a 1 s response window, over v1.0 and v0.3.
+ * The timing contract with a 1 s response window, over v1.0 and v0.3.
  * A window end detaches (never fails); the late result is recorded and visible everywhere.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -98,7 +98,7 @@ describe('callers that go away', () => {
       const t = await rpc(`${app.url}/a2a/slow`, 'tasks/get', { id });
       return t.body.result.status.state === 'completed' ? t.body.result : null;
     });
-    // Appended text is one part (issue 22): the three chunks are in it.
+    // Appended text is one part: the three chunks are in it.
     expect(done.artifacts[0].parts.map((p: { text: string }) => p.text).join('').match(/chunk \d{5}/g)).toHaveLength(3);
     expect(done.metadata.switchboard.detached).toBe(true);
   });

@@ -84,12 +84,12 @@ describe('a blocking answer at the window end', () => {
     const log = await eventLog(task.id);
     const detachSeq = log.find((e) => e.type === 'detached')!.seq;
     const chunksBefore = log.filter((e) => e.type === 'artifact' && e.seq < detachSeq).length;
-    // Appended text is one part (issue 22): count the chunks in it.
+    // Appended text is one part: count the chunks in it.
     const text = task.artifacts.flatMap((a) => a.parts).map((p) => partsText([p])).join('');
     expect(text.match(/chunk \d{5}/g) ?? []).toHaveLength(chunksBefore);
   });
 
-  it('by default carries no artifacts, so it cannot pass for the result; tasks/get has them (issue 22)', async () => {
+  it('by default carries no artifacts, so it cannot pass for the result; tasks/get has them', async () => {
     const client = await sdkClient(app.url, 'slow', '1.0');
     const task = asTask(await client.sendMessage(sendParams('work 4s chunks 8')));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_WORKING);

@@ -1,5 +1,5 @@
 /**
- * Issue 11 §3: every input is bounded. Output limits (the built-in agents' own and the
+ * Every input is bounded. Output limits (the built-in agents' own and the
  * server-wide per-task cap), answers that stay bounded, /api body limits, slow clients, and
  * bad input that used to reach -32603 or HTTP 500.
  */

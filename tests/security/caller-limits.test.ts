@@ -1,5 +1,5 @@
 /**
- * Issue 27: cheap, local per-caller bounds. At most SWITCHBOARD_MAX_PUSH_CONFIGS_PER_TASK push
+ * Cheap, local per-caller bounds. At most SWITCHBOARD_MAX_PUSH_CONFIGS_PER_TASK push
  * configs per task (a replaced id does not count twice; no Retry-After: only deleting helps), and
  * at most SWITCHBOARD_MAX_STREAMS_PER_CALLER open event streams per caller on an instance, across
  * methods and bindings (-32029 on JSON-RPC, 429 on HTTP+JSON, both with Retry-After); another

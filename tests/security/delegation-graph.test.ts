@@ -1,5 +1,5 @@
 /**
- * Issue 27 §1: callers cannot write into the delegation graph, and it does not leak topology.
+ * Callers cannot write into the delegation graph, and it does not leak topology.
  * Key B names key A's task as the parent of its own (`metadata.switchboard.parentTask`, with a
  * phishing URL): B's task is not linked under A's, the operator sees the claim as text only,
  * and A's `children` answer over A2A carries no peer names or URLs of the hub.

@@ -1,5 +1,5 @@
 /**
- * Issue 27 §1: what an unauthenticated probe and a viewer may see. /api/health tells a probe only
+ * What an unauthenticated probe and a viewer may see. /api/health tells a probe only
  * that the server is up and which store it uses (on PostgreSQL, no instance name, leases or last
  * errors); a viewer sees those. /api/status names the config file to a viewer by its name, not
  * its path; an operator sees the path.

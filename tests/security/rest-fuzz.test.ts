@@ -1,5 +1,5 @@
 /**
- * Issue 27 §1: a fuzz of the HTTP+JSON binding and the other routes' paths against a real
+ * A fuzz of the HTTP+JSON binding and the other routes' paths against a real
  * server. Generated paths (malformed and valid percent-encoding, verbs after colons, odd
  * segments), verbs and bodies (ProtoJSON-ish messages, broken JSON, deep nesting, bodies over
  * the limit) must get client errors or results: no HTTP 5xx, every A2A error in the AIP-193

@@ -1,5 +1,5 @@
 /**
- * Issue 11 §3: a JSON-RPC fuzz against a real server. A few thousand generated bodies (random
+ * A JSON-RPC fuzz against a real server. A few thousand generated bodies (random
  * methods, including Object.prototype keys; random params of every JSON type; broken and deeply
  * nested JSON; odd envelopes) must get client errors or results: no -32603, no HTTP 5xx.
  * Seeded, so a failure can be replayed (FUZZ_SEED, FUZZ_COUNT).

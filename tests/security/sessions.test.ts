@@ -64,7 +64,7 @@ describe('sessions', () => {
     }
   });
 
-  // Issue 27 §1: the throttle is per source and per token, and never refuses a right credential.
+  // The throttle is per source and per token, and never refuses a right credential.
   it('throttles wrong tokens per source with 429 + Retry-After; the right tokens keep working', async () => {
     const from = (source: string) => ({ ...sameOrigin(), 'x-forwarded-for': source });
     const logInFrom = (source: string, token: string) =>

@@ -1,5 +1,5 @@
 /**
- * Issue 11 §2: in open mode a web page cannot drive the agents. The A2A surface refuses a
+ * In open mode a web page cannot drive the agents. The A2A surface refuses a
  * foreign Origin, `Sec-Fetch-Site: cross-site` and (with no API key) a Host that is not loopback
  * or the public URL's (DNS rebinding); the agent card does not reflect X-Forwarded-Host unless a
  * proxy is trusted, and is never publicly cacheable when it reflects the request's Host.
@@ -56,7 +56,7 @@ describe('agent card origin and caching', () => {
     });
     expect(res.status).toBe(200);
     expect(res.json().url).toBe(`http://localhost:${app.port}/a2a/echo`);
-    // Issue 26: a short max-age for the caller's own cache, never a shared one.
+    // A short max-age for the caller's own cache, never a shared one.
     expect(res.headers['cache-control']).toBe('private, max-age=60');
     expect(String(res.headers.vary)).toMatch(/Host/);
     expect(String(res.headers.vary)).toMatch(/X-Forwarded-Host/);

@@ -1,5 +1,5 @@
 /**
- * A v1.0 JSON-RPC peer shaped like Hermes's A2A server (issue 22): it ignores
+ * A v1.0 JSON-RPC peer shaped like Hermes's A2A server: it ignores
  * `returnImmediately` and holds SendMessage until its work is done (`hold N ms` in the text),
  * cannot stream, and lists tasks by context (ListTasks) without their message history. GetTask
  * answers the task as it stands. Real HTTP (rpc-peer.ts).

@@ -1,5 +1,5 @@
 /**
- * A hostile A2A v0.3 peer (issue 11 §3): its card offers streaming, message/send answers a
+ * A hostile A2A v0.3 peer: its card offers streaming, message/send answers a
  * WORKING task, and tasks/resubscribe opens an event stream that sends `streamBytes` bytes
  * without a single line break. tasks/get answers the task completed, so a client that falls
  * back to polling still gets the result. It counts what it managed to send before the client

@@ -1,6 +1,6 @@
 /**
  * A v0.3 peer that streams its reply in text chunks under one artifactId and then reports a final
- * task (tasks/get) shaped as the message asks, as peers met in the field do (issue 22):
+ * task (tasks/get) shaped as the message asks, as peers met in the field do:
  * - `render new-ids`: the final task holds the whole reply once, under a new artifactId (Hermes
  *   mints a new id each time it renders its reply);
  * - `render keep-ids`: the final task holds the whole reply under the streamed id;

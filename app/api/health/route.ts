@@ -1,7 +1,7 @@
 // GET /api/health — liveness, used by the test harness, operators' probes and load balancers.
 // Always 200 while the process serves, with the store in use. On PostgreSQL, this instance's name,
 // leases and notification listener (lib/db/postgres/cluster-member.ts) are shown only to a viewer or operator
-// (and in open mode): an unauthenticated probe learns nothing about the cluster (issue 27).
+// (and in open mode): an unauthenticated probe learns nothing about the cluster.
 import { apiRoute } from '@/lib/api/route';
 import { identify } from '@/lib/auth/guard';
 import { roleAllows } from '@/lib/auth/roles';

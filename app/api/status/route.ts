@@ -1,6 +1,6 @@
 // GET /api/status — the served agents and every config error (file, entry, key, message), for
 // operators and monitoring. Viewer role; a viewer sees the config file by its name only, an
-// operator its path (issue 27). `ok` is false while the config has errors; liveness stays
+// operator its path. `ok` is false while the config has errors; liveness stays
 // GET /api/health, which answers {ok: true} whenever the server is up.
 import path from 'node:path';
 import { apiRoute } from '@/lib/api/route';

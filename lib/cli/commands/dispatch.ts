@@ -27,7 +27,7 @@ async function run(targetArg: string, text: string, opts: DispatchOptions): Prom
   const target = apiTarget(opts.url);
   const mode = CLI_MODES[opts.mode];
   const { taskId, warnings } = await dispatch(target, { ...targetOf(targetArg), text, mode, timeoutSeconds: opts.timeout, contextId: opts.context });
-  // Warned, never refused (issue 22): the server says when a timeout is below its floor.
+  // Warned, never refused: the server says when a timeout is below its floor.
   for (const warning of warnings ?? []) note(`warning: ${warning}`);
   if (opts.follow) return watchTask(target, taskId, { json: opts.json, reconnectLimit: opts.reconnectLimit });
   if (opts.json) printJson({ taskId, mode, dashboardUrl: `${target.baseUrl}/tasks/${taskId}`, ...(warnings ? { warnings } : {}) });

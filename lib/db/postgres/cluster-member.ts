@@ -1,5 +1,5 @@
 /**
- * Several instances on one PostgreSQL (design §6). With the SQLite store none of this runs.
+ * Several instances on one PostgreSQL (docs/architecture.md, "The store port"). With the SQLite store none of this runs.
  * - Events: the relay (lib/events/pg-relay.ts) brings other instances' commits into this hub.
  * - Cancel from anywhere: a turn running here follows its own task in the hub; when any
  *   instance's terminal claim ends it (a cancel on B), the relayed terminal event aborts it

@@ -1,5 +1,5 @@
 /**
- * How outbound tasks end, always through claimTerminal (design §1 rule 3). Two kinds of ending
+ * How outbound tasks end, always through claimTerminal. Two kinds of ending
  * are kept apart in the reason: what the peer reported (`peer reported failed: <its reason>`),
  * and what happened on our side (`follow limit exceeded`, `dispatch failed: ...`).
  */

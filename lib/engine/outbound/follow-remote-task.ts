@@ -1,5 +1,5 @@
 /**
- * Following a peer's task to its true end (design §4 "resubscribe-backed"):
+ * Following a peer's task to its true end:
  * - tasks/resubscribe | SubscribeToTask, reconnecting with exponential backoff when the stream
  *   drops or the peer closes it (its window) before the end;
  * - tasks/get polling with backoff when the peer cannot subscribe (-32004, -32601, an HTTP

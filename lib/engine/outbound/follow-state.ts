@@ -31,7 +31,7 @@ const FollowStateSchema = z.object({
   remoteContextId: z.string().optional(),
   /**
    * The context was minted by us for this dispatch (the operator named none): any task the peer
-   * holds in it came from this dispatch, so a lookup may adopt the only one (issue 22).
+   * holds in it came from this dispatch, so a lookup may adopt the only one.
    */
   contextMinted: z.boolean().optional(),
   /** The message this turn sends (also in the history); kept to send it after a restart. */

@@ -1,5 +1,5 @@
 /**
- * Writes what a peer tells us into the outbound task's own event log (design §4), so the
+ * Writes what a peer tells us into the outbound task's own event log, so the
  * dashboard sees one kind of stream whether a task runs here or at a peer:
  * status → 'status' events with the state; artifact chunks → 'artifact' events, unchanged, so
  * accumulateArtifacts gives the whole result; the peer's task id → Task.remoteTaskId.
@@ -173,7 +173,7 @@ export class RemoteRecorder {
   /**
    * Makes our accumulated artifacts equal the peer's snapshot: any artifact that differs (we
    * missed chunks while disconnected) is recorded whole as a non-append chunk, which replaces it.
-   * At a turn's end (`final`) the peer's task is the truth (issue 22): artifacts it no longer
+   * At a turn's end (`final`) the peer's task is the truth: artifacts it no longer
    * reports go too (a peer that re-renders its reply under a new artifactId), so the result is
    * never held twice; a final task without artifacts leaves what was streamed. When the content
    * (ids aside) differs from what we had, a `final-differs` note says so on the task.

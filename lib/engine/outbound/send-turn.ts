@@ -90,7 +90,7 @@ async function sendNonBlocking(job: FollowJob): Promise<AfterSend> {
 const isUnreadableStream = (err: unknown) => err instanceof UnreadableStreamError || err instanceof SseLimitError;
 
 /**
- * The stream could not be read (issue 26: a peer whose events are not JSON to us). Stop
+ * The stream could not be read (a peer whose events are not JSON to us). Stop
  * streaming to this peer for the turn: a task it already named is followed by polling; before
  * that, the message goes again as a non-blocking send with the same messageId (a peer that
  * dedupes by it answers with the task the stream created), and that task is polled. Why is
@@ -126,7 +126,7 @@ type Strategy = 'stream' | 'non-blocking send';
 
 /**
  * How a blocking or streaming turn is sent. Either learns the peer's task id before any wait of
- * ours can be cut (issue 12): it streams when the card offers it (the first event names the
+ * ours can be cut: it streams when the card offers it (the first event names the
  * task), else it sends non-blocking; both then follow to the end, which is the outcome a
  * blocking call would have returned.
  */
