@@ -2,10 +2,12 @@
  * The pruner: the one schedule that keeps the database from growing forever. At start-up, then
  * every hour (or every retention, if one is shorter), it deletes finished outbox rows older than
  * SWITCHBOARD_OUTBOX_RETENTION (outbox-pruner.ts) and, when SWITCHBOARD_TASK_RETENTION is set,
- * finished tasks older than it (task-pruner.ts). Both in bounded batches (prune-batches.ts).
+ * finished tasks older than it (task-pruner.ts). Both in bounded batches (prune-batches.ts). On
+ * PostgreSQL it also folds the per-connection task tallies into one row per key (task-tallies.ts).
  */
 import { pruneFinishedOutbox } from './outbox-pruner';
 import { pruneFinishedTasks } from './task-pruner';
+import { foldTaskTallies } from './task-tallies';
 import { processSingleton } from '../process-singleton';
 import { errorMessage, log } from '../log';
 
@@ -18,6 +20,11 @@ export interface Retention {
 }
 
 async function pruneNow(retention: Retention): Promise<void> {
+  try {
+    await foldTaskTallies();
+  } catch (err) {
+    log.warn('folding task tallies failed; again at the next run', { error: errorMessage(err) });
+  }
   try {
     const pruned = await pruneFinishedOutbox(retention.outboxMs);
     if (pruned.PushDelivery || pruned.NotificationDelivery) log.info('finished outbox rows pruned', { pushDeliveries: pruned.PushDelivery, notifications: pruned.NotificationDelivery });

@@ -12,10 +12,11 @@ import { currentStore, db, taskReader, taskWriter } from './client';
 import type { RawArtifactRow, RawEventRow, RawMessageRow, RawTaskRow, TaskCursor, WriteResult } from './task-store';
 import { fromJson } from './json';
 import type { Artifact, Message, TaskState } from '../protocol/types';
-import { OPEN_STATES } from '../protocol/types';
 import type { NewEvent, NewTask, StoredEvent, TaskPatch, TaskRecord, EventType, Direction } from './task-records';
 import { toStoredEvent } from './task-records';
 import { inScope, type CallerScope, type TaskScope } from './task-scope';
+import { searchStateCounts, searchTaskRows, trigramQuery } from './task-search';
+import { tallyByState, toStateCounts, type StateCounts } from './task-tallies';
 
 /** What a write committed: the task row as it now is, and the events it appended. */
 export interface CommittedChange {
@@ -94,9 +95,10 @@ export async function appendEvents(taskId: string, events: NewEvent[], opts: App
   return written ? toChange(taskId, written) : null;
 }
 
-/** SQLite text time → ISO. The writer's own format (sqliteTime) converts without a Date parse. */
+/** SQLite text time (or a Date) → ISO. The writer's own format (sqliteTime) converts without a Date parse. */
 const WRITER_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/;
 const isoFromSqlite = (v: unknown): string | null => {
+  if (v instanceof Date) return v.toISOString(); // through Prisma's raw queries (task-search.ts)
   if (typeof v !== 'string') return null;
   return WRITER_TIME.test(v) ? `${v.slice(0, 23)}Z` : new Date(v).toISOString();
 };
@@ -275,7 +277,9 @@ function listWhere(f: TaskListFilter) {
   if (f.search) {
     // Text only: statusMessage is stored JSON, where "role" or "kind" would match every task.
     // SQLite's LIKE ignores ASCII case; PostgreSQL's needs Prisma's insensitive mode to match alike.
-    const contains = currentStore() === 'postgresql' ? { contains: f.search, mode: 'insensitive' } : { contains: f.search };
+    // `%`, `_` and `\` escaped: a search is text, not a pattern (PostgreSQL's LIKE escape is `\`).
+    const text = f.search.replace(/[\\%_]/g, (c) => `\\${c}`);
+    const contains = currentStore() === 'postgresql' ? { contains: text, mode: 'insensitive' } : { contains: f.search };
     and.push({ OR: [{ requestText: contains }, { resultText: contains }] });
   }
   return and.length ? { AND: and } : {};
@@ -283,6 +287,7 @@ function listWhere(f: TaskListFilter) {
 
 /** Newest first, keyset-paged on (createdAt, id) so deep pages stay fast. */
 export async function listTasks(f: TaskListFilter): Promise<{ tasks: TaskRecord[]; nextCursor: { createdAt: string; id: string } | null }> {
+  if (sqliteSearch(f)) return toPage(f, (await searchTaskRows(f, trigramQuery(f.search))).map(rawToTaskRecord));
   const where = listWhere(f);
   const cursorWhere = f.cursor
     ? {
@@ -297,10 +302,18 @@ export async function listTasks(f: TaskListFilter): Promise<{ tasks: TaskRecord[
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take: f.limit + 1,
   });
-  const page = rows.slice(0, f.limit).map(toTaskRecord);
+  return toPage(f, rows.map(toTaskRecord));
+}
+
+/** `limit + 1` rows → the page and, when there are more, the cursor after its last row. */
+function toPage(f: TaskListFilter, rows: TaskRecord[]): { tasks: TaskRecord[]; nextCursor: { createdAt: string; id: string } | null } {
+  const page = rows.slice(0, f.limit);
   const last = page[page.length - 1];
   return { tasks: page, nextCursor: rows.length > f.limit && last ? { createdAt: last.createdAt, id: last.id } : null };
 }
+
+/** A text search on SQLite: task-search.ts's own SQL, through the trigram index. */
+const sqliteSearch = (f: Pick<TaskListFilter, 'search'>): f is { search: string } => Boolean(f.search) && currentStore() === 'sqlite';
 
 /** What a caller's list may filter on; the scope supplies direction, agent and owner. */
 export type CallerListFilter = Omit<TaskListFilter, 'direction' | 'agentOrPeer' | 'agentSlug' | 'owner'>;
@@ -317,16 +330,23 @@ export function countTasksInScope(scope: CallerScope, f: Omit<CallerListFilter, 
 }
 
 export async function countTasks(f: Omit<TaskListFilter, 'limit' | 'cursor'>): Promise<number> {
+  if (sqliteSearch(f)) return Object.values(await searchStateCounts(f, trigramQuery(f.search))).reduce((sum, c) => sum + c.total, 0);
   return db().task.count({ where: listWhere({ ...f, limit: 0 }) });
 }
 
-/** Counts per state for the list's filter chips (respecting every filter but the state one). */
-export async function countTasksByState(f: Omit<TaskListFilter, 'limit' | 'cursor' | 'states'>): Promise<Record<string, number>> {
-  const groups = await db().task.groupBy({ by: ['state'], where: listWhere({ ...f, limit: 0 }), _count: { _all: true } });
-  const detached = await db().task.count({
-    // `in` the open states, not `notIn` the ended ones: an IN list is a search of the state
-    // index, a NOT IN read every row (bench/query-plans.ts).
-    where: { AND: [listWhere({ ...f, limit: 0 }), { detached: true, state: { in: [...OPEN_STATES] } }] },
-  });
-  return { ...Object.fromEntries(groups.map((g) => [g.state, g._count._all])), detached };
+type CountFilter = Omit<TaskListFilter, 'limit' | 'cursor' | 'states'>;
+
+/** Only direction and agent-or-peer set: the tallies answer (task-tallies.ts). */
+const tallyAnswers = (f: CountFilter): boolean =>
+  Object.entries(f).every(([key, value]) => value === undefined || key === 'direction' || key === 'agentOrPeer');
+
+/**
+ * Tasks per state, and how many of them detached, for the list's filter chips (every filter but
+ * the state one). From the tallies when they can answer, else one grouped count of the tasks.
+ */
+export async function countTasksByState(f: CountFilter): Promise<StateCounts> {
+  if (tallyAnswers(f)) return tallyByState({ direction: f.direction, agentOrPeer: f.agentOrPeer });
+  if (sqliteSearch(f)) return searchStateCounts(f, trigramQuery(f.search));
+  const groups = await db().task.groupBy({ by: ['state', 'detached'], where: listWhere({ ...f, limit: 0 }), _count: { _all: true } });
+  return toStateCounts(groups.map((g) => ({ state: g.state, detached: g.detached, n: g._count._all })));
 }
