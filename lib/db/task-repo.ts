@@ -288,7 +288,6 @@ function listWhere(f: TaskListFilter) {
 /** Newest first, keyset-paged on (createdAt, id) so deep pages stay fast. */
 export async function listTasks(f: TaskListFilter): Promise<{ tasks: TaskRecord[]; nextCursor: { createdAt: string; id: string } | null }> {
   if (sqliteSearch(f)) return toPage(f, (await searchTaskRows(f, trigramQuery(f.search))).map(rawToTaskRecord));
-  const where = listWhere(f);
   const cursorWhere = f.cursor
     ? {
         OR: [
@@ -297,12 +296,17 @@ export async function listTasks(f: TaskListFilter): Promise<{ tasks: TaskRecord[
         ],
       }
     : {};
-  const rows = await db().task.findMany({
-    where: { AND: [where, cursorWhere] },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    take: f.limit + 1,
-  });
-  return toPage(f, rows.map(toTaskRecord));
+  const newest = (where: object) =>
+    db().task.findMany({ where: { AND: [where, cursorWhere] }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: f.limit + 1 });
+  if (!f.agentOrPeer) return toPage(f, (await newest(listWhere(f))).map(toTaskRecord));
+  // Agent or peer: an OR no index orders, so each side walks its own index (agentSlug or
+  // peerName, then createdAt) for a page, and the two pages merge. A rare agent then costs a
+  // page, not a walk through every task (bench/query-plans.ts).
+  const rest = listWhere({ ...f, agentOrPeer: undefined });
+  const sides = await Promise.all([newest({ AND: [rest, { agentSlug: f.agentOrPeer }] }), newest({ AND: [rest, { peerName: f.agentOrPeer }] })]);
+  const merged = [...new Map(sides.flat().map((row) => [row.id, row])).values()];
+  merged.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  return toPage(f, merged.slice(0, f.limit + 1).map(toTaskRecord));
 }
 
 /** `limit + 1` rows → the page and, when there are more, the cursor after its last row. */

@@ -2,6 +2,11 @@
 -- Issue 28: no list, search or count query reads every task (bench/query-plans.ts shows the plans).
 -- Tables whose names start with "_" are not Prisma models: lib/db reads them with its own SQL.
 
+-- The agent filter matches a served agent or a peer: listTasks walks each of these in createdAt
+-- order for a page and merges the two, instead of walking every task for a rare one.
+CREATE INDEX "Task_agentSlug_createdAt_idx" ON "Task"("agentSlug", "createdAt");
+CREATE INDEX "Task_peerName_createdAt_idx" ON "Task"("peerName", "createdAt");
+
 -- Text search: trigram indexes serve the dashboard's ILIKE '%…%' (a substring, any case) as it is;
 -- the planner picks them for a rare text and walks the createdAt index for a frequent one.
 -- pg_trgm ships with PostgreSQL and is a trusted extension (the database owner may create it).

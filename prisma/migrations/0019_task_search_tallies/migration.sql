@@ -1,6 +1,11 @@
 -- Issue 28: no list, search or count query reads every task (bench/query-plans.ts shows the plans).
 -- Tables whose names start with "_" are not Prisma models: lib/db reads them with its own SQL.
 
+-- The agent filter matches a served agent or a peer: listTasks walks each of these in createdAt
+-- order for a page and merges the two, instead of walking every task for a rare one.
+CREATE INDEX "Task_agentSlug_createdAt_idx" ON "Task"("agentSlug", "createdAt");
+CREATE INDEX "Task_peerName_createdAt_idx" ON "Task"("peerName", "createdAt");
+
 -- Text search: a trigram index of the two texts the dashboard searches (substring matches, as the
 -- LIKE it narrows down). External content: the text stays in "Task" only; the index is kept in step
 -- by the triggers below, in the transaction that writes the task. It is keyed by the task's rowid,
