@@ -252,6 +252,8 @@ export interface TaskListFilter {
   agentOrPeer?: string;
   /** Exact: one served agent's tasks (ListTasks). */
   agentSlug?: string;
+  /** Exact: the tasks sent to one peer (one side of agentOrPeer). */
+  peerName?: string;
   owner?: string;
   contextId?: string;
   detached?: boolean;
@@ -269,6 +271,7 @@ function listWhere(f: TaskListFilter) {
   if (f.direction) and.push({ direction: f.direction });
   if (f.agentOrPeer) and.push({ OR: [{ agentSlug: f.agentOrPeer }, { peerName: f.agentOrPeer }] });
   if (f.agentSlug) and.push({ agentSlug: f.agentSlug });
+  if (f.peerName) and.push({ peerName: f.peerName });
   if (f.owner) and.push({ owner: f.owner });
   if (f.contextId) and.push({ contextId: f.contextId });
   if (f.detached !== undefined) and.push({ detached: f.detached });
@@ -287,7 +290,23 @@ function listWhere(f: TaskListFilter) {
 
 /** Newest first, keyset-paged on (createdAt, id) so deep pages stay fast. */
 export async function listTasks(f: TaskListFilter): Promise<{ tasks: TaskRecord[]; nextCursor: { createdAt: string; id: string } | null }> {
-  if (sqliteSearch(f)) return toPage(f, (await searchTaskRows(f, trigramQuery(f.search))).map(rawToTaskRecord));
+  if (!f.agentOrPeer) return toPage(f, await newestTasks(f));
+  // Agent or peer: an OR no index orders, so each side walks its own index (agentSlug or
+  // peerName, then createdAt) for a page, and the two pages merge. A rare agent then costs a
+  // page, not a walk through every task (bench/query-plans.ts).
+  const { agentOrPeer: name, ...rest } = f;
+  const sides = await Promise.all([
+    rest.agentSlug === undefined || rest.agentSlug === name ? newestTasks({ ...rest, agentSlug: name }) : [],
+    newestTasks({ ...rest, peerName: name }),
+  ]);
+  const merged = [...new Map(sides.flat().map((task) => [task.id, task])).values()];
+  merged.sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : a.id > b.id ? -1 : 0) : a.createdAt < b.createdAt ? 1 : -1));
+  return toPage(f, merged.slice(0, f.limit + 1));
+}
+
+/** Up to `limit + 1` tasks matching `f`, newest first. */
+async function newestTasks(f: TaskListFilter): Promise<TaskRecord[]> {
+  if (sqliteSearch(f)) return (await searchTaskRows(f, trigramQuery(f.search))).map(rawToTaskRecord);
   const cursorWhere = f.cursor
     ? {
         OR: [
@@ -296,17 +315,8 @@ export async function listTasks(f: TaskListFilter): Promise<{ tasks: TaskRecord[
         ],
       }
     : {};
-  const newest = (where: object) =>
-    db().task.findMany({ where: { AND: [where, cursorWhere] }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: f.limit + 1 });
-  if (!f.agentOrPeer) return toPage(f, (await newest(listWhere(f))).map(toTaskRecord));
-  // Agent or peer: an OR no index orders, so each side walks its own index (agentSlug or
-  // peerName, then createdAt) for a page, and the two pages merge. A rare agent then costs a
-  // page, not a walk through every task (bench/query-plans.ts).
-  const rest = listWhere({ ...f, agentOrPeer: undefined });
-  const sides = await Promise.all([newest({ AND: [rest, { agentSlug: f.agentOrPeer }] }), newest({ AND: [rest, { peerName: f.agentOrPeer }] })]);
-  const merged = [...new Map(sides.flat().map((row) => [row.id, row])).values()];
-  merged.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
-  return toPage(f, merged.slice(0, f.limit + 1).map(toTaskRecord));
+  const rows = await db().task.findMany({ where: { AND: [listWhere(f), cursorWhere] }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: f.limit + 1 });
+  return rows.map(toTaskRecord);
 }
 
 /** `limit + 1` rows → the page and, when there are more, the cursor after its last row. */
@@ -320,7 +330,7 @@ function toPage(f: TaskListFilter, rows: TaskRecord[]): { tasks: TaskRecord[]; n
 const sqliteSearch = (f: Pick<TaskListFilter, 'search'>): f is { search: string } => Boolean(f.search) && currentStore() === 'sqlite';
 
 /** What a caller's list may filter on; the scope supplies direction, agent and owner. */
-export type CallerListFilter = Omit<TaskListFilter, 'direction' | 'agentOrPeer' | 'agentSlug' | 'owner'>;
+export type CallerListFilter = Omit<TaskListFilter, 'direction' | 'agentOrPeer' | 'agentSlug' | 'peerName' | 'owner'>;
 
 const scopeFilter = (scope: CallerScope) => ({ direction: scope.direction, agentSlug: scope.agentSlug, owner: scope.owner });
 

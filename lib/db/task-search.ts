@@ -51,6 +51,7 @@ function whereSql(f: Omit<TaskListFilter, 'limit'>, withText: boolean): Where {
   if (f.direction) add('"direction" = ?', f.direction);
   if (f.agentOrPeer) add('("agentSlug" = ? OR "peerName" = ?)', f.agentOrPeer, f.agentOrPeer);
   if (f.agentSlug) add('"agentSlug" = ?', f.agentSlug);
+  if (f.peerName) add('"peerName" = ?', f.peerName);
   if (f.owner) add('"owner" = ?', f.owner);
   if (f.contextId) add('"contextId" = ?', f.contextId);
   if (f.detached !== undefined) add('"detached" = ?', f.detached ? 1 : 0);
