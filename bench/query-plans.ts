@@ -6,7 +6,8 @@
  * prints the plan of each statement with the time the call took: SQLite's `EXPLAIN QUERY PLAN`
  * (seeded by bench/seed.ts; a read of a whole table or index is marked `<< SCAN`), or with
  * `--store postgresql` PostgreSQL's `EXPLAIN` on an embedded server (seeded through the task
- * repository, then ANALYZE, as autovacuum would; `Seq Scan` on a table is marked `<< SCAN`).
+ * repository, then VACUUM ANALYZE, as autovacuum would (it also moves the trigram indexes' pending entries into
+ * the index proper); `Seq Scan` on a table is marked `<< SCAN`).
  *
  * With `--repeat R` each call runs R more times and p50/p95 are printed (the dashboard's counts
  * with their one-second cache emptied first, so every run counts); the database's size per task
@@ -107,7 +108,7 @@ async function pgStoreFor(tasks: number): Promise<Opened> {
   const { PrismaClient } = await import('../lib/db/generated-pg/client');
   installDb(new PrismaClient({ adapter: recordingFactory(new PrismaPg(client.pgStore().pool)) }));
   const ids = await seedPg(tasks, (m) => process.stderr.write(`${m}\n`));
-  await client.pgQuery('ANALYZE');
+  await client.pgQuery('VACUUM ANALYZE');
   const explain: Explain = async (sql, args) => {
     const rows = (await client.pgQuery<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, args)).rows.map((r) => r['QUERY PLAN']);
     return rows.map((line) => `${line}${/Seq Scan on "?(Task|TaskEvent|Message|Artifact|PushDelivery|NotificationDelivery)"?\b/.test(line) ? '   << SCAN' : /Seq Scan on "?_task_tally/.test(line) ? '   (the tallies: a row per agent or peer and state, not per task)' : ''}`);
