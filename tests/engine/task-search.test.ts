@@ -61,7 +61,13 @@ describe('dashboard text search', () => {
     expect(await repo.countTasks({ search: 'report' })).toBe(1);
 
     // Two pages of a frequent text: newest first, the cursor goes on where the first page ended.
-    const common = [await create('common words here'), await create('more common words'), await create('common again')];
+    const common: string[] = [];
+    for (const text of ['common words here', 'more common words', 'common again']) {
+      // Each in its own millisecond: the list's order is createdAt, then the (random) id.
+      const at = Date.now();
+      while (Date.now() <= at + 1) await new Promise((r) => setImmediate(r));
+      common.push(await create(text));
+    }
     const first = await repo.listTasks({ search: 'common', limit: 2 });
     expect(first.tasks.map((t) => t.id)).toEqual([common[2], common[1]]);
     const second = await repo.listTasks({ search: 'common', limit: 2, cursor: first.nextCursor ?? undefined });
