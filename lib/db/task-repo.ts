@@ -279,8 +279,9 @@ function listWhere(f: TaskListFilter) {
   if (f.until) and.push({ createdAt: { lte: f.until } });
   if (f.search) {
     // Text only: statusMessage is stored JSON, where "role" or "kind" would match every task.
-    // SQLite's LIKE ignores ASCII case; PostgreSQL's needs Prisma's insensitive mode to match alike.
-    // `%`, `_` and `\` escaped: a search is text, not a pattern (PostgreSQL's LIKE escape is `\`).
+    // PostgreSQL: Prisma's insensitive mode (ILIKE, as SQLite's LIKE ignores ASCII case), served
+    // by the trigram indexes; `%`, `_` and `\` escaped: a search is text, not a pattern (its
+    // LIKE escape is `\`). SQLite's searches go through task-search.ts and never reach here.
     const text = f.search.replace(/[\\%_]/g, (c) => `\\${c}`);
     const contains = currentStore() === 'postgresql' ? { contains: text, mode: 'insensitive' } : { contains: f.search };
     and.push({ OR: [{ requestText: contains }, { resultText: contains }] });
