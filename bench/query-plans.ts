@@ -6,9 +6,14 @@
  * prints the plan of each statement with the time the call took: SQLite's `EXPLAIN QUERY PLAN`
  * (seeded by bench/seed.ts; a read of a whole table or index is marked `<< SCAN`), or with
  * `--store postgresql` PostgreSQL's `EXPLAIN` on an embedded server (seeded through the task
- * repository, then ANALYZE, as autovacuum would; `Seq Scan` on a table is marked `<< SCAN`).
+ * repository, then VACUUM ANALYZE, as autovacuum would (it also moves the trigram indexes' pending entries into
+ * the index proper); `Seq Scan` on a table is marked `<< SCAN`).
  *
- *   npx tsx bench/query-plans.ts [--tasks N] [--store sqlite|postgresql]
+ * With `--repeat R` each call runs R more times and p50/p95 are printed (the dashboard's counts
+ * with their one-second cache emptied first, so every run counts); the database's size per task
+ * closes the output. Issue 28's 1M-task figures: `--tasks 1000000 --repeat 20`, each store.
+ *
+ *   npx tsx bench/query-plans.ts [--tasks N] [--repeat R] [--store sqlite|postgresql]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -49,13 +54,15 @@ const recordQueries = (adapter: object): object =>
       : undefined,
   );
 
-function parseArgs(argv: string[]): { tasks: number; store: 'sqlite' | 'postgresql' } {
+function parseArgs(argv: string[]): { tasks: number; repeat: number; store: 'sqlite' | 'postgresql' } {
   const value = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
   const tasks = Number(value('--tasks') ?? 20_000);
   if (!Number.isInteger(tasks) || tasks < 1) throw new Error('--tasks: expected a positive whole number');
+  const repeat = Number(value('--repeat') ?? 0);
+  if (!Number.isInteger(repeat) || repeat < 0 || repeat > 1_000) throw new Error('--repeat: expected a whole number from 0 to 1000');
   const store = value('--store') ?? 'sqlite';
   if (store !== 'sqlite' && store !== 'postgresql') throw new Error('--store: sqlite or postgresql');
-  return { tasks, store };
+  return { tasks, repeat, store };
 }
 
 const installDb = (client: unknown) => ((globalThis as unknown as Record<symbol, unknown>)[Symbol.for('switchboard.db')] = client);
@@ -67,7 +74,15 @@ const recordingFactory = <F extends object>(factory: F): F =>
 type Explain = (sql: string, args: unknown[]) => Promise<string[]>;
 
 /** SQLite: seeded file, the dashboard's client on it, EXPLAIN QUERY PLAN on a read-only connection. */
-async function sqliteStore(tasks: number): Promise<{ ids: string[]; explain: Explain; close: () => Promise<void> }> {
+interface Opened {
+  ids: string[];
+  explain: Explain;
+  /** Bytes the database takes on disk (SQLite: file and WAL; PostgreSQL: pg_database_size). */
+  size: () => Promise<number>;
+  close: () => Promise<void>;
+}
+
+async function sqliteStore(tasks: number): Promise<Opened> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-plans-'));
   const file = path.join(dir, 'switchboard.db');
   process.env.DATABASE_URL = `file:${file}`;
@@ -80,11 +95,12 @@ async function sqliteStore(tasks: number): Promise<{ ids: string[]; explain: Exp
     const rows = conn.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => null)) as { detail: string }[];
     return rows.map((r) => `${r.detail}${verdict(r.detail, tables)}`);
   };
-  return { ids, explain, close: async () => (conn.close(), fs.rmSync(dir, { recursive: true, force: true })) };
+  const size = async () => fs.readdirSync(dir).reduce((sum, f) => sum + fs.statSync(path.join(dir, f)).size, 0);
+  return { ids, explain, size, close: async () => (conn.close(), fs.rmSync(dir, { recursive: true, force: true })) };
 }
 
 /** PostgreSQL: an embedded server, migrated by the store, seeded through the repository, analysed. */
-async function pgStoreFor(tasks: number): Promise<{ ids: string[]; explain: Explain; close: () => Promise<void> }> {
+async function pgStoreFor(tasks: number): Promise<Opened> {
   const server = await startEmbeddedPostgres();
   process.env.DATABASE_URL = await freshPgDatabase(server.url);
   const client = await import('../lib/db/client');
@@ -92,22 +108,25 @@ async function pgStoreFor(tasks: number): Promise<{ ids: string[]; explain: Expl
   const { PrismaClient } = await import('../lib/db/generated-pg/client');
   installDb(new PrismaClient({ adapter: recordingFactory(new PrismaPg(client.pgStore().pool)) }));
   const ids = await seedPg(tasks, (m) => process.stderr.write(`${m}\n`));
-  await client.pgQuery('ANALYZE');
+  await client.pgQuery('VACUUM ANALYZE');
   const explain: Explain = async (sql, args) => {
     const rows = (await client.pgQuery<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, args)).rows.map((r) => r['QUERY PLAN']);
-    return rows.map((line) => `${line}${/Seq Scan on "?(Task|TaskEvent|Message|Artifact|PushDelivery|NotificationDelivery)"?\b/.test(line) ? '   << SCAN' : ''}`);
+    return rows.map((line) => `${line}${/Seq Scan on "?(Task|TaskEvent|Message|Artifact|PushDelivery|NotificationDelivery)"?\b/.test(line) ? '   << SCAN' : /Seq Scan on "?_task_tally/.test(line) ? '   (the tallies: a row per agent or peer and state, not per task)' : ''}`);
   };
-  return { ids, explain, close: async () => (await client.pgStore().pool.end(), await server.stop()) };
+  const size = async () => Number((await client.pgQuery<{ n: string }>('SELECT pg_database_size(current_database()) AS n')).rows[0].n);
+  return { ids, explain, size, close: async () => (await client.pgStore().pool.end(), await server.stop()) };
 }
 
 async function main(): Promise<void> {
-  const { tasks, store } = parseArgs(process.argv.slice(2));
+  const { tasks, repeat, store } = parseArgs(process.argv.slice(2));
   process.env.SWITCHBOARD_LOG_LEVEL = 'error';
   const opened = store === 'sqlite' ? await sqliteStore(tasks) : await pgStoreFor(tasks);
   const { ids } = opened;
   const { listTaskPage, taskCounts } = await import('../lib/dashboard/task-list');
   const { loadTaskDetail } = await import('../lib/dashboard/task-detail');
   const { TASK_PRUNE } = await import('../lib/db/task-pruner');
+  const { processSingleton } = await import('../lib/process-singleton');
+  const uncachedCounts = (f: Parameters<typeof taskCounts>[0]) => () => (processSingleton<Map<string, unknown>>('dashboard-counts-cache', () => new Map()).clear(), taskCounts(f));
 
   const first = await listTaskPage({ limit: 50 });
   const probes: [string, () => Promise<unknown>][] = [
@@ -117,31 +136,56 @@ async function main(): Promise<void> {
     ['list, state=detached', () => listTaskPage({ limit: 50, state: 'detached' })],
     ['list, agent=echo', () => listTaskPage({ limit: 50, agent: 'echo' })],
     ['list, agent=echo, 24h', () => listTaskPage({ limit: 50, agent: 'echo', range: '24h' })],
+    ['list, agent=nobody (no task)', () => listTaskPage({ limit: 50, agent: 'nobody' })],
     ['list, outbound to peer lab', () => listTaskPage({ limit: 50, direction: 'outbound', agent: 'lab' })],
     [`search, rare word (${RARE_WORD})`, () => listTaskPage({ limit: 50, q: RARE_WORD })],
+    ['search, frequent word (invoice)', () => listTaskPage({ limit: 50, q: 'invoice' })],
     ['search, no hit', () => listTaskPage({ limit: 50, q: 'nothing-matches' })],
-    ['counts, no filter', () => taskCounts({})],
-    ['counts, agent=echo', () => taskCounts({ agent: 'echo' })],
+    [`search, rare word, agent=echo`, () => listTaskPage({ limit: 50, q: RARE_WORD, agent: 'echo' })],
+    ['counts, no filter', uncachedCounts({})],
+    ['counts, agent=echo', uncachedCounts({ agent: 'echo' })],
+    ['counts, outbound', uncachedCounts({ direction: 'outbound' })],
+    [`counts, search ${RARE_WORD}`, uncachedCounts({ q: RARE_WORD })],
+    ['counts, agent=echo, 24h', uncachedCounts({ agent: 'echo', range: '24h' })],
     ['task page (children)', () => loadTaskDetail(ids[Math.floor(ids.length / 2)])],
   ];
   const out = (line: string) => process.stdout.write(`${line}\n`);
   out(`# Query plans (${store}, ${tasks.toLocaleString('en-US')} tasks seeded)\n`);
+  const summary: string[] = [];
   for (const [name, call] of probes) {
     captured.length = 0;
     const started = performance.now();
     await call();
     const ms = performance.now() - started;
-    out(`## ${name} — ${ms.toFixed(1)} ms, ${captured.length} statement(s)`);
-    for (const q of [...captured]) await printPlan(opened.explain, q.sql, q.args, out);
+    const statements = [...captured];
+    const times: number[] = [];
+    for (let i = 0; i < repeat; i++) {
+      const t0 = performance.now();
+      await call();
+      times.push(performance.now() - t0);
+    }
+    const spread = repeat ? `, p50 ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms over ${repeat}` : '';
+    out(`## ${name} — ${ms.toFixed(1)} ms${spread}, ${statements.length} statement(s)`);
+    summary.push(`| ${name} | ${ms.toFixed(1)} | ${repeat ? percentile(times, 50).toFixed(1) : '–'} | ${repeat ? percentile(times, 95).toFixed(1) : '–'} |`);
+    for (const q of statements) await printPlan(opened.explain, q.sql, q.args, out);
   }
   out('## task pruner (lib/db/task-pruner.ts)');
   const cutoff = new Date(Date.now() - 86_400_000).toISOString();
   await printPlan(opened.explain, store === 'sqlite' ? TASK_PRUNE.sqlite : TASK_PRUNE.pg, [cutoff, 100], out);
+  const bytes = await opened.size();
+  out(`\n## Summary (${store}, ${tasks.toLocaleString('en-US')} tasks, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')})\n`);
+  out('| query | first ms | p50 ms | p95 ms |\n|---|---|---|---|');
+  for (const line of summary) out(line);
+  out(`\ndatabase size: ${(bytes / 1_048_576).toFixed(1)} MB, ${Math.round(bytes / tasks).toLocaleString('en-US')} bytes per task`);
   await opened.close();
 }
 
+const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+
 /** What a plan line costs, for the lines that read more than an index search: `<< SCAN` marks a read of a whole table or index. */
 function verdict(detail: string, tables: Set<string>): string {
+  if (detail.includes('VIRTUAL TABLE INDEX')) return '   (trigram index lookup)';
+  if (/^SCAN (?:main\.)?_task_tally\b/.test(detail)) return '   (the tallies: a row per agent or peer and state, not per task)';
   const m = /^SCAN (?:main\.)?(\S+)(?: USING (COVERING )?INDEX)?/.exec(detail);
   if (!m || !tables.has(m[1])) return ''; // a CTE or subquery's own rows
   if (!detail.includes(' USING ')) return '   << SCAN (every row)';

@@ -2,7 +2,7 @@
  * The task list and its per-state counts, for GET /api/tasks and GET /api/tasks/counts.
  * Filters map onto lib/db's keyset-paged listTasks, so deep pages cost the same as the first.
  */
-import { countTasks, countTasksByState, listTasks, type TaskListFilter } from '../db/task-repo';
+import { countTasksByState, listTasks, type TaskListFilter } from '../db/task-repo';
 import { OPEN_STATES } from '../protocol/types';
 import { ClientError } from '../protocol/client-error';
 import { processSingleton } from '../process-singleton';
@@ -67,23 +67,21 @@ export async function listTaskPage(q: TaskListQuery & Bounds): Promise<TaskListR
 
 async function computeCounts(f: BaseFilter): Promise<TaskCountsResponse> {
   const raw = await countTasksByState(f);
-  const detachedTotal = raw.detached ?? 0;
   const counts: Partial<Record<DisplayState, number>> = {};
   let total = 0;
+  let detached = 0;
   for (const state of DISPLAY_STATES) {
     if (state === 'detached') continue;
-    const n = raw[state] ?? 0;
-    counts[state] = n;
-    total += n;
+    const c = raw[state] ?? { total: 0, detached: 0 };
+    // A detached open task is still "working" (or submitted...) in A2A terms; the list shows it
+    // under "detached" only, so it counts there and not in its A2A state. A finished task that
+    // had detached is shown under its end state.
+    const shownDetached = isTerminal(state) ? 0 : c.detached;
+    counts[state] = c.total - shownDetached;
+    detached += shownDetached;
+    total += c.total;
   }
-  counts.detached = detachedTotal;
-  if (detachedTotal > 0) {
-    // A detached task is still "working" (or submitted...) in A2A terms; the list shows it
-    // under "detached" only, so take it out of its A2A state's count.
-    const holders = NON_TERMINAL.filter((s) => (raw[s] ?? 0) > 0);
-    const split = await Promise.all(holders.map((s) => countTasks({ ...f, states: [s], detached: true })));
-    holders.forEach((s, i) => (counts[s] = (counts[s] ?? 0) - split[i]));
-  }
+  counts.detached = detached;
   return { counts, total };
 }
 

@@ -3,11 +3,14 @@
  * every hour (or every retention, if one is shorter), it deletes finished outbox rows older than
  * SWITCHBOARD_OUTBOX_RETENTION (outbox-pruner.ts) and, when SWITCHBOARD_TASK_RETENTION is set,
  * finished tasks older than it (task-pruner.ts), and operator audit entries older than
- * SWITCHBOARD_AUDIT_RETENTION (audit-repo.ts). All in bounded batches (prune-batches.ts).
+ * SWITCHBOARD_AUDIT_RETENTION (audit-repo.ts). All in bounded batches (prune-batches.ts). It
+ * also folds the store's task tallies (Store.foldTaskTallies: PostgreSQL's per-connection rows
+ * into one per key; nothing on SQLite).
  */
 import { pruneFinishedOutbox } from './outbox-pruner';
 import { pruneFinishedTasks } from './task-pruner';
 import { pruneAuditEntries } from './audit-repo';
+import { store } from './store';
 import { processSingleton } from '../process-singleton';
 import { errorMessage, log } from '../log';
 
@@ -31,6 +34,11 @@ async function pruneAudit(retentionMs: number): Promise<void> {
 }
 
 async function pruneNow(retention: Retention): Promise<void> {
+  try {
+    await store().foldTaskTallies();
+  } catch (err) {
+    log.warn('folding task tallies failed; again at the next run', { error: errorMessage(err) });
+  }
   try {
     const pruned = await pruneFinishedOutbox(retention.outboxMs);
     if (pruned.PushDelivery || pruned.NotificationDelivery) log.info('finished outbox rows pruned', { pushDeliveries: pruned.PushDelivery, notifications: pruned.NotificationDelivery });

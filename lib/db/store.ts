@@ -28,6 +28,9 @@ import type { PruneStatement } from './prune-batches';
 import type { Membership } from './membership';
 import type { MaybeAsync } from '../util/maybe-async';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RawTaskRow } from './task-store';
+import type { TaskListFilter } from './task-repo';
+import type { StateCounts } from './task-tallies';
 
 /** Both Prisma clients are generated from prisma/schema.prisma and expose the same model API. */
 export type Db = InstanceType<typeof PrismaClient>;
@@ -80,12 +83,30 @@ export interface Store {
   launcherSessions(capacity: number): LauncherSessions;
   /** One bounded DELETE of a prune (prune-batches.ts): the rows it deleted. */
   deleteBatch(statement: PruneStatement, values: unknown[]): Promise<number>;
-  /** A Prisma filter matching text that contains `search`, ignoring ASCII case on both providers. */
+  /**
+   * A Prisma filter matching text that contains `search` (`%`, `_` and `\` as themselves),
+   * ignoring ASCII case on both providers.
+   */
   textContains(search: string): { contains: string; mode?: 'insensitive' };
+  /**
+   * A text search of the store's own, where Prisma's filter would read every task (SQLite:
+   * sqlite/task-search.ts); null where textContains is served by indexes (PostgreSQL's pg_trgm).
+   */
+  readonly textSearch: TaskTextSearch | null;
+  /** The n-th (from 1) parameter of a raw statement: `?` on SQLite, `$n` on PostgreSQL. */
+  sqlParam(n: number): string;
+  /** Folds the task tallies' per-writer rows into one per key (PostgreSQL; nothing on SQLite). */
+  foldTaskTallies(): Promise<void>;
   /** How this instance relates to the others on the database (membership.ts). */
   readonly membership: Membership;
   /** A fixed-window counter (the per-caller quotas): shared by every instance on the database. */
   windowCounter(options: WindowCounterOptions): Promise<RateLimiterAbstract>;
+}
+
+/** A text search over the task list (`f.search` set): one page (`limit + 1` rows) or the counts. */
+export interface TaskTextSearch {
+  rows(f: TaskListFilter & { search: string }): Promise<RawTaskRow[]>;
+  stateCounts(f: Omit<TaskListFilter, 'limit' | 'cursor'> & { search: string }): Promise<StateCounts>;
 }
 
 /** rate-limiter-flexible's options: the key prefix, the most a window may count, its seconds. */

@@ -12,10 +12,11 @@ import { db, store, taskReader, taskWriter } from './client';
 import type { RawArtifactRow, RawEventRow, RawMessageRow, RawTaskRow, TaskCursor, WriteResult } from './task-store';
 import { isoTime, toTaskRecord } from './task-columns';
 import type { Artifact, Message, TaskState } from '../protocol/types';
-import { OPEN_STATES } from '../protocol/types';
 import type { NewEvent, NewTask, StoredEvent, TaskPatch, TaskRecord, EventType, Direction } from './task-records';
 import { toStoredEvent } from './task-records';
 import { inScope, type CallerScope, type TaskScope } from './task-scope';
+import { tallyByState, toStateCounts, type StateCounts } from './task-tallies';
+import type { TaskTextSearch } from './store';
 
 /** What a write committed: the task row as it now is, and the events it appended. */
 export interface CommittedChange {
@@ -183,6 +184,8 @@ export interface TaskListFilter {
   agentOrPeer?: string;
   /** Exact: one served agent's tasks (ListTasks). */
   agentSlug?: string;
+  /** Exact: the tasks sent to one peer (one side of agentOrPeer). */
+  peerName?: string;
   owner?: string;
   contextId?: string;
   detached?: boolean;
@@ -200,6 +203,7 @@ function listWhere(f: TaskListFilter) {
   if (f.direction) and.push({ direction: f.direction });
   if (f.agentOrPeer) and.push({ OR: [{ agentSlug: f.agentOrPeer }, { peerName: f.agentOrPeer }] });
   if (f.agentSlug) and.push({ agentSlug: f.agentSlug });
+  if (f.peerName) and.push({ peerName: f.peerName });
   if (f.owner) and.push({ owner: f.owner });
   if (f.contextId) and.push({ contextId: f.contextId });
   if (f.detached !== undefined) and.push({ detached: f.detached });
@@ -207,7 +211,7 @@ function listWhere(f: TaskListFilter) {
   if (f.until) and.push({ createdAt: { lte: f.until } });
   if (f.search) {
     // Text only: statusMessage is stored JSON, where "role" or "kind" would match every task.
-    // Ignoring ASCII case on both stores (Store.textContains).
+    // Ignoring ASCII case on both stores, `%`, `_` and `\` matched as themselves (Store.textContains).
     const contains = store().textContains(f.search);
     and.push({ OR: [{ requestText: contains }, { resultText: contains }] });
   }
@@ -216,7 +220,24 @@ function listWhere(f: TaskListFilter) {
 
 /** Newest first, keyset-paged on (createdAt, id) so deep pages stay fast. */
 export async function listTasks(f: TaskListFilter): Promise<{ tasks: TaskRecord[]; nextCursor: { createdAt: string; id: string } | null }> {
-  const where = listWhere(f);
+  if (!f.agentOrPeer) return toPage(f, await newestTasks(f));
+  // Agent or peer: an OR no index orders, so each side walks its own index (agentSlug or
+  // peerName, then createdAt) for a page, and the two pages merge. A rare agent then costs a
+  // page, not a walk through every task (bench/query-plans.ts).
+  const { agentOrPeer: name, ...rest } = f;
+  const sides = await Promise.all([
+    rest.agentSlug === undefined || rest.agentSlug === name ? newestTasks({ ...rest, agentSlug: name }) : [],
+    newestTasks({ ...rest, peerName: name }),
+  ]);
+  const merged = [...new Map(sides.flat().map((task) => [task.id, task])).values()];
+  merged.sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : a.id > b.id ? -1 : 0) : a.createdAt < b.createdAt ? 1 : -1));
+  return toPage(f, merged.slice(0, f.limit + 1));
+}
+
+/** Up to `limit + 1` tasks matching `f`, newest first. */
+async function newestTasks(f: TaskListFilter): Promise<TaskRecord[]> {
+  const search = textSearchFor(f);
+  if (search) return (await search.by.rows({ ...f, search: search.text })).map(toTaskRecord);
   const cursorWhere = f.cursor
     ? {
         OR: [
@@ -225,18 +246,25 @@ export async function listTasks(f: TaskListFilter): Promise<{ tasks: TaskRecord[
         ],
       }
     : {};
-  const rows = await db().task.findMany({
-    where: { AND: [where, cursorWhere] },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    take: f.limit + 1,
-  });
-  const page = rows.slice(0, f.limit).map(toTaskRecord);
+  const rows = await db().task.findMany({ where: { AND: [listWhere(f), cursorWhere] }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: f.limit + 1 });
+  return rows.map(toTaskRecord);
+}
+
+/** `limit + 1` rows → the page and, when there are more, the cursor after its last row. */
+function toPage(f: TaskListFilter, rows: TaskRecord[]): { tasks: TaskRecord[]; nextCursor: { createdAt: string; id: string } | null } {
+  const page = rows.slice(0, f.limit);
   const last = page[page.length - 1];
   return { tasks: page, nextCursor: rows.length > f.limit && last ? { createdAt: last.createdAt, id: last.id } : null };
 }
 
+/** The store's own text search, when it has one and `f` searches (Store.textSearch). */
+function textSearchFor(f: Pick<TaskListFilter, 'search'>): { by: TaskTextSearch; text: string } | null {
+  const by = store().textSearch;
+  return f.search && by ? { by, text: f.search } : null;
+}
+
 /** What a caller's list may filter on; the scope supplies direction, agent and owner. */
-export type CallerListFilter = Omit<TaskListFilter, 'direction' | 'agentOrPeer' | 'agentSlug' | 'owner'>;
+export type CallerListFilter = Omit<TaskListFilter, 'direction' | 'agentOrPeer' | 'agentSlug' | 'peerName' | 'owner'>;
 
 const scopeFilter = (scope: CallerScope) => ({ direction: scope.direction, agentSlug: scope.agentSlug, owner: scope.owner });
 
@@ -250,16 +278,25 @@ export function countTasksInScope(scope: CallerScope, f: Omit<CallerListFilter, 
 }
 
 export async function countTasks(f: Omit<TaskListFilter, 'limit' | 'cursor'>): Promise<number> {
+  const search = textSearchFor(f);
+  if (search) return Object.values(await search.by.stateCounts({ ...f, search: search.text })).reduce((sum, c) => sum + c.total, 0);
   return db().task.count({ where: listWhere({ ...f, limit: 0 }) });
 }
 
-/** Counts per state for the list's filter chips (respecting every filter but the state one). */
-export async function countTasksByState(f: Omit<TaskListFilter, 'limit' | 'cursor' | 'states'>): Promise<Record<string, number>> {
-  const groups = await db().task.groupBy({ by: ['state'], where: listWhere({ ...f, limit: 0 }), _count: { _all: true } });
-  const detached = await db().task.count({
-    // `in` the open states, not `notIn` the ended ones: an IN list is a search of the state
-    // index, a NOT IN read every row (bench/query-plans.ts).
-    where: { AND: [listWhere({ ...f, limit: 0 }), { detached: true, state: { in: [...OPEN_STATES] } }] },
-  });
-  return { ...Object.fromEntries(groups.map((g) => [g.state, g._count._all])), detached };
+type CountFilter = Omit<TaskListFilter, 'limit' | 'cursor' | 'states'>;
+
+/** Only direction and agent-or-peer set: the tallies answer (task-tallies.ts). */
+const tallyAnswers = (f: CountFilter): boolean =>
+  Object.entries(f).every(([key, value]) => value === undefined || key === 'direction' || key === 'agentOrPeer');
+
+/**
+ * Tasks per state, and how many of them detached, for the list's filter chips (every filter but
+ * the state one). From the tallies when they can answer, else one grouped count of the tasks.
+ */
+export async function countTasksByState(f: CountFilter): Promise<StateCounts> {
+  if (tallyAnswers(f)) return tallyByState({ direction: f.direction, agentOrPeer: f.agentOrPeer });
+  const search = textSearchFor(f);
+  if (search) return search.by.stateCounts({ ...f, search: search.text });
+  const groups = await db().task.groupBy({ by: ['state', 'detached'], where: listWhere({ ...f, limit: 0 }), _count: { _all: true } });
+  return toStateCounts(groups.map((g) => ({ state: g.state, detached: g.detached, n: g._count._all })));
 }

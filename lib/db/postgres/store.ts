@@ -19,6 +19,7 @@ import { errorMessage, log } from '../../log';
 import { ClusterMember } from './cluster-member';
 import { outboxStatementsPg, pgNotifications, pgPushDeliveries } from './outboxes';
 import { pgWindowCounters } from './window-counters';
+import { foldTaskTallies } from './tallies';
 import { pgLaunchedGroups, pgLauncherSessions } from './launches';
 import type { Db, Store } from '../store';
 import type { PruneStatement } from '../prune-batches';
@@ -90,7 +91,12 @@ export function createPostgresStore(databaseUrl: string): PgStore {
     launcherSessions: pgLauncherSessions(query),
     deleteBatch: async (statement: PruneStatement, values: unknown[]) => (await query(statement.pg, values)).rowCount ?? 0,
     // SQLite's LIKE ignores ASCII case; PostgreSQL's needs Prisma's insensitive mode to match alike.
-    textContains: (search: string) => ({ contains: search, mode: 'insensitive' as const }),
+    // `%`, `_` and `\` escaped: a search is text, not a pattern (the LIKE escape is `\`); served
+    // by the trigram GIN indexes (migrations-postgresql/0019).
+    textContains: (search: string) => ({ contains: search.replace(/[\\%_]/g, (c) => `\\${c}`), mode: 'insensitive' as const }),
+    textSearch: null,
+    sqlParam: (n: number) => `$${n}`,
+    foldTaskTallies: () => foldTaskTallies(() => ready.then(() => pool)),
     membership: new ClusterMember(() => ready.then(() => pool)),
     windowCounter: pgWindowCounters(databaseUrl, ready),
   };

@@ -14,6 +14,7 @@ import { SingleMember } from './single-member';
 import { sqliteNotifications, sqlitePushDeliveries } from './outboxes';
 import { sqliteLaunchedGroups, sqliteLauncherSessions } from './launches';
 import { sqliteWindowCounter } from './window-counters';
+import { sqliteTextSearch } from './task-search';
 import { countingAdapterFactory, queryLogEnabled } from '../query-counter';
 import type { Db, Store } from '../store';
 import type { PruneStatement } from '../prune-batches';
@@ -37,6 +38,7 @@ export class SqliteStore implements Store {
   readonly launcherSessions = sqliteLauncherSessions(this.conn);
   readonly membership = new SingleMember(() => this.prisma);
   readonly windowCounter = sqliteWindowCounter;
+  readonly textSearch = sqliteTextSearch(() => this.prisma);
 
   constructor(private readonly databaseUrl: string) {}
 
@@ -64,10 +66,17 @@ export class SqliteStore implements Store {
     return this.writer.conn.prepare(statement.sqlite).run(...values).changes;
   }
 
-  /** SQLite's LIKE ignores ASCII case already. */
+  /** SQLite's LIKE ignores ASCII case already; searches go through textSearch, which escapes. */
   textContains(search: string) {
     return { contains: search };
   }
+
+  sqlParam(): string {
+    return '?';
+  }
+
+  /** One writer, no shards: nothing to fold. */
+  async foldTaskTallies(): Promise<void> {}
 }
 
 export const createSqliteStore = (databaseUrl: string): SqliteStore => new SqliteStore(databaseUrl);

@@ -1,0 +1,111 @@
+/**
+ * The dashboard's text search on SQLite without reading every task (Store.textSearch). What matches is
+ * unchanged: a task whose request or result text contains the search text, ASCII case ignored
+ * (SQLite's LIKE). The trigram index (`_task_search`, migration 0019) only narrows the tasks
+ * the LIKE then decides on: every trigram of the text must be in the task's texts.
+ *
+ * A frequent text is answered from the newest tasks alone: the LIKE over the newest
+ * RECENT_WINDOW tasks that match the other filters fills a page (in order, so it is the same
+ * page). A rarer one goes through the index: its matches are few, read by rowid and sorted.
+ * A text of one or two characters has no trigram; it keeps the LIKE walk (it matches nearly
+ * every task, so the page fills at once). `%` and `_` are matched as themselves (Prisma's
+ * `contains` passed them on as wildcards).
+ *
+ * PostgreSQL needs none of this: trigram GIN indexes serve its ILIKE, and its planner picks
+ * between them and the createdAt walk (migrations-postgresql/0019).
+ */
+import { sqliteTime } from '../task-store';
+import type { RawTaskRow } from '../task-store';
+import type { TaskListFilter } from '../task-repo';
+import { toStateCounts, type StateCounts } from '../task-tallies';
+import type { Db, TaskTextSearch } from '../store';
+
+/** Newest tasks the LIKE reads before the index is asked: at 2.5% density and more they fill a page. */
+export const RECENT_WINDOW = 2_000;
+/** More trigrams narrow better but cost a doclist each; the LIKE decides anyway. */
+const MAX_TRIGRAMS = 12;
+
+/**
+ * The FTS5 query for `text`: its distinct trigrams, each quoted, ANDed; null when it has none
+ * (shorter than three characters). Evenly spread over the text when there are many.
+ */
+export function trigramQuery(text: string): string | null {
+  const chars = Array.from(text);
+  if (chars.length < 3) return null;
+  const all = [...new Set(chars.slice(0, -2).map((_, i) => chars.slice(i, i + 3).join('')))];
+  const step = Math.max(1, all.length / MAX_TRIGRAMS);
+  const picked = all.length <= MAX_TRIGRAMS ? all : Array.from({ length: MAX_TRIGRAMS }, (_, i) => all[Math.floor(i * step)]);
+  return picked.map((t) => `"${t.replaceAll('"', '""')}"`).join(' AND ');
+}
+
+type Where = { sql: string; args: unknown[] };
+
+const escapeLike = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** The list filter as SQLite SQL, every condition listWhere (task-repo.ts) has, plus the cursor. */
+function whereSql(f: Omit<TaskListFilter, 'limit'>, withText: boolean): Where {
+  const and: string[] = [];
+  const args: unknown[] = [];
+  const add = (sql: string, ...values: unknown[]) => (and.push(sql), args.push(...values));
+  if (f.states?.length) add(`"state" IN (${f.states.map(() => '?').join(', ')})`, ...f.states);
+  if (f.direction) add('"direction" = ?', f.direction);
+  if (f.agentOrPeer) add('("agentSlug" = ? OR "peerName" = ?)', f.agentOrPeer, f.agentOrPeer);
+  if (f.agentSlug) add('"agentSlug" = ?', f.agentSlug);
+  if (f.peerName) add('"peerName" = ?', f.peerName);
+  if (f.owner) add('"owner" = ?', f.owner);
+  if (f.contextId) add('"contextId" = ?', f.contextId);
+  if (f.detached !== undefined) add('"detached" = ?', f.detached ? 1 : 0);
+  if (f.since) add('"createdAt" >= ?', sqliteTime(f.since));
+  if (f.until) add('"createdAt" <= ?', sqliteTime(f.until));
+  if (f.cursor) {
+    const at = sqliteTime(new Date(f.cursor.createdAt));
+    add('("createdAt" < ? OR ("createdAt" = ? AND "id" < ?))', at, at, f.cursor.id);
+  }
+  if (withText && f.search) add(`("requestText" LIKE ? ESCAPE '\\' OR "resultText" LIKE ? ESCAPE '\\')`, escapeLike(f.search), escapeLike(f.search));
+  return { sql: and.length ? and.join(' AND ') : '1', args };
+}
+
+const NEWEST = 'ORDER BY "createdAt" DESC, "id" DESC';
+
+/** The tasks the index says may contain every trigram, as the outer loop (CROSS JOIN keeps it outer). */
+const CANDIDATES = 'SELECT rowid AS "r" FROM "_task_search" WHERE "_task_search" MATCH ?';
+
+/**
+ * One page of `f` (with `f.search`), newest first; `limit + 1` rows at most. `match`: the
+ * trigram query, null for a text shorter than a trigram (then the LIKE walks on).
+ */
+async function searchTaskRows(db: Db, f: TaskListFilter, match: string | null): Promise<RawTaskRow[]> {
+  const others = whereSql(f, false);
+  const text = whereSql({ search: f.search }, true);
+  const recent = await db.$queryRawUnsafe<RawTaskRow[]>(
+    `SELECT * FROM (SELECT * FROM "Task" WHERE ${others.sql} ${NEWEST} LIMIT ${RECENT_WINDOW}) WHERE ${text.sql} ${NEWEST} LIMIT ?`,
+    ...others.args,
+    ...text.args,
+    f.limit + 1,
+  );
+  if (recent.length > f.limit) return recent;
+  const all = whereSql(f, true);
+  return db.$queryRawUnsafe<RawTaskRow[]>(`SELECT "t".* FROM ${from(match)} WHERE ${all.sql} ${NEWEST} LIMIT ?`, ...(match ? [match] : []), ...all.args, f.limit + 1);
+}
+
+/** The tasks the index names as the outer loop, or (no trigram) every task. */
+const from = (match: string | null) => (match ? `(${CANDIDATES}) AS "m" CROSS JOIN "Task" AS "t" ON "t".rowid = "m"."r"` : '"Task" AS "t"');
+
+/** Tasks per state (and detached) matching `f`, its search through the index. */
+async function searchStateCounts(db: Db, f: Omit<TaskListFilter, 'limit' | 'cursor'>, match: string | null): Promise<StateCounts> {
+  const all = whereSql(f, true);
+  const rows = await db.$queryRawUnsafe<{ state: string; detached: unknown; n: unknown }[]>(
+    `SELECT "state", "detached", COUNT(*) AS "n" FROM ${from(match)} WHERE ${all.sql} GROUP BY "state", "detached"`,
+    ...(match ? [match] : []),
+    ...all.args,
+  );
+  return toStateCounts(rows);
+}
+
+/** The SQLite store's text search (Store.textSearch), on its Prisma client. */
+export function sqliteTextSearch(db: () => Db): TaskTextSearch {
+  return {
+    rows: (f) => searchTaskRows(db(), f, trigramQuery(f.search)),
+    stateCounts: (f) => searchStateCounts(db(), f, trigramQuery(f.search)),
+  };
+}
