@@ -30,7 +30,7 @@ import type { MaybeAsync } from '../util/maybe-async';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { RawTaskRow } from './task-store';
 import type { TaskListFilter } from './task-repo';
-import type { StateCounts } from './task-tallies';
+import type { StateCounts } from './state-counts';
 
 /** Both Prisma clients are generated from prisma/schema.prisma and expose the same model API. */
 export type Db = InstanceType<typeof PrismaClient>;

@@ -10,6 +10,9 @@
  */
 import { db, store } from './client';
 import type { Direction } from './task-records';
+import { toStateCounts, type StateCounts } from './state-counts';
+
+export { toStateCounts, type StateCounts };
 
 export interface TaskTally {
   state: string;
@@ -17,8 +20,6 @@ export interface TaskTally {
   count: number;
 }
 
-/** Tasks per state, and how many of them are detached. */
-export type StateCounts = Record<string, { total: number; detached: number }>;
 
 /** The filters a tally can answer: the others (time, text, owner…) need the tasks themselves. */
 export interface TallyFilter {
@@ -50,15 +51,3 @@ export async function tallyByState(f: TallyFilter): Promise<StateCounts> {
   return toStateCounts(rows);
 }
 
-/** Grouped (state, detached, n) rows → StateCounts; SQLite's detached is 0/1, PostgreSQL's a boolean. */
-export function toStateCounts(rows: { state: string; detached: unknown; n: unknown }[]): StateCounts {
-  const counts: StateCounts = {};
-  for (const r of rows) {
-    const n = Number(r.n);
-    if (!n) continue;
-    const c = (counts[r.state] ??= { total: 0, detached: 0 });
-    c.total += n;
-    if (r.detached === true || Number(r.detached) === 1) c.detached += n;
-  }
-  return counts;
-}

@@ -17,7 +17,7 @@
 import { sqliteTime } from '../task-store';
 import type { RawTaskRow } from '../task-store';
 import type { TaskListFilter } from '../task-repo';
-import { toStateCounts, type StateCounts } from '../task-tallies';
+import { toStateCounts, type StateCounts } from '../state-counts';
 import type { Db, TaskTextSearch } from '../store';
 
 /** Newest tasks the LIKE reads before the index is asked: at 2.5% density and more they fill a page. */
