@@ -5,7 +5,7 @@
  */
 import type { AuditActor } from '../audit/audit-log';
 import type { Caller } from '../auth/guard';
-import { remoteAddressOf } from '../server/remote-address';
+import { remoteAddressOf } from '../auth/remote-address';
 import { operatorDoor } from './client-label';
 
 export function requestActor(req: Request, caller: Caller, door: string = operatorDoor(req, caller)): AuditActor {

@@ -8,14 +8,16 @@
  * wrong tokens. What keeps a guesser out is the tokens' length (at least 16 characters); the
  * throttle bounds how fast one source (or one stale token) can fill the log with refusals.
  *
- * The source is the last `X-Forwarded-For` entry: `next start` puts the socket's address there
- * when the request has none, and a reverse proxy appends the address it saw, so behind a proxy
- * the last entry is not the caller's to choose. Both maps are bounded (oldest key dropped).
+ * The source is the address the server's own listener saw (remote-address.ts), never a header the
+ * caller wrote: `next start` keeps a caller's own X-Forwarded-For, so keying on it let a guesser
+ * pick a new source for every try. Behind a reverse proxy (SWITCHBOARD_TRUST_PROXY) the last
+ * X-Forwarded-For entry is the proxy's word. Both maps are bounded (oldest key dropped).
  */
 import { createHash } from 'node:crypto';
 import { getSettings } from '../config/settings';
 import { processSingleton } from '../process-singleton';
 import type { HeaderSource } from './web-origin';
+import { remoteAddressOf } from './remote-address';
 
 interface Window {
   startedAt: number;
@@ -29,10 +31,8 @@ const MAX_SOURCE_CHARS = 64;
 const windows = () => processSingleton('login-throttle', () => new Map<string, Window>());
 
 /** The address a request came from, as far as the server can tell (see the file comment). */
-export function sourceOf(headers: HeaderSource): string {
-  const forwarded = headers.get('x-forwarded-for') ?? '';
-  const last = forwarded.split(',').pop()?.trim() ?? '';
-  return `src:${last.slice(0, MAX_SOURCE_CHARS) || 'unknown'}`;
+export function sourceOf(headers: HeaderSource, trustProxy?: boolean): string {
+  return `src:${remoteAddressOf(headers, trustProxy)?.slice(0, MAX_SOURCE_CHARS) ?? 'unknown'}`;
 }
 
 const tokenKey = (token: string) => `tok:${createHash('sha256').update(token).digest('base64url').slice(0, 22)}`;

@@ -15,7 +15,7 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import { getSettings } from '../config/settings';
 import { log } from '../log';
-import { stampRemoteAddress } from './remote-address';
+import { stampRemoteAddress } from '../auth/remote-address';
 
 const APPLIED = Symbol.for('switchboard.server-timeouts');
 

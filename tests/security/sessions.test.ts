@@ -12,7 +12,8 @@ const METRICS = 'sessions-metrics-token-0123456789';
 let app: AppServer;
 
 beforeAll(async () => {
-  app = await startApp({ SWITCHBOARD_OPERATOR_TOKEN: OPERATOR, SWITCHBOARD_METRICS_TOKEN: METRICS, SWITCHBOARD_LOGIN_MAX_FAILURES: '3', SWITCHBOARD_LOGIN_WINDOW: '600' });
+  // Behind a (simulated) proxy: the tests name each request's source in X-Forwarded-For.
+  app = await startApp({ SWITCHBOARD_OPERATOR_TOKEN: OPERATOR, SWITCHBOARD_METRICS_TOKEN: METRICS, SWITCHBOARD_LOGIN_MAX_FAILURES: '3', SWITCHBOARD_LOGIN_WINDOW: '600', SWITCHBOARD_TRUST_PROXY: '1' });
 });
 afterAll(async () => app?.stop());
 

@@ -1,5 +1,6 @@
 /**
- * The remote address of a request as this server saw it, for the audit log (decision 232).
+ * The remote address of a request as this server saw it: the login throttle's source (decision
+ * 170) and the audit log's "from where" (decision 232).
  * `next start` hands route handlers a Request without the socket, and fills X-Forwarded-For from
  * the socket only when the request has none, so a caller can write that header itself. The
  * server's own listener therefore stamps every request with the socket's address in a header of
@@ -9,7 +10,7 @@
  */
 import type http from 'node:http';
 import { getSettings } from '../config/settings';
-import type { HeaderSource } from '../auth/web-origin';
+import type { HeaderSource } from './web-origin';
 
 export const REMOTE_ADDRESS_HEADER = 'x-switchboard-remote-address';
 const MAX_ADDRESS_CHARS = 64;
@@ -21,7 +22,7 @@ export function stampRemoteAddress(server: http.Server): void {
   });
 }
 
-export function remoteAddressOf(headers: HeaderSource): string | null {
-  const raw = getSettings().trustProxy ? (headers.get('x-forwarded-for') ?? '').split(',').pop() : headers.get(REMOTE_ADDRESS_HEADER);
+export function remoteAddressOf(headers: HeaderSource, trustProxy = getSettings().trustProxy): string | null {
+  const raw = trustProxy ? (headers.get('x-forwarded-for') ?? '').split(',').pop() : headers.get(REMOTE_ADDRESS_HEADER);
   return raw?.trim().slice(0, MAX_ADDRESS_CHARS) || null;
 }
