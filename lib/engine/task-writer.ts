@@ -6,6 +6,7 @@ import { appendEvents, insertTask, type AppendOptions, type CommittedChange } fr
 import type { NewEvent, NewTask, TaskPatch } from '../db/task-records';
 import { applySummary, type SummaryFields } from '../protocol/summary-rule';
 import { eventHub } from '../events/hub';
+import { processSingleton } from '../process-singleton';
 import { taskReader } from '../db/client';
 import { getSettings } from '../config/settings';
 import type { Message } from '../protocol/types';
@@ -20,8 +21,7 @@ import { chargeStoredBytes } from '../quotas/caller-quotas';
 export async function createTaskRecord(task: NewTask, events: NewEvent[], messages: Message[] = []): Promise<CommittedChange> {
   outputMeter().start(task.id, events);
   const change = await insertTask(task, events, messages);
-  await chargeOwner(change, events);
-  eventHub().publish(change);
+  await chargeThenPublish(change, events);
   metrics().tasksCreated.inc(taskLabels(change.task));
   return change;
 }
@@ -62,11 +62,35 @@ const CRASH_AFTER_END_COMMIT = process.env.SWITCHBOARD_TEST_CRASH_AFTER_END_COMM
 async function commit(taskId: string, events: NewEvent[], opts: WriteOptions): Promise<CommittedChange | null> {
   const change = await appendEvents(taskId, events, { ...opts, patch: { ...opts.patch, ...summaryPatch(events, new Date()) } });
   if (change && CRASH_AFTER_END_COMMIT && change.task.endedAt) process.kill(process.pid, 'SIGKILL');
-  if (change) {
-    await chargeOwner(change, events);
-    eventHub().publish(change);
-  }
+  if (change) await chargeThenPublish(change, events);
   return change;
+}
+
+/**
+ * Per task, the publication of its last change: the next one waits for it (commit order).
+ * Process-wide, as the hub is: every route bundle's writes to one task queue here together.
+ */
+const publications = () => processSingleton('task-publications', () => new Map<string, Promise<void>>());
+
+/**
+ * Charges the owner, then publishes the change, in the task's commit order. A charge is a round
+ * trip on PostgreSQL (the shared counter) and two commits' charges can come back in either
+ * order; publishing each when its own charge returned let a later event reach the hub first,
+ * and a follower then skipped the earlier one. A charge that fails never holds a publication.
+ */
+async function chargeThenPublish(change: CommittedChange, events: readonly NewEvent[]): Promise<void> {
+  const taskId = change.task.id;
+  const charged = chargeOwner(change, events).catch(() => undefined);
+  const publishing = publications();
+  const previous = publishing.get(taskId) ?? Promise.resolve();
+  const published = previous.then(() => charged).then(() => eventHub().publish(change));
+  const settled = published.catch(() => undefined);
+  publishing.set(taskId, settled);
+  try {
+    await published;
+  } finally {
+    if (publishing.get(taskId) === settled) publishing.delete(taskId);
+  }
 }
 
 /**
