@@ -23,13 +23,21 @@ const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start
   stdio: 'inherit',
   env,
 });
-for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => child.kill(signal));
+// One stop request from here, whichever way it comes: a process group's signal reaches the
+// server directly too, and a second request would cut its drain short (lib/runtime/boot.ts).
+let stopSent = false;
+const stopServer = (signal) => {
+  if (stopSent) return;
+  stopSent = true;
+  child.kill(signal);
+};
+for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => stopServer(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
-watchLauncher(() => child.kill('SIGTERM'));
+watchLauncher(() => stopServer('SIGTERM'));
 
 /**
  * npm does not pass a SIGTERM sent to it alone on to its script: it exits and leaves the server
- * serving (issue 27). So under `npm start` the npm process above us (and the shell between) is
+ * serving. So under `npm start` the npm process above us (and the shell between) is
  * watched, and when one of them is gone the server gets the SIGTERM
  * npm did not send: it drains and ends its tasks and their children as on any stop (decision 233).
  * Processes are told apart by their start time, so a reused pid is not mistaken for the one we knew.

@@ -101,21 +101,31 @@ async function boot(): Promise<void> {
 }
 
 /**
+ * A process group's SIGTERM reaches the server twice: directly, and forwarded by the launcher
+ * above it (scripts/start.mjs). A second signal this soon after the first is that same request.
+ */
+const SAME_STOP_MS = 1_000;
+
+/**
  * SIGTERM / SIGINT: drain, end the remaining tasks, stop the launched children, exit. A second
- * signal (a process manager's group-wide SIGTERM, an impatient Ctrl-C) cuts the drain short but
- * never skips the ending: Node's default action for it would exit at once and leave the
- * launched children running. So the handlers stay installed (`on`, not `once`).
+ * signal later than SAME_STOP_MS (an impatient Ctrl-C, a manager's second try) cuts the drain
+ * short but never skips the ending: Node's default action for it would exit at once and leave
+ * the launched children running. So the handlers stay installed (`on`, not `once`).
  */
 function installShutdown(): void {
-  let stopping = false;
+  let stoppingSince: number | null = null;
   const hurry = new AbortController();
   const stop = (signal: string) => {
-    if (stopping) {
+    if (stoppingSince !== null) {
+      if (Date.now() - stoppingSince < SAME_STOP_MS) {
+        log.info('shutdown signal repeated at once (a process group\'s, forwarded): the drain goes on', { signal });
+        return;
+      }
       if (!hurry.signal.aborted) log.warn('second shutdown signal: cutting the drain short; running tasks and their children are ended now', { signal });
       hurry.abort();
       return;
     }
-    stopping = true;
+    stoppingSince = Date.now();
     log.info('shutdown requested', { signal });
     void drainAndStop(getSettings().drainMs, hurry.signal)
       .catch((err) => log.error('shutdown failed', { error: errorMessage(err) }))

@@ -1,5 +1,5 @@
 /**
- * Issue 27 "stop paths": SIGTERM to the `npm start` process alone (npm exits without passing it
+ * Stop paths under `npm start`: SIGTERM to the `npm start` process alone (npm exits without passing it
  * on) used to leave the server serving and its launched children running. scripts/start.mjs now
  * watches the npm process that started it and, when it is gone, stops the server the ordinary
  * way: the drain, the running tasks ended, their process groups reaped (decision 233).
@@ -37,7 +37,8 @@ async function serving(url: string): Promise<boolean> {
   }
 }
 
-it('SIGTERM to npm alone stops the server, and the launched tree ends with its task', async () => {
+/** `npm start` in a group of its own, serving a config whose agent leaves a process tree hanging. */
+async function startUnderNpm(): Promise<{ url: string; dir: string; output: () => string }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-npm-stop-'));
   const fixtures = path.join(ROOT, 'tests/fixtures/agents');
   const config = { agents: [{ slug: 'stubborn', name: 'Stubborn', launcher: { type: 'process', command: [path.join(fixtures, 'stubborn-tree.mjs'), path.join(dir, 'pids.json'), 'hang'], killGraceMs: 200 } }] };
@@ -64,18 +65,40 @@ it('SIGTERM to npm alone stops the server, and the launched tree ends with its t
   npm.stdout!.on('data', (c: Buffer) => (output += c.toString()));
   npm.stderr!.on('data', (c: Buffer) => (output += c.toString()));
   await waitFor(() => serving(url), 90_000, 200);
+  return { url, dir, output: () => output };
+}
 
+/** A task whose launched tree hangs: its pids once it runs. */
+async function startHangingTask(url: string, dir: string): Promise<{ leader: number; grandchild: number }> {
   const message = { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'x' }] };
   const sent = await rpc(`${url}/a2a/stubborn`, 'message/send', { message, configuration: { blocking: false } });
   expect(sent.body.result.status.state).toBe('working');
-  pids = await waitFor(async () => fs.existsSync(path.join(dir, 'pids.json')) && JSON.parse(fs.readFileSync(path.join(dir, 'pids.json'), 'utf8')));
-  expect(isAlive(pids!.leader)).toBe(true);
+  const found = await waitFor(async () => fs.existsSync(path.join(dir, 'pids.json')) && JSON.parse(fs.readFileSync(path.join(dir, 'pids.json'), 'utf8')));
+  expect(isAlive(found.leader)).toBe(true);
+  return found;
+}
+
+it('SIGTERM to npm alone stops the server, and the launched tree ends with its task', async () => {
+  const { url, dir, output } = await startUnderNpm();
+  pids = await startHangingTask(url, dir);
 
   const signalledAt = Date.now();
-  process.kill(npm.pid!, 'SIGTERM'); // npm alone, as `kill <npm pid>` does
+  process.kill(npm!.pid!, 'SIGTERM'); // npm alone, as `kill <npm pid>` does
   await waitFor(async () => !(await serving(url)), 30_000, 100);
   await waitFor(async () => ![pids!.leader, pids!.grandchild].some(isAlive), 10_000);
-  expect(output).toContain('the process that started the server is gone');
-  expect(output).toMatch(/shutdown requested/);
+  expect(output()).toContain('the process that started the server is gone');
+  expect(output()).toMatch(/shutdown requested/);
   console.log(`npm SIGTERM → server stopped and tree gone in ${Date.now() - signalledAt} ms`);
+}, 180_000);
+
+it('a SIGTERM to the whole npm start group (a process manager) drains once: not cut short', async () => {
+  const { url, dir, output } = await startUnderNpm();
+  pids = await startHangingTask(url, dir);
+
+  process.kill(-npm!.pid!, 'SIGTERM'); // npm, its script and the server, as systemd or docker do
+  await waitFor(async () => !(await serving(url)), 30_000, 100);
+  await waitFor(async () => ![pids!.leader, pids!.grandchild].some(isAlive), 10_000);
+  expect(output()).toMatch(/shutdown requested/);
+  expect(output()).toMatch(/shutdown: draining running tasks/);
+  expect(output()).not.toMatch(/second shutdown signal/);
 }, 180_000);
