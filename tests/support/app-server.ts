@@ -103,9 +103,13 @@ export async function startApp(env: Record<string, string> = {}, opts: StartOpti
   };
   let output = '';
   let child: ChildProcess;
-  let launchHead = '';
+  // Whether this launch's output said it listens: looked for in every chunk (a flood of other
+  // output, e.g. --trace-gc-verbose, may come first), across chunk boundaries.
+  let listening = false;
+  let lastChars = '';
   const launch = async (extra: Record<string, string> = {}) => {
-    launchHead = '';
+    listening = false;
+    lastChars = '';
     child = spawn(process.execPath, [...(opts.nodeArgs ?? []), 'node_modules/next/dist/bin/next', 'start', '-H', '127.0.0.1', '-p', String(port)], {
       env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_MANUAL_SIG_HANDLE: 'true', SWITCHBOARD_DIST_DIR: distDir(), HOST: '127.0.0.1', PORT: String(port), ...fullEnv, ...extra },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -113,11 +117,15 @@ export async function startApp(env: Record<string, string> = {}, opts: StartOpti
     });
     const append = (chunk: Buffer) => {
       output = (output + chunk.toString()).slice(-200_000);
-      if (launchHead.length < 8_192) launchHead += chunk.toString();
+      if (!listening) {
+        const text = lastChars + chunk.toString();
+        listening = text.includes(LISTENING);
+        lastChars = text.slice(-LISTENING.length);
+      }
     };
     child.stdout!.on('data', append);
     child.stderr!.on('data', append);
-    await waitReady(`http://127.0.0.1:${port}`, child, () => output, () => launchHead.includes(LISTENING));
+    await waitReady(`http://127.0.0.1:${port}`, child, () => output, () => listening);
   };
   const exited = () =>
     new Promise<void>((resolve) => {
