@@ -15,7 +15,8 @@ import type { Artifact, Message, TaskState } from '../protocol/types';
 import type { NewEvent, NewTask, StoredEvent, TaskPatch, TaskRecord, EventType, Direction } from './task-records';
 import { toStoredEvent } from './task-records';
 import { inScope, type CallerScope, type TaskScope } from './task-scope';
-import { tallyByState, toStateCounts, type StateCounts } from './task-tallies';
+import { tallyByState } from './task-tallies';
+import { toStateCounts, type StateCounts } from './state-counts';
 import type { TaskTextSearch } from './store';
 
 /** What a write committed: the task row as it now is, and the events it appended. */

@@ -12,8 +12,6 @@ import { db, store } from './client';
 import type { Direction } from './task-records';
 import { toStateCounts, type StateCounts } from './state-counts';
 
-export { toStateCounts, type StateCounts };
-
 export interface TaskTally {
   state: string;
   direction: string;
@@ -28,7 +26,6 @@ export interface TallyFilter {
   agentOrPeer?: string;
 }
 
-const placeholder = (n: number) => store().sqlParam(n);
 
 /** For the metrics gauge: tasks per (state, direction). */
 export async function tallyTasksByState(): Promise<TaskTally[]> {
@@ -42,8 +39,8 @@ export async function tallyTasksByState(): Promise<TaskTally[]> {
 export async function tallyByState(f: TallyFilter): Promise<StateCounts> {
   const where: string[] = [];
   const args: unknown[] = [];
-  if (f.direction) where.push(`"direction" = ${placeholder(args.push(f.direction))}`);
-  if (f.agentOrPeer) where.push(`("agent" = ${placeholder(args.push(f.agentOrPeer))} OR "peer" = ${placeholder(args.push(f.agentOrPeer))})`);
+  if (f.direction) where.push(`"direction" = ${store().sqlParam(args.push(f.direction))}`);
+  if (f.agentOrPeer) where.push(`("agent" = ${store().sqlParam(args.push(f.agentOrPeer))} OR "peer" = ${store().sqlParam(args.push(f.agentOrPeer))})`);
   const rows = await db().$queryRawUnsafe<{ state: string; detached: unknown; n: unknown }[]>(
     `SELECT "state", "detached", CAST(SUM("count") AS BIGINT) AS "n" FROM "_task_tally"${where.length ? ` WHERE ${where.join(' AND ')}` : ''} GROUP BY "state", "detached"`,
     ...args,

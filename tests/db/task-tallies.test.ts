@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { freshStore } from '../support/in-process';
 import { testStore } from '../support/postgres';
 import type { TaskState } from '../../lib/protocol/types';
+import { toStateCounts } from '../../lib/db/state-counts';
 
 type Client = typeof import('../../lib/db/client');
 type Repo = typeof import('../../lib/db/task-repo');
@@ -25,7 +26,7 @@ async function query<R>(sql: string): Promise<R[]> {
 /** The truth: the tasks themselves, grouped. */
 async function countedFromTasks(where = '1 = 1'): Promise<Record<string, { total: number; detached: number }>> {
   const rows = await query<{ state: string; detached: unknown; n: unknown }>(`SELECT "state", "detached", COUNT(*) AS "n" FROM "Task" WHERE ${where} GROUP BY "state", "detached"`);
-  return tallies.toStateCounts(rows);
+  return toStateCounts(rows);
 }
 
 const request = (text: string) => ({ kind: 'message' as const, messageId: crypto.randomUUID(), role: 'user' as const, parts: [{ kind: 'text' as const, text }] });

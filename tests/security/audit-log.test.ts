@@ -11,6 +11,7 @@ import { runCli } from '../support/cli';
 import { waitFor } from '../support/a2a-clients';
 import type { TaskView } from '../support/dispatch-api';
 import { httpMcpClient } from '../support/mcp-clients';
+import type { AuditEntryWire } from '../../lib/dashboard/audit-wire';
 
 const OPERATOR = 'audit-operator-token-0123456789';
 const VIEWER = 'audit-viewer-token-0123456789ab';
@@ -18,19 +19,7 @@ const PEER_SECRET = 'peer-bearer-secret-never-logged';
 let app: AppServer;
 const auth = { Authorization: `Bearer ${OPERATOR}` };
 
-interface Entry {
-  id: string;
-  at: string;
-  action: string;
-  actor: string;
-  via: string;
-  door: string;
-  address: string | null;
-  target: string | null;
-  detail: Record<string, string> | null;
-  outcome: string;
-  error: string | null;
-}
+type Entry = AuditEntryWire;
 
 beforeAll(async () => {
   app = await startApp({ SWITCHBOARD_OPERATOR_TOKEN: OPERATOR, SWITCHBOARD_VIEWER_TOKEN: VIEWER });
