@@ -14,6 +14,7 @@
  */
 import type pg from 'pg';
 import { named } from './pool';
+import { withMigrationLock } from './migrate';
 import { errorMessage, log } from '../../log';
 
 const FLUSH_MS = 20;
@@ -76,8 +77,9 @@ export class PgLeases {
     readonly leaseMs: number,
   ) {}
 
+  /** Under the migration lock: instances starting at once on a fresh database would race on the DDL. */
   async createTables(): Promise<void> {
-    await this.pool.query(TABLES);
+    await withMigrationLock(this.pool, (client) => client.query(TABLES));
   }
 
   /** Inserts or extends this instance's row. */

@@ -1,7 +1,8 @@
 /**
  * Applies the committed PostgreSQL migrations (prisma/migrations-postgresql), in name order,
  * each once and in its own transaction, like migrate.ts does for SQLite. An advisory lock
- * serialises instances that start at the same time on one database.
+ * serialises instances that start at the same time on one database; every other DDL a start
+ * runs (the cluster's lease tables, leases.ts) takes the same lock (withMigrationLock).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,10 +17,24 @@ export function pgMigrationsDir(): string {
   return path.resolve(process.cwd(), 'prisma/migrations-postgresql');
 }
 
-export async function applyPgMigrations(pool: pg.Pool, dir: string = pgMigrationsDir()): Promise<string[]> {
+/**
+ * Runs `work` on one connection while holding the migration lock. Schema changes at start go
+ * through it: two concurrent `CREATE TABLE IF NOT EXISTS` of one table can both miss it and the
+ * second fail with 23505 (unique violation on pg_type), so "if not exists" alone is no guard.
+ */
+export async function withMigrationLock<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    return await work(client);
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    client.release();
+  }
+}
+
+export function applyPgMigrations(pool: pg.Pool, dir: string = pgMigrationsDir()): Promise<string[]> {
+  return withMigrationLock(pool, async (client) => {
     await client.query('CREATE TABLE IF NOT EXISTS "_switchboard_migrations" (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
     const done = new Set((await client.query<{ name: string }>('SELECT name FROM "_switchboard_migrations"')).rows.map((r) => r.name));
     const pending = pendingMigrations(dir, done);
@@ -37,8 +52,5 @@ export async function applyPgMigrations(pool: pg.Pool, dir: string = pgMigration
       log.info('database migration applied', { migration: name, store: 'postgresql' });
     }
     return pending;
-  } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
-    client.release();
-  }
+  });
 }
