@@ -1,9 +1,6 @@
 /** The read-only tools: list_agents, wait, get_result, list_tasks (viewer and operator). */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { agentRegistry } from '../agents/registry';
-import { listPeers } from '../peers/registry';
-import { selfBaseUrl } from '../peers/sync';
 import { listTaskPage } from '../dashboard/task-list';
 import { DisplayStateSchema, TaskListQuerySchema, type TaskSummary } from '../dashboard/wire';
 import { isTerminalState } from '../protocol/types';
@@ -12,36 +9,25 @@ import { followForCall, viewText } from './follow-call';
 import { CursorSchema, readTaskState, START, TaskViewShape } from './task-view';
 import { UnknownTaskError } from './task-wait';
 import { structured, toolFailure } from './tool-result';
+import { listAgents, type ListedAgent } from './agent-targets';
 
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 
 const AgentShape = z.object({
   kind: z.enum(['served', 'peer']),
-  name: z.string(),
+  name: z.string().describe("the served agent's slug or the peer's name"),
   target: z.string().describe('what to pass as dispatch target'),
+  title: z.string().nullable().describe("the agent's own name, from its card"),
   description: z.string(),
-  skills: z.array(z.object({ id: z.string(), name: z.string() })),
+  skills: z.array(z.object({ id: z.string(), name: z.string(), description: z.string().optional() })),
   streaming: z.boolean().nullable().describe('whether it streams its output (null: its card was not fetched yet)'),
+  url: z.string().describe('where it is reached'),
 });
 
-async function listAgents() {
-  const served = [...agentRegistry().agents.values()].map((a) => ({
-    kind: 'served' as const,
-    name: a.slug,
-    target: `${selfBaseUrl()}/a2a/${a.slug}`,
-    description: a.description,
-    skills: a.skills.map((s) => ({ id: s.id, name: s.name })),
-    streaming: true,
-  }));
-  const peers = (await listPeers()).map((p) => ({
-    kind: 'peer' as const,
-    name: p.name,
-    target: p.name,
-    description: p.notes ?? p.card?.name ?? p.url,
-    skills: p.card?.skills ?? [],
-    streaming: p.card?.streaming ?? null,
-  }));
-  return [...served, ...peers];
+/** One agent in words: what to pass, what it is for, what it can do. */
+function agentLine(a: ListedAgent): string {
+  const skills = a.skills.length ? ` Skills: ${a.skills.map((s) => (s.description && s.description !== s.name ? `${s.name} (${s.description})` : s.name)).join('; ')}.` : '';
+  return `${a.name} (${a.kind}${a.target === a.name ? '' : `; dispatch target ${a.target}`}): ${a.description}.${skills}`;
 }
 
 function registerListAgents(server: McpServer) {
@@ -49,7 +35,7 @@ function registerListAgents(server: McpServer) {
     'list_agents',
     {
       title: 'List agents',
-      description: "What can take work: this Switchboard's served agents and its configured peers, with skills and whether they stream. Use an entry's `target` in dispatch.",
+      description: "What can take work: this Switchboard's served agents and its configured peers, with what each is for, its skills and whether it streams. Pass an entry's `target` (its name, unless a peer shares it) as dispatch's target.",
       inputSchema: {},
       outputSchema: { agents: z.array(AgentShape) },
       annotations: READ_ONLY,
@@ -57,7 +43,7 @@ function registerListAgents(server: McpServer) {
     async () => {
       try {
         const agents = await listAgents();
-        return structured({ agents }, agents.map((a) => `${a.kind} ${a.name} → target ${a.target}${a.skills.length ? ` (skills: ${a.skills.map((s) => s.name).join(', ')})` : ''}`).join('\n'));
+        return structured({ agents }, agents.map(agentLine).join('\n'));
       } catch (err) {
         return toolFailure('list_agents', err);
       }

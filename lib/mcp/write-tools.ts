@@ -12,6 +12,7 @@ import { MAX_TEXT_CHARS, SecondsSchema, TaskIdSchema } from './limits';
 import { followForCall, viewText, type ToolExtra } from './follow-call';
 import { START, TaskViewShape } from './task-view';
 import { structured, toolFailure } from './tool-result';
+import { dispatchTargetOf } from './agent-targets';
 
 const TextSchema = z.string().min(1, 'text: expected the text to send').max(MAX_TEXT_CHARS, `text: at most ${MAX_TEXT_CHARS} characters`);
 const ContextIdSchema = z
@@ -26,17 +27,15 @@ async function sendAndFollow(request: DispatchRequest, actor: AuditActor, waitSe
   return structured(view, viewText(view));
 }
 
-const targetOf = (target: string) => (/^https?:\/\//i.test(target) ? { url: target } : { peer: target });
-
 function registerDispatch(server: McpServer, actor: AuditActor) {
   server.registerTool(
     'dispatch',
     {
       title: 'Dispatch a task',
       description:
-        'Send work to an agent (a peer name or agent URL from list_agents). Returns when the task ends, asks for input, or after wait_seconds, with the task id: a task still running is not lost; follow it with wait.',
+        'Send work to an agent: its target from list_agents (a served agent or peer by name, or an agent URL). Returns when the task ends, asks for input, or after wait_seconds, with the task id: a task still running is not lost; follow it with wait.',
       inputSchema: {
-        target: z.string().min(1, 'target: expected a peer name or an agent URL (see list_agents)').max(2048, 'target: at most 2048 characters'),
+        target: z.string().min(1, 'target: expected an agent or peer name or an agent URL (see list_agents)').max(2048, 'target: at most 2048 characters'),
         text: TextSchema,
         contextId: ContextIdSchema.optional().describe('continue this conversation'),
         taskId: TaskIdSchema.optional().describe('answer this task that waits for input (same as reply)'),
@@ -47,7 +46,7 @@ function registerDispatch(server: McpServer, actor: AuditActor) {
     },
     async ({ target, text, contextId, taskId, wait_seconds }, extra) => {
       try {
-        return await sendAndFollow({ ...targetOf(target), text, contextId, taskId, mode: 'streaming' }, actor, wait_seconds, extra);
+        return await sendAndFollow({ ...(await dispatchTargetOf(target)), text, contextId, taskId, mode: 'streaming' }, actor, wait_seconds, extra);
       } catch (err) {
         return toolFailure('dispatch', err);
       }

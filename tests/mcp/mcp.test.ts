@@ -47,6 +47,15 @@ async function readTask(taskId: string): Promise<TaskView> {
   return (await res.json()) as TaskView;
 }
 
+interface ListedAgent {
+  kind: string;
+  name: string;
+  target: string;
+  url: string;
+  description: string;
+  streaming: boolean | null;
+}
+
 const storedResult = (view: TaskView) => (view.snapshot.artifacts ?? []).map((a) => a.parts.map((p) => p.text ?? '').join('')).join('\n');
 
 async function call(client: Client, name: string, args: Record<string, unknown>, onprogress?: (p: { progress: number; message?: string }) => void) {
@@ -185,16 +194,52 @@ describe('the /mcp endpoint', () => {
     expect((await send(JSON.stringify(initialize), 'text/plain')).status).toBe(415);
   });
 
-  it('lists the served agents and peers with their dispatch targets', async () => {
+  it('lists the served agents by name and the peers, each with the target dispatch takes', async () => {
     const client = await http(VIEWER);
-    const { agents } = structuredOf<{ agents: { kind: string; name: string; target: string; streaming: boolean | null }[] }>(await client.callTool({ name: 'list_agents', arguments: {} }));
-    expect(agents.find((a) => a.name === 'slow')).toMatchObject({ kind: 'served', target: expect.stringMatching(/\/a2a\/slow$/), streaming: true });
+    const listed = await client.callTool({ name: 'list_agents', arguments: {} });
+    const { agents } = structuredOf<{ agents: ListedAgent[] }>(listed);
+    expect(agents.find((a) => a.name === 'echo')).toMatchObject({ kind: 'served', target: 'echo', url: `${app.url}/a2a/echo`, streaming: true });
+    expect(agents.find((a) => a.name === 'echo')?.description).not.toMatch(/^https?:/);
     expect(agents.find((a) => a.name === 'self')).toMatchObject({ kind: 'peer', target: 'self' });
+    // The words a model reads name the agent, not a URL.
+    expect(textOf(listed)).toMatch(/^echo \(served\): /m);
+    expect(textOf(listed)).not.toContain('/a2a/');
     // Once the peer's card is fetched (a connection test), whether it streams comes from the card.
     const tested = await fetch(`${app.url}/api/peers/self/test`, { method: 'POST', headers: { Authorization: `Bearer ${OPERATOR}` } });
     expect(tested.status).toBe(200);
     const after = structuredOf<{ agents: { name: string; streaming: boolean | null }[] }>(await client.callTool({ name: 'list_agents', arguments: {} }));
     expect(after.agents.find((a) => a.name === 'self')?.streaming).toBe(true);
+  });
+
+  it("dispatches to a served agent by the target list_agents gives (its slug), recorded at the agent's URL", async () => {
+    const client = await http(OPERATOR);
+    const { agents } = structuredOf<{ agents: ListedAgent[] }>(await client.callTool({ name: 'list_agents', arguments: {} }));
+    const echo = agents.find((a) => a.name === 'echo')!;
+    const done = structuredOf<TaskViewResult>(await call(client, 'dispatch', { target: echo.target, text: 'by name', wait_seconds: 3 }));
+    expect(done.state).toBe('completed');
+    expect(done.output).toContain('by name');
+    // The task went to this hub's echo agent: the task it started there is echo's.
+    const { task } = await readTask(done.taskId);
+    expect(task.peerName).toBeNull();
+    expect((await readTask(task.remoteTaskId!)).task.agentSlug).toBe('echo');
+  });
+
+  it('a peer named like a served agent keeps the name; the agent is then listed by its URL', async () => {
+    const headers = { Authorization: `Bearer ${OPERATOR}`, 'Content-Type': 'application/json' };
+    const created = await fetch(`${app.url}/api/peers`, { method: 'POST', headers, body: JSON.stringify({ name: 'slow', url: `${app.url}/a2a/echo` }) });
+    expect(created.status).toBe(201);
+    try {
+      const client = await http(OPERATOR);
+      const { agents } = structuredOf<{ agents: ListedAgent[] }>(await client.callTool({ name: 'list_agents', arguments: {} }));
+      expect(agents.filter((a) => a.name === 'slow').map((a) => [a.kind, a.target])).toEqual([
+        ['served', `${app.url}/a2a/slow`],
+        ['peer', 'slow'],
+      ]);
+      const sent = structuredOf<TaskViewResult>(await call(client, 'dispatch', { target: 'slow', text: 'to the peer', wait_seconds: 3 }));
+      expect((await readTask(sent.taskId)).task.peerName).toBe('slow');
+    } finally {
+      await fetch(`${app.url}/api/peers/slow`, { method: 'DELETE', headers });
+    }
   });
 });
 

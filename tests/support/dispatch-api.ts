@@ -3,7 +3,7 @@
  * POST /api/dispatch, then read the task (GET /api/tasks/:id) until it reaches a state.
  */
 export interface TaskView {
-  task: { id: string; state: string; endReason: string | null; remoteTaskId: string | null; peerName: string | null; peerUrl: string | null; direction: string };
+  task: { id: string; state: string; endReason: string | null; remoteTaskId: string | null; agentSlug: string | null; peerName: string | null; peerUrl: string | null; direction: string };
   snapshot: { status: { state: string; message?: { parts: { kind: string; text?: string }[] } }; artifacts?: { artifactId: string; parts: { kind: string; text?: string }[] }[] };
   events: { seq: number; type: string; state: string | null; payload: unknown }[];
 }
