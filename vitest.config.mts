@@ -51,6 +51,7 @@ const BOTH_PROVIDERS = [
   'tests/protocol/relay-rest-peer.test.ts',
   'tests/protocol/relay-legacy-peer.test.ts',
   'tests/mcp/mcp.test.ts',
+  'tests/client/dispatch-again.test.ts',
   'tests/cli/export-and-retention.test.ts',
   'tests/security/audit-log.test.ts',
 ];

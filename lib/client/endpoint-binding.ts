@@ -5,6 +5,7 @@
  * card's interface URL, the tenant as its last path segment), anything else is JSON-RPC.
  */
 import { grpcCredentialOrigin, parseGrpcEndpoint } from './grpc-endpoint';
+import { isHttpUrl } from './normalize-url';
 
 export type Binding = 'JSONRPC' | 'GRPC' | 'HTTP+JSON';
 
@@ -25,6 +26,21 @@ export function restBaseUrl(endpoint: string): string | null {
 export function bindingOf(endpoint: string): Binding {
   if (parseGrpcEndpoint(endpoint)) return 'GRPC';
   return restBaseUrl(endpoint) ? 'HTTP+JSON' : 'JSONRPC';
+}
+
+/** gRPC and HTTP+JSON interfaces are spoken in A2A 1.0 only (the card chooser takes no other). */
+export const BINDING_ENDPOINT_VERSION = '1.0';
+
+/**
+ * A gRPC or HTTP+JSON endpoint as stored (a task's peer URL once connected, a peer's endpoint),
+ * well formed: `grpc://host:port[/tenant]`, `rest+http(s)://<absolute URL>`. Plain http(s) URLs
+ * (JSON-RPC endpoints, card URLs) are not: they are URLs to discover a card from.
+ */
+export function isBindingEndpoint(value: string): boolean {
+  const grpc = parseGrpcEndpoint(value);
+  if (grpc) return /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/.test(grpc.target);
+  const rest = restBaseUrl(value);
+  return rest !== null && isHttpUrl(rest);
 }
 
 /** The origin an endpoint counts as for the credentials rule (credentialOrigins); throws on a malformed URL. */

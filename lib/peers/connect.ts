@@ -76,6 +76,7 @@ export interface ConnectOptions {
 }
 
 export async function connect(target: ResolvedTarget, opts: ConnectOptions = {}): Promise<Connected> {
+  if (target.endpoint) return { conn: toConnection(target, target.endpoint), card: null, warning: null }; // no card URL to read
   if (opts.maxCardAgeMs !== undefined) {
     const recent = recentCard(target, opts.maxCardAgeMs, opts.prefer);
     if (recent) return recent;

@@ -6,6 +6,9 @@
  *   port, no trailing slash, no trailing agent-card path), or its card's endpoint, inherits that
  *   peer's auth, headers and timeout; auth and headers go only to the peer's own origin and
  *   the origins it opted in (credentialOrigins), never to another origin its card names;
+ * - a stored gRPC or HTTP+JSON endpoint (`grpc://…`, `rest+http(s)://…`: what a task's peer URL
+ *   holds once connected, so "dispatch again" sends it) is the peer whose card endpoint it is,
+ *   read from that peer's URL; no peer has it: that interface itself, spoken to without a card;
  * - any other URL gets the global defaults and no credentials.
  * Timeout: per-dispatch override > peer timeout > SWITCHBOARD_CLIENT_TIMEOUT (timeouts.ts).
  */
@@ -15,7 +18,7 @@ import { getSettings } from '../config/settings';
 import { log } from '../log';
 import { ClientError } from '../protocol/client-error';
 import { isHttpUrl, normalizeAgentUrl, normalizeUrl } from '../client/normalize-url';
-import { credentialOriginOf } from '../client/endpoint-binding';
+import { BINDING_ENDPOINT_VERSION, credentialOriginOf, isBindingEndpoint } from '../client/endpoint-binding';
 import { ensurePeersReady, SELF_PEER } from './sync';
 import { PROTECTED_HEADERS } from './schemas';
 import { peerAuthorization, type OAuth2Source } from './oauth2';
@@ -49,6 +52,12 @@ export interface ResolvedTarget {
    * connect allowed to reuse a recent card (a relay's turns) reads nothing more.
    */
   cachedCard: CachedCard | null;
+  /**
+   * The interface to speak to without reading a card: the URL given was a stored gRPC or
+   * HTTP+JSON endpoint no configured peer has (a URL-dispatched task's, dispatched again). It
+   * has no card URL, so whether it streams is unknown: it is followed without streaming.
+   */
+  endpoint: Omit<CachedCard, 'fetchedAt'> | null;
 }
 
 /** A configured peer's cached card, as far as choosing its interface goes. */
@@ -129,6 +138,23 @@ async function peerForUrl(url: string): Promise<{ peer: PeerRecord | null; match
   return byEndpoint ? { peer: byEndpoint, matchedBy: 'endpoint' } : { peer: null, matchedBy: 'none' };
 }
 
+/** A stored gRPC or HTTP+JSON endpoint: the configured peer whose card endpoint it is, else none. */
+async function peerForEndpoint(endpoint: string): Promise<PeerRecord | null> {
+  return (await listPeerRecords()).find((p) => p.endpointUrl === endpoint) ?? null;
+}
+
+/** A URL given as `url`: an http(s) URL to read a card from, or a stored binding endpoint (see the file comment). */
+async function resolveUrl(url: string): Promise<{ peer: PeerRecord | null; matchedBy: ResolvedTarget['matchedBy']; endpoint: ResolvedTarget['endpoint'] }> {
+  if (isHttpUrl(url)) return { ...(await peerForUrl(url)), endpoint: null };
+  if (!isBindingEndpoint(url)) throw new ClientError(400, 'invalid_request', `url: ${URL_EXPECTED}`, 'url');
+  const peer = await peerForEndpoint(url);
+  if (peer) return { peer, matchedBy: 'endpoint', endpoint: null };
+  return { peer: null, matchedBy: 'none', endpoint: { version: BINDING_ENDPOINT_VERSION, endpoint: url, streaming: false } };
+}
+
+/** What `url` may be, for the refusal of anything else. */
+export const URL_EXPECTED = 'expected an absolute http(s) URL, or a grpc:// or rest+http(s):// endpoint a task recorded';
+
 export async function resolveTarget(input: TargetInput): Promise<ResolvedTarget> {
   if (Boolean(input.peer) === Boolean(input.url)) {
     throw new ClientError(400, 'invalid_request', `${input.peer ? 'url' : 'peer'}: give exactly one of peer or url`, input.peer ? 'url' : 'peer');
@@ -138,18 +164,19 @@ export async function resolveTarget(input: TargetInput): Promise<ResolvedTarget>
   await ensurePeersReady();
   let peer: PeerRecord | null;
   let matchedBy: ResolvedTarget['matchedBy'];
+  let endpoint: ResolvedTarget['endpoint'] = null;
   if (input.peer) {
     peer = await findPeerRecord(input.peer);
     if (!peer) throw new ClientError(404, 'unknown_peer', `peer: no peer named "${input.peer}"`, 'peer');
     matchedBy = 'name';
   } else {
-    if (!isHttpUrl(input.url!)) throw new ClientError(400, 'invalid_request', 'url: expected an absolute http(s) URL', 'url');
-    ({ peer, matchedBy } = await peerForUrl(input.url!));
+    ({ peer, matchedBy, endpoint } = await resolveUrl(input.url!));
   }
   const timeout = pickTimeout({ overrideSeconds: input.timeoutSeconds, peerTimeoutSeconds: peer?.timeoutSeconds, defaultMs });
-  const url = input.url ?? peer!.url;
+  // A card is read from a URL: a stored binding endpoint of a peer is read from the peer's URL.
+  const url = input.url && (isHttpUrl(input.url) || !peer) ? input.url : peer!.url;
   const credentials = peerCredentials(peer);
-  return { peerName: peer?.name ?? null, url, matchedBy, headers: headersFor({ credentials }, url), credentials, cardKey: peer?.cardKey ?? null, timeout, cachedCard: cachedCardOf(peer) };
+  return { peerName: peer?.name ?? null, url, matchedBy, headers: headersFor({ credentials }, url), credentials, cardKey: peer?.cardKey ?? null, timeout, cachedCard: cachedCardOf(peer), endpoint };
 }
 
 /**

@@ -16,7 +16,9 @@ import { ClientError } from '../../protocol/client-error';
 import { DISPATCH_MODES } from '../../protocol/dispatch-modes';
 import { followJson, readFollowState, statusKey, type FollowState } from './follow-state';
 import { startOutbound } from './runner';
-import { resolveTarget } from '../../peers/resolve';
+import { resolveTarget, URL_EXPECTED } from '../../peers/resolve';
+import { isHttpUrl } from '../../client/normalize-url';
+import { credentialOriginOf, isBindingEndpoint } from '../../client/endpoint-binding';
 import { TimeoutSecondsSchema, type TimeoutSource } from '../../peers/timeouts';
 import { beginTaskSpan } from '../../tracing/spans';
 import { withTraceMetadata } from '../../protocol/trace-context';
@@ -43,7 +45,8 @@ const DataPartSchema = z
 export const DispatchRequestSchema = z
   .strictObject({
     peer: z.string().min(1).optional(),
-    url: z.url({ protocol: /^https?$/, message: 'expected an absolute http(s) URL' }).optional(),
+    /** An http(s) URL, or a stored gRPC / HTTP+JSON endpoint (a task's peerUrl: "dispatch again"); the peer resolver reads it. */
+    url: z.string().max(2048, 'at most 2048 characters').refine((u) => isHttpUrl(u) || isBindingEndpoint(u), URL_EXPECTED).optional(),
     /** The message's text part; may be left out when `data` is given. */
     text: z.string().optional(),
     /** The message's data part (after the text part when both are given). */
@@ -155,7 +158,8 @@ function assertFollowUpTarget(req: DispatchRequest, record: TaskRecord, follow: 
   if (req.peer && req.peer !== (record.peerName ?? undefined)) {
     throw new ClientError(400, 'invalid_request', `peer: task ${record.id} was dispatched to ${record.peerName ?? record.peerUrl}, not "${req.peer}"`, 'peer');
   }
-  if (req.url && req.url !== follow.target.url) {
+  // The dashboard's reply names the task's recorded endpoint (its peerUrl), as "dispatch again" does.
+  if (req.url && req.url !== follow.target.url && req.url !== record.peerUrl) {
     throw new ClientError(400, 'invalid_request', `url: task ${record.id} was dispatched to ${follow.target.url ?? record.peerName}`, 'url');
   }
 }
@@ -200,11 +204,19 @@ export async function dispatchTask(req: DispatchRequest, extras: DispatchExtras 
   return audited(extras.actor, 'dispatch', { detail: dispatchFacts(req) }, () => newDispatch(req, extras), (a) => ({ target: a.taskId }));
 }
 
+function originOf(url: string): string {
+  try {
+    return credentialOriginOf(url); // a gRPC endpoint's is http://host:port
+  } catch {
+    return 'invalid URL';
+  }
+}
+
 /** Where a dispatch went, for the audit log: the peer's name, or only the origin of a URL (its path may hold a token). */
 function dispatchFacts(req: DispatchRequest): Record<string, string> {
   const facts: Record<string, string> = { mode: req.mode };
   if (req.peer) facts.peer = req.peer;
-  if (req.url) facts.url = URL.canParse(req.url) ? new URL(req.url).origin : 'invalid URL';
+  if (req.url) facts.url = originOf(req.url);
   if (req.parentTaskId) facts.parent = req.parentTaskId;
   return facts;
 }
