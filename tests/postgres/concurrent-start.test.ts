@@ -3,21 +3,27 @@
  * start migrates (serialised by the migration lock) and then creates the cluster's own tables
  * (`_switchboard_instances`, `_switchboard_turn_leases`): two concurrent `CREATE TABLE IF NOT
  * EXISTS` of one table can fail with 23505 (a unique violation on pg_type), so that creation
- * must be serialised too. Each round is a fresh database; both starts are released together.
+ * must be serialised too. Each round is a fresh database; both starts are released together:
+ * store bootstraps in this process (the statements of a start, many rounds), and real `next
+ * start` processes (fewer rounds: each costs two app starts).
  */
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyPgMigrations } from '../../lib/db/postgres/migrate';
 import { PgLeases } from '../../lib/db/postgres/leases';
 import { freshPgDatabase } from '../support/postgres';
+import { startApp, type AppServer } from '../support/app-server';
 
 const ROUNDS = 8;
+const APP_ROUNDS = 3;
 const LEASE_MS = 5_000;
 
 let pools: pg.Pool[] = [];
+let apps: AppServer[] = [];
 afterEach(async () => {
-  await Promise.all(pools.map((p) => p.end()));
+  await Promise.all([...pools.map((p) => p.end()), ...apps.map((a) => a.kill())]);
   pools = [];
+  apps = [];
 });
 
 /** What a store's start does on the database before serving: migrate, create the lease tables, take its instance row. */
@@ -48,4 +54,18 @@ describe('instances starting at once on one fresh database', () => {
       pools = [];
     }
   });
+});
+
+describe('two app processes starting at once on one fresh database', () => {
+  it(`both serve, ${APP_ROUNDS} rounds`, async () => {
+    for (let round = 0; round < APP_ROUNDS; round++) {
+      const DATABASE_URL = await freshPgDatabase();
+      const starts = await Promise.allSettled(['a', 'b'].map((id) => startApp({ DATABASE_URL, SWITCHBOARD_INSTANCE_ID: `${id}${round}` })));
+      for (const s of starts) if (s.status === 'fulfilled') apps.push(s.value);
+      expect(starts.map((s) => (s.status === 'rejected' ? String(s.reason) : 'up')), `round ${round}`).toEqual(['up', 'up']);
+      for (const app of apps) expect((await fetch(`${app.url}/api/health`)).status).toBe(200);
+      await Promise.all(apps.map((a) => a.kill()));
+      apps = [];
+    }
+  }, 240_000);
 });
