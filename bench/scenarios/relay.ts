@@ -111,7 +111,7 @@ export async function measureRelay(ctx: BenchContext, opts: RelayOptions) {
     const echoCpuStart = hubs.map((s) => s.server!.cpuSeconds());
     for (let i = 0; i < opts.sends; i++) for (const s of sides) ms.get(s.name)!.push(await timedSend(s.echo));
     const cpuMsPerSend = new Map(hubs.map((s, i) => [s.name, round(((s.server!.cpuSeconds() - echoCpuStart[i]) * 1000) / opts.sends, 2)]));
-    for (const s of sides.slice(1)) await timedStream(s.slow); // warm-up
+    if (opts.streams > 0) for (const s of sides.slice(1)) await timedStream(s.slow); // warm-up (none with --streams 0: an echo-only profile)
     const rate = new Map(sides.map((s) => [s.name, [] as number[]]));
     for (let i = 0; i < opts.streams; i++) for (const s of sides) rate.get(s.name)!.push(await timedStream(s.slow));
     const otherCores = round(foreignCores(mark, cpu() - cpuStart), 2);
