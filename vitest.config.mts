@@ -16,6 +16,7 @@ const BOTH_PROVIDERS = [
   'tests/engine/launcher-sessions.test.ts',
   'tests/engine/conversation.test.ts',
   'tests/engine/output-limit.test.ts',
+  'tests/engine/chunk-runs.test.ts',
   'tests/engine/summary-rule.test.ts',
   'tests/engine/task-search.test.ts',
   'tests/protocol/lifecycle.test.ts',

@@ -6,6 +6,9 @@
  *
  *   npx tsx bench/relay.ts [--peer ref-sdk|switchboard] [--sends 300] [--streams 3] [--dist .next]
  *                          [--baseline DIR] [--cpu-prof]
+ *
+ * `--streams 0` measures the blocking echo alone (no stream, no stream warm-up): an echo-only
+ * profile with `--cpu-prof`.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -6,7 +6,8 @@
  * - blocking echo, one request at a time: latency p50 / p99 direct and relayed, and the
  *   difference (what the relay adds);
  * - a 2,000-chunk stream (SendStreamingMessage): chunks/s direct and relayed, each stream's
- *   accumulated artifact checked whole.
+ *   accumulated artifact checked whole, and the relaying hub's CPU per relayed chunk (its own
+ *   process over its own streams: like the CPU per echo, a figure other load inflates little).
  *
  * The peer is the SDK reference server, or a second Switchboard (`peer: 'switchboard'`). A
  * `baseline` checkout (its own build) adds a second relaying hub measured in the same rounds: a
@@ -111,11 +112,20 @@ export async function measureRelay(ctx: BenchContext, opts: RelayOptions) {
     const echoCpuStart = hubs.map((s) => s.server!.cpuSeconds());
     for (let i = 0; i < opts.sends; i++) for (const s of sides) ms.get(s.name)!.push(await timedSend(s.echo));
     const cpuMsPerSend = new Map(hubs.map((s, i) => [s.name, round(((s.server!.cpuSeconds() - echoCpuStart[i]) * 1000) / opts.sends, 2)]));
-    for (const s of sides.slice(1)) await timedStream(s.slow); // warm-up
+    if (opts.streams > 0) for (const s of sides.slice(1)) await timedStream(s.slow); // warm-up (none with --streams 0: an echo-only profile)
     const rate = new Map(sides.map((s) => [s.name, [] as number[]]));
-    for (let i = 0; i < opts.streams; i++) for (const s of sides) rate.get(s.name)!.push(await timedStream(s.slow));
+    // A hub's CPU per relayed chunk, over its own streams only (as the CPU per echo above).
+    const streamCpu = new Map(hubs.map((s) => [s.name, 0]));
+    for (let i = 0; i < opts.streams; i++) {
+      for (const s of sides) {
+        const before = s.server?.cpuSeconds() ?? 0;
+        rate.get(s.name)!.push(await timedStream(s.slow));
+        if (s.server) streamCpu.set(s.name, streamCpu.get(s.name)! + s.server.cpuSeconds() - before);
+      }
+    }
+    const cpuUsPerChunk = new Map([...streamCpu].map(([name, seconds]) => [name, opts.streams > 0 ? round((seconds * 1e6) / (opts.streams * CHUNKS)) : null]));
     const otherCores = round(foreignCores(mark, cpu() - cpuStart), 2);
-    return { sides: sides.map((s) => s.name), ms, cpuMsPerSend, rate, load: { otherCores, loadavg1mStart: round(loadavgBefore, 2), loadavg1mEnd: round(os.loadavg()[0], 2), cores: os.cpus().length } };
+    return { sides: sides.map((s) => s.name), ms, cpuMsPerSend, cpuUsPerChunk, rate, load: { otherCores, loadavg1mStart: round(loadavgBefore, 2), loadavg1mEnd: round(os.loadavg()[0], 2), cores: os.cpus().length } };
   } finally {
     await Promise.all(sides.map((s) => s.server?.stop()));
     await peer.stop();
@@ -136,6 +146,8 @@ export function relayReport(figures: RelayFigures, opts: RelayOptions) {
       relayedMs: relayed,
       /** The relaying hub's CPU per relayed echo (the peer's is the direct figure). */
       hubCpuMsPerSend: figures.cpuMsPerSend.get(name)!,
+      /** The relaying hub's CPU per relayed chunk of its streams (µs). */
+      hubCpuUsPerChunk: figures.cpuUsPerChunk.get(name) ?? null,
       addedMs: { p50: round(relayed.p50 - direct.p50, 1), p99: round(relayed.p99 - direct.p99, 1) },
       chunksPerSecond: round(rate),
       streamRatio: round(rate / directRate, 2),
@@ -161,7 +173,7 @@ export async function relayScenario(ctx: BenchContext, baseline?: string): Promi
   const added = reports[0].hubs[0].addedMs.p50;
   const ratio = Math.min(...reports.map((r) => r.hubs[0].streamRatio));
   const rows = reports.flatMap((r) => [
-    [`${PEER_LABEL[r.peer]}, direct`, fmt(r.direct.ms.p50, 1), fmt(r.direct.ms.p99, 1), '—', '—', '—', fmt(r.direct.chunksPerSecond), '1.00×'],
+    [`${PEER_LABEL[r.peer]}, direct`, fmt(r.direct.ms.p50, 1), fmt(r.direct.ms.p99, 1), '—', '—', '—', '—', fmt(r.direct.chunksPerSecond), '1.00×'],
     ...r.hubs.map((h) => [
       `… through ${h.name === 'relayed' ? 'this build' : 'the baseline'}'s relay`,
       fmt(h.relayedMs.p50, 1),
@@ -169,6 +181,7 @@ export async function relayScenario(ctx: BenchContext, baseline?: string): Promi
       fmt(h.addedMs.p50, 1),
       fmt(h.addedMs.p99, 1),
       fmt(h.hubCpuMsPerSend, 2),
+      h.hubCpuUsPerChunk === null ? '—' : fmt(h.hubCpuUsPerChunk),
       fmt(h.chunksPerSecond),
       `${fmt(h.streamRatio, 2)}×`,
     ]),
@@ -178,7 +191,7 @@ export async function relayScenario(ctx: BenchContext, baseline?: string): Promi
     title: '8. Relay agent vs calling the peer directly',
     params: { sends: reports[0].sends, streams: reports[0].streams, chunks: CHUNKS, size: SIZE, ...(baseline ? { baseline } : {}) },
     data: { reports },
-    table: [['path', 'blocking echo p50 ms', 'p99 ms', 'added p50 ms', 'added p99 ms', "relaying hub's CPU ms per echo", `${fmt(CHUNKS)}-chunk stream chunks/s`, 'vs direct'], ...rows],
+    table: [['path', 'blocking echo p50 ms', 'p99 ms', 'added p50 ms', 'added p99 ms', "relaying hub's CPU ms per echo", 'its CPU µs per relayed chunk', `${fmt(CHUNKS)}-chunk stream chunks/s`, 'vs direct'], ...rows],
     targets: [
       // "Milliseconds, not a multiple": the relayed echo within a small constant of the direct one.
       { name: 'relay adds ≤ 10 ms p50 to a blocking echo (SDK peer)', value: `+${fmt(added, 1)} ms`, met: added <= 10 },

@@ -107,13 +107,32 @@ export interface SerializedEvent {
   payload: string;
 }
 
+/** Artifact chunks' stored JSON, by chunk object (eventJson). */
+const chunkJson = new WeakMap<object, string>();
+
+/**
+ * An event's payload as stored (JSON), made once per artifact chunk: the output meter, the
+ * owner's stored-bytes charge and the writer all need it, and a relay hands the chunk objects of
+ * its peer task on to the caller's task unchanged, so the caller's copy is not serialised again
+ * (docs/decisions.md 296). A chunk handed to the writer is not changed afterwards (see
+ * serializeEvents), so its JSON stays its own. Other payloads are few and small: made each time.
+ */
+export function eventJson(event: Pick<NewEvent, 'type' | 'payload'>): string {
+  const payload = event.payload ?? null;
+  if (event.type !== 'artifact' || typeof payload !== 'object' || payload === null) return JSON.stringify(payload);
+  let json = chunkJson.get(payload);
+  if (json === undefined) chunkJson.set(payload, (json = JSON.stringify(payload)));
+  return json;
+}
+
 /**
  * Queued writes serialise when they are queued, not when the batch runs, so a caller that reuses
  * or changes a payload object after queuing it cannot change what gets stored. `value` (the
- * object itself) feeds RunningArtifacts: payloads handed to the writer are not to be changed.
+ * object itself) feeds RunningArtifacts and the published event: payloads handed to the writer
+ * are not to be changed (an artifact chunk's JSON is also remembered by object: eventJson).
  */
 export const serializeEvents = (events: NewEvent[]): SerializedEvent[] =>
-  events.map((e) => ({ type: e.type, state: e.state ?? null, value: e.payload ?? null, payload: JSON.stringify(e.payload ?? null) }));
+  events.map((e) => ({ type: e.type, state: e.state ?? null, value: e.payload ?? null, payload: eventJson(e) }));
 
 export const isPlainAppend = (patch: TaskPatch, messages: Message[], materialize: boolean): boolean =>
   !materialize && messages.length === 0 && Object.values(patch).every((v) => v === undefined);

@@ -41,6 +41,11 @@ export interface AgentTurn {
    * agent): `message` is the turn's message, and the runner continues instead of starting over.
    */
   resumed?: boolean;
+  /**
+   * The hub minted this task's context for it (the caller named none, or one it may not join):
+   * no earlier task is in it, so a runner that would look for one need not (a relay's peer context).
+   */
+  freshContext?: boolean;
 }
 
 /** How much of the conversation a runner takes: items are messages and artifacts, bytes their JSON. */

@@ -155,7 +155,7 @@ async function createTask(req: SendRequest, contextId: string, joinsContext: boo
     [stored],
   );
   await req.onTaskCreated?.(taskId);
-  startTurn({ agent, taskId, contextId, message: stored, history: [], peer: req.peer, owner: scope.owner, turnNumber: 1 });
+  startTurn({ agent, taskId, contextId, message: stored, history: [], peer: req.peer, owner: scope.owner, turnNumber: 1, ...(joinsContext ? {} : { freshContext: true }) });
   return change.task;
 }
 

@@ -12,6 +12,7 @@
 import { getSettings } from '../config/settings';
 import { taskReader } from '../db/client';
 import type { NewEvent } from '../db/task-records';
+import { eventJson } from '../db/task-store';
 import { processSingleton } from '../process-singleton';
 
 export const OUTPUT_LIMIT_EXCEEDED = 'output limit exceeded';
@@ -21,7 +22,7 @@ const MAX_METERED_TASKS = 100_000;
 
 function artifactBytes(events: readonly NewEvent[]): number {
   let bytes = 0;
-  for (const e of events) if (e.type === 'artifact') bytes += JSON.stringify(e.payload ?? null).length;
+  for (const e of events) if (e.type === 'artifact') bytes += eventJson(e).length;
   return bytes;
 }
 

@@ -21,6 +21,8 @@ export interface TurnStart extends Pick<AgentTurn, 'taskId' | 'contextId' | 'mes
   turnNumber: number;
   /** Boot resumes a turn a restart stranded (a `resumable` agent's): AgentTurn.resumed. */
   resumed?: boolean;
+  /** AgentTurn.freshContext: the task's context was minted for it. */
+  freshContext?: boolean;
 }
 
 /** Appends made by a running turn are refused once the task is no longer working. */
@@ -64,6 +66,7 @@ export function startTurn(start: TurnStart): void {
     owner: start.owner,
     turnNumber: start.turnNumber,
     ...(start.resumed ? { resumed: true } : {}),
+    ...(start.freshContext ? { freshContext: true } : {}),
     conversation: (bounds) =>
       loadConversation({ taskId: start.taskId, contextId: start.contextId, agentSlug: start.agent.slug, owner: start.owner, messageId: start.message.messageId }, bounds),
     get signal() {

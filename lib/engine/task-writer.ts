@@ -4,7 +4,8 @@
  */
 import { appendEvents, insertTask, type AppendOptions, type CommittedChange } from '../db/task-repo';
 import type { NewEvent, NewTask, TaskPatch } from '../db/task-records';
-import { applySummary, type SummaryFields } from '../protocol/summary-rule';
+import { eventJson } from '../db/task-store';
+import { applySummary, readsSummary, type SummaryFields } from '../protocol/summary-rule';
 import { eventHub } from '../events/hub';
 import { processSingleton } from '../process-singleton';
 import { taskReader } from '../db/client';
@@ -35,6 +36,18 @@ export async function recordEvents(taskId: string, events: NewEvent[], opts: Wri
   return commit(taskId, events, opts);
 }
 
+/**
+ * Artifact chunks that arrived together (a peer's stream read in one go), in one write when they
+ * all fit under the output limit, which is nearly always. Otherwise one at a time, so the chunks
+ * before the one that goes over are kept and the task ends as if each had come alone.
+ */
+export async function recordChunkRun(taskId: string, events: NewEvent[], opts: WriteOptions = {}): Promise<CommittedChange | null> {
+  if (await outputMeter().admit(taskId, events)) return commit(taskId, events, opts);
+  let change: CommittedChange | null = null;
+  for (const event of events) if (!(change = await recordEvents(taskId, [event], opts))) return null;
+  return change;
+}
+
 /** What the row's summary fields become: derived from the events by the one rule, never patched by hand. */
 type SummaryKey = 'state' | 'statusMessage' | 'detached' | 'detachedAt' | 'endReason' | 'endedAt';
 
@@ -44,7 +57,8 @@ export type WriteOptions = Omit<AppendOptions, 'patch'> & { patch?: Omit<TaskPat
 /** The row's summary fields after `events` (lib/protocol/summary-rule.ts), as a row patch. */
 function summaryPatch(events: NewEvent[], now: Date): TaskPatch {
   const at = now.toISOString();
-  const fields = events.reduce<Partial<SummaryFields>>((summary, event) => applySummary(summary, event, at), {});
+  // A stream's chunks change no summary: the rule is applied only to the events it reads.
+  const fields = events.reduce<Partial<SummaryFields>>((summary, event) => (readsSummary(event.type) ? applySummary(summary, event, at) : summary), {});
   const { detachedAt, endedAt, ...rest } = fields;
   return { ...rest, ...(detachedAt ? { detachedAt: now } : {}), ...(endedAt ? { endedAt: now } : {}) };
 }
@@ -102,7 +116,7 @@ async function chargeOwner(change: CommittedChange, events: readonly NewEvent[])
   const owner = change.task.direction === 'inbound' ? change.task.owner : null;
   if (!owner) return;
   let bytes = 0;
-  for (const e of events) bytes += JSON.stringify(e.payload ?? null).length;
+  for (const e of events) bytes += eventJson(e).length;
   await chargeStoredBytes(owner, bytes);
 }
 

@@ -55,6 +55,12 @@ export function taskSummaryChange(event: SummaryEvent): TaskSummaryChange {
   }
 }
 
+/** The event types taskSummaryChange reads; any other changes nothing (artifact chunks, notes). */
+const SUMMARY_EVENT_TYPES: ReadonlySet<string> = new Set(['status', 'detached', 'message']);
+
+/** Whether an event of this type can change a summary: the writer skips the rest (a stream's chunks). */
+export const readsSummary = (type: string): boolean => SUMMARY_EVENT_TYPES.has(type);
+
 /** The summary fields of a task, as the row holds them (times as ISO text). */
 export interface SummaryFields {
   state: TaskState;

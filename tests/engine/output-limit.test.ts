@@ -35,6 +35,16 @@ describe('the output limit', () => {
     expect(artifactEvents).toHaveLength(4);
   });
 
+  it("a peer's chunks written as one run keep, over the limit, the chunks before the one that goes over", async () => {
+    const id = crypto.randomUUID();
+    await writer.createTaskRecord({ id, contextId: 'c', direction: 'outbound', peerName: 'p', state: 'working', requestText: 'x' }, []);
+    expect(await writer.recordChunkRun(id, [0, 1].map(chunk), { onlyIfNotTerminal: true })).not.toBeNull();
+    expect(await writer.recordChunkRun(id, [2, 3, 4, 5].map(chunk), { onlyIfNotTerminal: true })).toBeNull();
+    expect(await repo.findTask(id)).toMatchObject({ state: 'failed', endReason: 'output limit exceeded' });
+    // Four chunks of ~450 bytes fit under 2,000: the run is written one by one once it does not fit whole.
+    expect((await repo.listEvents(id)).filter((e) => e.type === 'artifact')).toHaveLength(4);
+  });
+
   it('turns a completion whose own artifacts pass the limit into the failure', async () => {
     const id = crypto.randomUUID();
     await writer.createTaskRecord({ id, contextId: 'c', direction: 'inbound', agentSlug: 'echo', state: 'working', requestText: 'x' }, []);

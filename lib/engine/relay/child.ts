@@ -28,6 +28,7 @@ export interface RelayChild {
 
 /** The peer context this caller's context maps to: the one its previous peer task ran in. */
 async function peerContextFor(target: RelayTarget, turn: AgentTurn): Promise<string | undefined> {
+  if (turn.freshContext) return undefined; // a context minted for this task has no previous peer task (no read)
   const previous = await latestChildInContext(target.slug, turn.owner, turn.contextId);
   const record = previous ? await findTask(previous) : null;
   return (record && readFollowState(record)?.remoteContextId) || undefined;

@@ -35,7 +35,7 @@ describe('ArtifactMirror', () => {
 
   it('holds the chunks that came with the end: counted as mirrored, handed over once (with the outcome, or written before it)', async () => {
     const writes: ArtifactChunk[][] = [];
-    const mirror = new ArtifactMirror([], true);
+    const mirror = new ArtifactMirror([]);
     mirror.hold({ artifact: text('a', 'whole') });
     expect(mirror.differences([text('a', 'whole')])).toEqual([]);
     expect(mirror.takeHeld()).toEqual([{ artifact: text('a', 'whole') }]);
@@ -44,6 +44,19 @@ describe('ArtifactMirror', () => {
     await mirror.release(recordingTurn(writes));
     await mirror.release(recordingTurn(writes));
     expect(writes).toEqual([[{ artifact: text('a', ' more'), append: true }]]);
+  });
+});
+
+describe('ArtifactMirror of a fresh turn (whole)', () => {
+  it('passes and holds chunks unchanged without keeping a copy of its own (nothing to compare at the end)', async () => {
+    const writes: ArtifactChunk[][] = [];
+    const mirror = new ArtifactMirror([], true);
+    await mirror.pass(recordingTurn(writes), [{ artifact: text('a', 'one ') }, { artifact: text('a', 'two'), append: true }]);
+    mirror.hold({ artifact: text('a', ' three'), append: true });
+    expect(writes).toEqual([[{ artifact: text('a', 'one ') }, { artifact: text('a', 'two'), append: true }]]);
+    expect(mirror.takeHeld()).toEqual([{ artifact: text('a', ' three'), append: true }]);
+    // Nothing was accumulated: every artifact would count as different (a whole mirror is never compared).
+    expect(mirror.differences([text('a', 'one ', 'two', ' three')])).toHaveLength(1);
   });
 });
 

@@ -33,14 +33,23 @@ export class ArtifactMirror {
   /** Chunks that came together, passed on in one write. */
   async pass(turn: AgentTurn, chunks: ArtifactChunk[]): Promise<void> {
     if (!chunks.length) return;
-    this.mirrored = accumulateArtifacts(chunks, this.mirrored);
+    this.accumulate(chunks);
     await turn.emit.artifacts(chunks);
   }
 
   /** Accumulated now, recorded with the outcome (takeHeld) or, for an outcome without artifacts, before it (release). */
   hold(chunk: ArtifactChunk): void {
-    this.mirrored = accumulateArtifacts([chunk], this.mirrored);
+    this.accumulate([chunk]);
     this.held.push(chunk);
+  }
+
+  /**
+   * Only what will be compared is accumulated: a `whole` mirror is never compared (its result is
+   * the child's log as passed on), so a fresh turn's stream costs no third copy of its artifacts
+   * (the child's writer and the caller's writer each keep one).
+   */
+  private accumulate(chunks: ArtifactChunk[]): void {
+    if (!this.whole) this.mirrored = accumulateArtifacts(chunks, this.mirrored);
   }
 
   takeHeld(): ArtifactChunk[] {
@@ -51,7 +60,7 @@ export class ArtifactMirror {
     const held = this.takeHeld();
     if (held.length) await turn.emit.artifacts(held);
   }
-  /** Whole replacements for every artifact of the peer's that differs from the mirrored one. */
+  /** Whole replacements for every artifact of the peer's that differs from the mirrored one (a `whole` mirror keeps none: not for it). */
   differences(peer: Artifact[]): ArtifactChunk[] {
     const same = (a: Artifact) => {
       const mine = this.mirrored.find((m) => m.artifactId === a.artifactId);

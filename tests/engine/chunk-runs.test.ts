@@ -1,0 +1,58 @@
+/**
+ * A peer's chunks read in one go are written as one run (decision 297): the outbound follower's
+ * recorder gathers the chunks read before the next turn of the event loop into one append, so a
+ * relay's stream costs one write, one publish and one mirror step per run instead of per chunk.
+ * The log still holds every chunk once, in the peer's order, and a status after the chunks
+ * comes after them.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { freshStore } from '../support/in-process';
+import type { FollowState } from '../../lib/engine/outbound/follow-state';
+
+let writer: typeof import('../../lib/engine/task-writer');
+let repo: typeof import('../../lib/db/task-repo');
+let recorders: typeof import('../../lib/engine/outbound/remote-recorder');
+let hub: typeof import('../../lib/events/hub');
+let store: typeof import('../../lib/db/task-store');
+
+beforeAll(async () => {
+  await freshStore();
+  writer = await import('../../lib/engine/task-writer');
+  repo = await import('../../lib/db/task-repo');
+  recorders = await import('../../lib/engine/outbound/remote-recorder');
+  hub = await import('../../lib/events/hub');
+  store = await import('../../lib/db/task-store');
+});
+
+const follow = { mode: 'streaming', phase: 'follow', target: { peer: 'p' }, timeoutMs: 60_000, timeoutSource: 'default', message: { kind: 'message', messageId: 'm', role: 'user', parts: [] }, startedAt: new Date().toISOString() } as unknown as FollowState;
+const chunk = (i: number) => ({ artifact: { artifactId: 'r', parts: [{ kind: 'text' as const, text: `chunk ${i}\n` }] }, append: i > 0 });
+
+describe("the follower's chunk runs", () => {
+  it('writes the chunks read together as one change, every chunk once and in order, before the status that follows them', async () => {
+    const id = crypto.randomUUID();
+    await writer.createTaskRecord({ id, contextId: 'c', direction: 'outbound', peerName: 'p', state: 'working', requestText: 'x' }, []);
+    const changes: number[] = [];
+    const unsubscribe = hub.eventHub().subscribeFeed((change) => void (change.task.id === id && changes.push(change.events.length)));
+    const recorder = new recorders.RemoteRecorder(id, 'c', 'remote-1', follow, []);
+    // As the follower applies a network read's events: each awaited in turn, no macrotask between.
+    for (let i = 0; i < 50; i++) expect(await recorder.recordChunk(chunk(i))).toBe(true);
+    expect(await recorder.recordStatus({ state: 'working', message: { kind: 'message', messageId: 's', role: 'agent', parts: [{ kind: 'text', text: 'half way' }] } })).toBe(true);
+    for (let i = 50; i < 60; i++) expect(await recorder.recordChunk(chunk(i))).toBe(true);
+    await recorder.flush();
+    unsubscribe();
+    const events = await repo.listEvents(id);
+    const texts = events.filter((e) => e.type === 'artifact').map((e) => (e.payload as ReturnType<typeof chunk>).artifact.parts[0].text);
+    expect(texts).toEqual(Array.from({ length: 60 }, (_, i) => `chunk ${i}\n`));
+    expect(events.map((e) => e.type)).toEqual([...Array(50).fill('artifact'), 'status', ...Array(10).fill('artifact')]);
+    // Three changes (50 chunks, the status, 10 chunks), not 61.
+    expect(changes).toEqual([50, 1, 10]);
+  });
+
+  it("makes an artifact chunk's JSON once, whoever asks (the meter, the charge, the writer)", () => {
+    const event = { type: 'artifact' as const, payload: chunk(1) };
+    const first = store.eventJson(event);
+    expect(first).toBe(JSON.stringify(event.payload));
+    expect(store.eventJson({ type: 'artifact', payload: event.payload })).toBe(first); // the same string, not made again
+    expect(store.eventJson({ type: 'status', payload: { a: 1 } })).toBe('{"a":1}');
+  });
+});
