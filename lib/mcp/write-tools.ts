@@ -5,7 +5,7 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { dispatchTask, type DispatchRequest } from '../engine/outbound/dispatch';
+import { dispatchTask, type DispatchRequest } from '../engine';
 import { cancelAsOperator } from '../dashboard/cancel';
 import type { AuditActor } from '../audit/audit-log';
 import { MAX_TEXT_CHARS, SecondsSchema, TaskIdSchema } from './limits';
