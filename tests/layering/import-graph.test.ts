@@ -2,7 +2,9 @@
  * Layering, drawn from the imports: no import cycles among the app's modules, lower
  * layers never import higher ones (LAYERS below), and browser code (components/, lib/query, `'use client'`
  * files in app/) never imports a server module. Type-only imports are erased at build time and
- * do not count. Reads the sources with TypeScript's parser: no build, about a second.
+ * do not count for those; they do for the engine's facade: code outside lib/engine names the
+ * engine only through lib/engine/index.ts. Reads the sources with TypeScript's parser: no build,
+ * about a second.
  */
 import fs from 'node:fs';
 import path from 'node:path';
