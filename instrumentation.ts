@@ -3,7 +3,7 @@
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { ensureBooted, onBoot } = await import('./lib/runtime/boot');
-  const { startOutboundClient } = await import('./lib/engine/outbound/resume');
+  const { startOutboundClient } = await import('./lib/engine');
   const { loadRevokedSessions } = await import('./lib/auth/revocations');
   const { applyServerTimeouts } = await import('./lib/server/http-timeouts');
   const { startGrpcServer } = await import('./lib/server/grpc-server');

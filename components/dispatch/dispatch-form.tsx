@@ -4,7 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardBody } from '@/components/ui/card';
-import { Field, fieldState } from '@/components/ui/field';
+import { Field } from '@/components/ui/field';
 import { Input, Textarea } from '@/components/ui/input';
 import { ClientError } from '@/lib/protocol/client-error';
 import { useDispatch } from '@/lib/query/use-dispatch';
@@ -14,6 +14,7 @@ import { watchTask } from '@/lib/query/watched-tasks';
 import { ModePicker } from './mode-picker';
 import { timeoutHint } from '@/lib/protocol/timeout-floor';
 import { TargetPicker } from './target-picker';
+import { draftField } from './draft-field';
 import { toDispatchInput, useDispatchDraft, type DispatchDraft } from './use-dispatch-draft';
 
 const FORM_FIELDS = ['peer', 'url', 'text', 'data', 'mode', 'timeoutSeconds', 'contextId', 'taskId'];
@@ -33,13 +34,7 @@ function OptionFields({ draft, onChange, errors }: { draft: DispatchDraft; onCha
   return (
     <div className="grid gap-4 sm:grid-cols-3">
       <Field id="timeoutSeconds" label="Timeout override (s)" error={errors.timeoutSeconds} hint={timeoutHint(draft.timeoutSeconds, "Empty: the peer's or the global default.")}>
-        <Input
-          id="timeoutSeconds"
-          inputMode="decimal"
-          value={draft.timeoutSeconds}
-          {...fieldState('timeoutSeconds', errors.timeoutSeconds)}
-          onChange={(e) => onChange({ timeoutSeconds: e.target.value })}
-        />
+        <Input inputMode="decimal" {...draftField('timeoutSeconds', draft, errors, onChange)} />
       </Field>
       <Field id="contextId" label="Context id (optional)" error={errors.contextId}>
         <Input id="contextId" value={draft.contextId} invalid={Boolean(errors.contextId)} onChange={(e) => onChange({ contextId: e.target.value })} />
@@ -90,24 +85,10 @@ export function DispatchForm() {
           {general ? <Alert tone="error" title="Dispatch failed" testId="dispatch-error">{general}</Alert> : null}
           <TargetPicker draft={draft} onChange={change} peers={peers.data} errors={byField} />
           <Field id="text" label="Message" error={byField.text}>
-            <Textarea
-              id="text"
-              rows={6}
-              value={draft.text}
-              {...fieldState('text', byField.text, 'no hint')}
-              placeholder="What should the agent do?"
-              onChange={(e) => change({ text: e.target.value })}
-            />
+            <Textarea rows={6} placeholder="What should the agent do?" {...draftField('text', draft, byField, change, 'no hint')} />
           </Field>
           <Field id="data" label="Data (JSON object, optional)" error={byField.data} hint="Sent as a data part, after the text: an answer that is not text, such as a tool approval.">
-            <Textarea
-              id="data"
-              rows={3}
-              value={draft.data}
-              {...fieldState('data', byField.data)}
-              placeholder='{"callId": "…", "outcome": "proceed_once"}'
-              onChange={(e) => change({ data: e.target.value })}
-            />
+            <Textarea rows={3} placeholder='{"callId": "…", "outcome": "proceed_once"}' {...draftField('data', draft, byField, change)} />
           </Field>
           <ModePicker value={draft.mode} onChange={(mode) => change({ mode })} error={byField.mode} />
           <OptionFields draft={draft} onChange={change} errors={byField} />

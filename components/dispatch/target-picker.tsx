@@ -1,9 +1,10 @@
 'use client';
-import { Field, fieldState } from '@/components/ui/field';
+import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
 import type { Peer } from '@/lib/dashboard/peer-wire';
 import type { DispatchDraft } from './use-dispatch-draft';
+import { draftField } from './draft-field';
 
 type Change = (patch: Partial<DispatchDraft>) => void;
 
@@ -21,7 +22,7 @@ export function TargetPicker({ draft, onChange, peers, errors }: { draft: Dispat
       </div>
       {draft.target === 'peer' ? (
         <Field id="peer" label="Peer" error={errors.peer}>
-          <Select id="peer" value={draft.peer} {...fieldState('peer', errors.peer, 'no hint')} onChange={(e) => onChange({ peer: e.target.value })}>
+          <Select {...draftField('peer', draft, errors, onChange, 'no hint')}>
             <option value="">{peers ? 'Choose a peer…' : 'Loading peers…'}</option>
             {peers?.map((p) => (
               <option key={p.name} value={p.name}>
@@ -32,15 +33,7 @@ export function TargetPicker({ draft, onChange, peers, errors }: { draft: Dispat
         </Field>
       ) : (
         <Field id="url" label="Agent URL" error={errors.url} hint="The agent's A2A endpoint or its agent-card URL.">
-          <Input
-            id="url"
-            type="url"
-            inputMode="url"
-            placeholder="https://agent.example/a2a"
-            value={draft.url}
-            {...fieldState('url', errors.url)}
-            onChange={(e) => onChange({ url: e.target.value })}
-          />
+          <Input type="url" inputMode="url" placeholder="https://agent.example/a2a" {...draftField('url', draft, errors, onChange)} />
         </Field>
       )}
     </div>

@@ -1,4 +1,4 @@
-import type { AgentRunner } from '../engine/agent';
+import type { AgentRunner } from '../engine';
 
 /** Completes at once with the input text as an artifact. */
 export const echoRunner: AgentRunner = {

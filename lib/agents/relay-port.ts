@@ -3,7 +3,7 @@
  * mirrored into the inbound one: lib/engine/relay), but agents sit below the engine, so the
  * engine installs its relay turn here at boot and the runner reaches it through the process.
  */
-import type { AgentRunner, AgentTurn, TurnOutcome } from '../engine/agent';
+import type { AgentRunner, AgentTurn, TurnOutcome } from '../engine';
 import { processSingleton } from '../process-singleton';
 
 export type RelayTurn = (relay: { peer: string; slug: string }, turn: AgentTurn) => Promise<TurnOutcome>;

@@ -1,4 +1,4 @@
-import type { AgentRunner } from '../engine/agent';
+import type { AgentRunner } from '../engine';
 import { sleep } from '../util/abortable';
 import { durationMs, namedNumber } from './turn-input';
 

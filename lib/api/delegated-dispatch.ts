@@ -8,7 +8,7 @@ import { isDispatchToken, verifyDispatchToken } from '../auth/dispatch-token';
 import { apiError } from './responses';
 import { findTask } from '../db/task-repo';
 import { isTerminalState } from '../protocol/types';
-import type { DispatchRequest } from '../engine/outbound/dispatch';
+import type { DispatchRequest } from '../engine';
 
 export function dispatchTokenOf(req: Request): string | null {
   const header = req.headers.get('authorization');

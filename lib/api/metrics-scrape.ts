@@ -3,7 +3,7 @@
  * gauges that are read rather than counted (tasks by state, from one grouped count).
  */
 import { tallyTasksByState } from '../db/task-tallies';
-import { executions } from '../engine/executions';
+import { executions } from '../engine';
 import { metrics } from '../metrics/metrics';
 
 export async function scrapeMetrics(): Promise<{ contentType: string; body: string }> {

@@ -1,7 +1,7 @@
 /**
  * The one wrapper every /api route handler goes through: same-origin check for
- * mutations, the caller and its role, a bounded JSON body, and JSON errors (never Next's HTML
- * 500 page). A route file then only maps its input to its answer:
+ * mutations, the caller and its role, a bounded JSON body, a validated query string, and JSON
+ * errors (never Next's HTML 500 page). A route file then only maps its input to its answer:
  *
  *   export const POST = apiRoute({ role: 'operator', body: PeerCreateSchema }, async ({ body }) => …);
  */
@@ -16,19 +16,22 @@ import { errorMessage, log } from '../log';
 import { ClientError } from '../protocol/client-error';
 import { apiError, invalidRequest } from './responses';
 
-export interface RouteContext<P, B> {
+export interface RouteContext<P, B, Q = undefined> {
   req: Request;
   /** Null only for `role: 'public'` routes. */
   caller: Caller | null;
   params: P;
   body: B;
+  query: Q;
 }
 
-export interface RouteOptions<B> {
+export interface RouteOptions<B, Q = undefined> {
   /** Who may call: a role, or 'public' (health, login). */
   role: Role | 'public';
   /** Parse and validate a JSON body against this schema. */
   body?: z.ZodType<B>;
+  /** Validate the query string against this schema (empty values count as absent). */
+  query?: z.ZodType<Q>;
   /** Body limit in bytes (default SWITCHBOARD_MAX_API_BODY_BYTES). */
   maxBodyBytes?: number;
   /**
@@ -66,9 +69,18 @@ export async function readJsonBody<B>(req: Request, schema: z.ZodType<B>, limit:
   return { response: invalidRequest(parsed.error.issues) };
 }
 
-export function apiRoute<P = Record<string, never>, B = undefined>(
-  opts: RouteOptions<B>,
-  handler: (ctx: RouteContext<P, B>) => Promise<Response> | Response,
+/** The query string validated against a schema; a refusal names the parameter (a 400). */
+function parseQuery<Q>(req: Request, schema: z.ZodType<Q>): { data: Q } | { response: Response } {
+  const raw: Record<string, string> = {};
+  for (const [key, value] of new URL(req.url).searchParams) if (value.trim() !== '') raw[key] = value;
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return { data: parsed.data };
+  return { response: invalidRequest(parsed.error.issues) };
+}
+
+export function apiRoute<P = Record<string, never>, B = undefined, Q = undefined>(
+  opts: RouteOptions<B, Q>,
+  handler: (ctx: RouteContext<P, B, Q>) => Promise<Response> | Response,
 ): (req: Request, ctx: NextContext<P>) => Promise<Response> {
   return async (req, ctx) => {
     try {
@@ -87,8 +99,14 @@ export function apiRoute<P = Record<string, never>, B = undefined>(
         if ('response' in read) return read.response;
         body = read.data;
       }
+      let query = undefined as Q;
+      if (opts.query) {
+        const parsed = parseQuery(req, opts.query);
+        if ('response' in parsed) return parsed.response;
+        query = parsed.data;
+      }
       const params = ((await ctx?.params) ?? {}) as P;
-      return await handler({ req, caller, params, body });
+      return await handler({ req, caller, params, body, query });
     } catch (err) {
       const refusal = refusalOf(err);
       if (refusal) return refusal;

@@ -12,21 +12,16 @@ import { peersCommand } from './commands/peers';
 import { keysCommand } from './commands/keys';
 import { mcpCommand } from './commands/mcp';
 import { auditCommand } from './commands/audit';
+import { commandGroup } from './commands/options';
 
 
 
 export function buildProgram(exit: (code: ExitCode) => void): Command {
-  return new Command('switchboard')
-    .description('dispatch, follow and manage tasks on a running Switchboard')
+  const subcommands = [dispatchCommand(exit), tasksCommand(exit), peersCommand(exit), keysCommand(exit), auditCommand(exit), mcpCommand(exit)];
+  return commandGroup('switchboard', 'dispatch, follow and manage tasks on a running Switchboard', subcommands)
     .addHelpText('after', EXIT_CODES_HELP)
     .exitOverride()
-    .showSuggestionAfterError()
-    .addCommand(dispatchCommand(exit))
-    .addCommand(tasksCommand(exit))
-    .addCommand(peersCommand(exit))
-    .addCommand(keysCommand(exit))
-    .addCommand(auditCommand(exit))
-    .addCommand(mcpCommand(exit));
+    .showSuggestionAfterError();
 }
 
 /** Runs the CLI on argv (without node and the script) and resolves to the exit code. */

@@ -15,6 +15,14 @@ function load(extensions: unknown, extra: Record<string, unknown> = {}) {
   return loadFileConfig(file);
 }
 
+/** The agent was left out, and the first issue names its key (`key`: exact, or a pattern) and says `message`. */
+function expectRefused(config: ReturnType<typeof load>, key: string | RegExp, message: string) {
+  expect(config.agents).toEqual([]);
+  if (typeof key === 'string') expect(config.issues[0].key).toBe(key);
+  else expect(config.issues[0].key).toMatch(key);
+  expect(config.issues[0].message).toContain(message);
+}
+
 describe('agent extensions', () => {
   it('are optional, and required defaults to false', () => {
     const config = load([{ uri: 'urn:example:a' }, { uri: 'urn:example:b', required: true }]);
@@ -32,10 +40,7 @@ describe('agent extensions', () => {
       [[{ uri: GENERATION_EXTENSION_URI }], "are Switchboard's own"],
       [[{ uri: 'urn:example:a', mandatory: true }], 'mandatory'],
     ] as const) {
-      const config = load(extensions);
-      expect(config.agents).toEqual([]);
-      expect(config.issues[0].key).toMatch(/^extensions/);
-      expect(config.issues[0].message).toContain(message);
+      expectRefused(load(extensions), /^extensions/, message);
     }
   });
 });
@@ -53,10 +58,7 @@ describe('agent input modes', () => {
       [['*/plain'], 'expected a media type'],
       [[], 'at least one'],
     ] as const) {
-      const config = load([], { inputModes });
-      expect(config.agents).toEqual([]);
-      expect(config.issues[0].key).toMatch(/^inputModes/);
-      expect(config.issues[0].message).toContain(message);
+      expectRefused(load([], { inputModes }), /^inputModes/, message);
     }
   });
 });
@@ -70,10 +72,7 @@ describe('agent extended skills', () => {
       [{ skills: [{ id: 'a', name: 'A' }], extendedSkills: [{ id: 'a', name: 'A again' }] }, 'extendedSkills.0.id', 'already a public skill'],
       [{ extendedSkills: [] }, 'extendedSkills', 'at least one'],
     ] as const) {
-      const config = load([], extra);
-      expect(config.agents).toEqual([]);
-      expect(config.issues[0].key).toBe(key);
-      expect(config.issues[0].message).toContain(message);
+      expectRefused(load([], extra), key, message);
     }
   });
 });

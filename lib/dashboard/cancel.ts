@@ -4,7 +4,7 @@
  * audit log (every operator cancel comes through here).
  */
 import { audited, type AuditActor } from '../audit/audit-log';
-import { cancel, type CancelOrigin } from '../engine/cancel';
+import { cancel, type CancelOrigin } from '../engine';
 import { findTask } from '../db/task-repo';
 import { operatorScope } from '../db/task-scope';
 import { A2AError } from '../protocol/errors';

@@ -18,6 +18,16 @@ async function turnsUntil(done: () => boolean): Promise<void> {
   expect(done()).toBe(true);
 }
 
+/** A feed with the event hub's part played by hand: `change` is what the hub would deliver. */
+function handFedFeed() {
+  let listener: (c: TaskChange) => void = () => undefined;
+  const feed = new FeedBroadcaster((l) => ((listener = l), () => undefined));
+  return { feed, change: (task: TaskRecord) => listener({ task, events: [] }) };
+}
+
+/** The tasks of an SSE feed frame (its `data:` line). */
+const frameTasks = (frame: string): { id: string; lastSeq: number }[] => JSON.parse(frame.split('\n').find((l) => l.startsWith('data: '))!.slice(6)).tasks;
+
 describe('FeedBroadcaster (1,000 subscribers stay cheap)', () => {
   it('holds one hub listener however many subscribe, and drops it with the last one', () => {
     let listener: ((c: TaskChange) => void) | null = null;
@@ -34,28 +44,25 @@ describe('FeedBroadcaster (1,000 subscribers stay cheap)', () => {
 
   it('coalesces changes per task and sends every subscriber the same encoded batch', () => {
     vi.useFakeTimers();
-    let listener: (c: TaskChange) => void = () => undefined;
-    const feed = new FeedBroadcaster((l) => ((listener = l), () => undefined));
+    const { feed, change } = handFedFeed();
     const a: string[] = [];
     const b: string[] = [];
     feed.add((s) => a.push(s));
     feed.add((s) => b.push(s));
-    listener({ task: record('t1', 'working', 2), events: [] });
-    listener({ task: record('t1', 'working', 3), events: [] });
-    listener({ task: record('t2', 'completed', 4), events: [] });
+    change(record('t1', 'working', 2));
+    change(record('t1', 'working', 3));
+    change(record('t2', 'completed', 4));
     vi.advanceTimersByTime(200);
     expect(a).toHaveLength(1);
     expect(b[0]).toBe(a[0]);
-    const data = JSON.parse(a[0].split('\n').find((l) => l.startsWith('data: '))!.slice(6));
-    expect(data.tasks.map((t: { id: string; lastSeq: number }) => [t.id, t.lastSeq])).toEqual([['t1', 3], ['t2', 4]]);
+    expect(frameTasks(a[0]).map((t) => [t.id, t.lastSeq])).toEqual([['t1', 3], ['t2', 4]]);
     vi.useRealTimers();
   });
 
   it('writes a frame one slice of subscribers per event-loop turn, so others get the loop in between', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
-      let listener: (c: TaskChange) => void = () => undefined;
-      const feed = new FeedBroadcaster((l) => ((listener = l), () => undefined));
+      const { feed, change } = handFedFeed();
       const got = Array.from({ length: WRITE_SLICE * 3 + 5 }, () => [] as string[]);
       let seenBetween = -1;
       got.forEach((frames, i) =>
@@ -65,7 +72,7 @@ describe('FeedBroadcaster (1,000 subscribers stay cheap)', () => {
           if (i === WRITE_SLICE - 1 && frames.length === 1) setImmediate(() => (seenBetween = got.filter((f) => f.length).length));
         }),
       );
-      listener({ task: record('t1', 'working', 2), events: [] });
+      change(record('t1', 'working', 2));
       vi.advanceTimersByTime(50);
       await turnsUntil(() => got.every((f) => f.length === 1));
       expect(seenBetween).toBe(WRITE_SLICE);
@@ -77,14 +84,13 @@ describe('FeedBroadcaster (1,000 subscribers stay cheap)', () => {
   it('starts the next frame only after every subscriber has the previous one', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
-      let listener: (c: TaskChange) => void = () => undefined;
-      const feed = new FeedBroadcaster((l) => ((listener = l), () => undefined));
+      const { feed, change } = handFedFeed();
       const got = Array.from({ length: WRITE_SLICE * 4 }, () => [] as number[]);
-      const seqOf = (s: string) => JSON.parse(s.split('\n').find((l) => l.startsWith('data: '))!.slice(6)).tasks[0].lastSeq as number;
+      const seqOf = (s: string) => frameTasks(s)[0].lastSeq;
       got.forEach((frames) => feed.add((s) => frames.push(seqOf(s))));
-      listener({ task: record('t1', 'working', 2), events: [] });
+      change(record('t1', 'working', 2));
       vi.advanceTimersByTime(50); // the first frame starts; only its first slice is out
-      listener({ task: record('t1', 'working', 3), events: [] });
+      change(record('t1', 'working', 3));
       vi.advanceTimersByTime(50); // the second flush comes due while the first is still written
       await turnsUntil(() => got.every((f) => f.length === 1));
       vi.advanceTimersByTime(50); // deferred until the first frame was out everywhere

@@ -5,7 +5,7 @@
  */
 import { findTask, listEvents } from '../db/task-repo';
 import type { StoredEvent, TaskRecord } from '../db/task-records';
-import { buildTask } from '../engine/snapshot';
+import { buildTask } from '../engine';
 import { accumulateArtifacts } from '../protocol/artifacts';
 import { isTerminalState } from '../protocol/types';
 import { toTaskSummary } from './task-summary';

@@ -5,7 +5,7 @@
  * peer reports is validated before it is passed on.
  */
 import { listChildTasks } from '../db/task-graph';
-import { readRemoteChildren } from '../engine/outbound/remote-children';
+import { readRemoteChildren } from '../engine';
 import { errorMessage } from '../log';
 import { ChildTaskSchema, type ChildTask, type RemoteHop, type TaskHops } from './wire';
 

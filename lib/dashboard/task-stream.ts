@@ -5,7 +5,7 @@
  * database instead of a new snapshot, through observeTask's gapless catch-up.
  */
 import { findTask, listEvents } from '../db/task-repo';
-import { observeTask } from '../engine/observe';
+import { observeTask } from '../engine';
 import { isTerminalState } from '../protocol/types';
 import { ClientError } from '../protocol/client-error';
 import { encodeFrame } from '../protocol/sse-frames';

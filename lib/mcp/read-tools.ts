@@ -8,7 +8,7 @@ import { MAX_OUTPUT_CHARS, SecondsSchema, TaskIdSchema } from './limits';
 import { followForCall, viewText } from './follow-call';
 import { CursorSchema, readTaskState, START, TaskViewShape } from './task-view';
 import { UnknownTaskError } from './task-wait';
-import { structured, toolFailure } from './tool-result';
+import { answering, structured } from './tool-result';
 import { listAgents, type ListedAgent } from './agent-targets';
 
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
@@ -40,14 +40,11 @@ function registerListAgents(server: McpServer) {
       outputSchema: { agents: z.array(AgentShape) },
       annotations: READ_ONLY,
     },
-    async () => {
-      try {
+    () =>
+      answering('list_agents', async () => {
         const agents = await listAgents();
         return structured({ agents }, agents.map(agentLine).join('\n'));
-      } catch (err) {
-        return toolFailure('list_agents', err);
-      }
-    },
+      }),
   );
 }
 
@@ -62,14 +59,11 @@ function registerWait(server: McpServer) {
       outputSchema: TaskViewShape,
       annotations: READ_ONLY,
     },
-    async ({ taskId, seconds, since }, extra) => {
-      try {
+    ({ taskId, seconds, since }, extra) =>
+      answering('wait', async () => {
         const view = await followForCall(taskId, extra, { since: since ?? START, seconds, until: 'change' });
         return structured(view, viewText(view));
-      } catch (err) {
-        return toolFailure('wait', err);
-      }
-    },
+      }),
   );
 }
 
@@ -96,8 +90,8 @@ function registerGetResult(server: McpServer) {
       outputSchema: ResultPageShape,
       annotations: READ_ONLY,
     },
-    async ({ taskId, cursor, maxChars }) => {
-      try {
+    ({ taskId, cursor, maxChars }) =>
+      answering('get_result', async () => {
         const task = await readTaskState(taskId);
         if (!task) throw new UnknownTaskError(taskId);
         const from = Math.min(Number(cursor ?? 0), task.text.length);
@@ -106,10 +100,7 @@ function registerGetResult(server: McpServer) {
         const page = { taskId, state: task.state, done: isTerminalState(task.state), text, totalChars: task.text.length, nextCursor: end < task.text.length ? String(end) : null };
         const more = page.nextCursor ? `\n\n(more: call get_result with {"taskId":"${taskId}","cursor":"${page.nextCursor}"})` : page.done ? '' : `\n\n(task ${taskId} is still ${task.state}: its result may grow; follow it with wait)`;
         return structured(page, `${text}${more}`);
-      } catch (err) {
-        return toolFailure('get_result', err);
-      }
-    },
+      }),
   );
 }
 
@@ -150,17 +141,14 @@ function registerListTasks(server: McpServer) {
       outputSchema: { tasks: z.array(TaskRowShape), nextCursor: z.string().nullable() },
       annotations: READ_ONLY,
     },
-    async ({ state, peer, limit, cursor }) => {
-      try {
+    ({ state, peer, limit, cursor }) =>
+      answering('list_tasks', async () => {
         const query = TaskListQuerySchema.parse({ state, agent: peer, direction: peer ? 'outbound' : undefined, limit: limit ?? 20, cursor });
         const page = await listTaskPage(query);
         const tasks = page.tasks.map(row);
         const text = tasks.length ? tasks.map((t) => `${t.taskId} ${t.state} ${t.direction === 'inbound' ? '←' : '→'} ${t.with}: ${t.request}`).join('\n') : 'no tasks';
         return structured({ tasks, nextCursor: page.nextCursor }, text);
-      } catch (err) {
-        return toolFailure('list_tasks', err);
-      }
-    },
+      }),
   );
 }
 

@@ -22,3 +22,12 @@ export function toolFailure(tool: string, err: unknown): CallToolResult {
   log.error('MCP tool failed', { tool, error: errorMessage(err), stack: err instanceof Error ? err.stack : undefined });
   return refused(`${tool} failed on the server; see the Switchboard log`);
 }
+
+/** Runs a tool's work and answers with its result, or with its failure as toolFailure says. */
+export async function answering(tool: string, work: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await work();
+  } catch (err) {
+    return toolFailure(tool, err);
+  }
+}

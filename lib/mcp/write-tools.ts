@@ -5,13 +5,13 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { dispatchTask, type DispatchRequest } from '../engine/outbound/dispatch';
+import { dispatchTask, type DispatchRequest } from '../engine';
 import { cancelAsOperator } from '../dashboard/cancel';
 import type { AuditActor } from '../audit/audit-log';
 import { MAX_TEXT_CHARS, SecondsSchema, TaskIdSchema } from './limits';
 import { followForCall, viewText, type ToolExtra } from './follow-call';
 import { START, TaskViewShape } from './task-view';
-import { structured, toolFailure } from './tool-result';
+import { answering, structured } from './tool-result';
 import { dispatchTargetOf } from './agent-targets';
 
 const TextSchema = z.string().min(1, 'text: expected the text to send').max(MAX_TEXT_CHARS, `text: at most ${MAX_TEXT_CHARS} characters`);
@@ -44,13 +44,8 @@ function registerDispatch(server: McpServer, actor: AuditActor) {
       outputSchema: TaskViewShape,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
-    async ({ target, text, contextId, taskId, wait_seconds }, extra) => {
-      try {
-        return await sendAndFollow({ ...(await dispatchTargetOf(target)), text, contextId, taskId, mode: 'streaming' }, actor, wait_seconds, extra);
-      } catch (err) {
-        return toolFailure('dispatch', err);
-      }
-    },
+    ({ target, text, contextId, taskId, wait_seconds }, extra) =>
+      answering('dispatch', async () => sendAndFollow({ ...(await dispatchTargetOf(target)), text, contextId, taskId, mode: 'streaming' }, actor, wait_seconds, extra)),
   );
 }
 
@@ -64,13 +59,7 @@ function registerReply(server: McpServer, actor: AuditActor) {
       outputSchema: TaskViewShape,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
-    async ({ taskId, text, wait_seconds }, extra) => {
-      try {
-        return await sendAndFollow({ taskId, text, mode: 'streaming' }, actor, wait_seconds, extra);
-      } catch (err) {
-        return toolFailure('reply', err);
-      }
-    },
+    ({ taskId, text, wait_seconds }, extra) => answering('reply', () => sendAndFollow({ taskId, text, mode: 'streaming' }, actor, wait_seconds, extra)),
   );
 }
 
@@ -84,14 +73,11 @@ function registerCancel(server: McpServer, actor: AuditActor) {
       outputSchema: { taskId: z.string(), state: z.string(), endReason: z.string().nullable() },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     },
-    async ({ taskId }) => {
-      try {
+    ({ taskId }) =>
+      answering('cancel', async () => {
         const { state, endReason } = await cancelAsOperator(taskId, actor, { door: 'mcp' });
         return structured({ taskId, state, endReason }, `task ${taskId} is ${state}${endReason ? ` (${endReason})` : ''}`);
-      } catch (err) {
-        return toolFailure('cancel', err);
-      }
-    },
+      }),
   );
 }
 

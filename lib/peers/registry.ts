@@ -18,6 +18,7 @@ import { audited, type AuditActor } from '../audit/audit-log';
 import { ClientError } from '../protocol/client-error';
 import { normalizeAgentUrl } from '../client/normalize-url';
 import { ensurePeersReady } from './sync';
+import { peerInputOf } from './peer-input';
 import type { PeerAuthInput } from '../protocol/peer-auth';
 import { toPublicPeer, type PeerAuthPatch, type PeerCreateInput, type PeerPatchInput, type PublicPeer } from './schemas';
 
@@ -83,18 +84,7 @@ async function insertPeer(input: PeerCreateInput): Promise<PublicPeer> {
   if (await findPeerRecord(input.name)) throw new ClientError(409, 'duplicate_name', `name: a peer named "${input.name}" exists`, 'name');
   const normalizedUrl = normalizeAgentUrl(input.url);
   await assertUrlFree(normalizedUrl);
-  const record = await insertPeerRecord({
-    name: input.name,
-    url: input.url,
-    normalizedUrl,
-    ...authFields(input.auth),
-    headers: input.headers,
-    credentialOrigins: input.credentialOrigins,
-    cardKey: input.cardKey ?? null,
-    timeoutSeconds: input.timeoutSeconds ?? null,
-    notes: input.notes ?? null,
-    source: 'api',
-  });
+  const record = await insertPeerRecord(peerInputOf(input, authFields(input.auth), 'api'));
   return toPublicPeer(record);
 }
 

@@ -18,6 +18,7 @@ import { processSingleton } from '../process-singleton';
 import { log, errorMessage } from '../log';
 import { normalizeAgentUrl } from '../client/normalize-url';
 import { timeoutFloorWarning } from '../protocol/timeout-floor';
+import { peerInputOf } from './peer-input';
 
 export const SELF_PEER = 'self';
 
@@ -77,18 +78,7 @@ export async function syncConfiguredPeers(): Promise<number> {
       log.error('peer not synced: the name is reserved for the built-in peer', { peer: peer.name });
       continue;
     }
-    const ok = await upsertManagedPeer({
-      name: peer.name,
-      url: peer.url,
-      normalizedUrl: normalizeAgentUrl(peer.url),
-      ...configAuth(peer),
-      headers: peer.headers,
-      credentialOrigins: peer.credentialOrigins,
-      cardKey: peer.cardKey ?? null,
-      timeoutSeconds: peer.timeoutSeconds ?? null,
-      notes: peer.notes ?? null,
-      source: 'config',
-    });
+    const ok = await upsertManagedPeer(peerInputOf(peer, configAuth(peer), 'config'));
     if (ok) synced.push(peer.name);
     // Warned, never refused: the peer form, the API and the CLI say the same.
     const floor = timeoutFloorWarning(peer.timeoutSeconds, "the peer's timeout");

@@ -13,12 +13,18 @@ const ChunkSchema = z.custom<ArtifactChunk>((v) => isRecord(v) && isRecord(v.art
 // Peer data passes through status and detach payloads: tolerate null where a peer may send it.
 const MetadataSchema = z.record(z.string(), z.unknown());
 
-export const SubmittedPayloadSchema = z.looseObject({
+/** A message sent to a task, the first (submitted) or a later one: the same writers, the same fields. */
+const SENT_MESSAGE = {
   message: MessageSchema,
   /** Inbound: who sent it (the API key's name). */
   peer: z.string().optional(),
-  /** Outbound: the dispatch mode and the resolved target. */
+  /** Outbound: the dispatch mode. */
   mode: z.string().optional(),
+};
+
+export const SubmittedPayloadSchema = z.looseObject({
+  ...SENT_MESSAGE,
+  /** Outbound: the resolved target. */
   target: z.unknown().optional(),
 });
 
@@ -36,9 +42,7 @@ export const StatusPayloadSchema = z.looseObject({
 });
 
 export const MessagePayloadSchema = z.looseObject({
-  message: MessageSchema,
-  peer: z.string().optional(),
-  mode: z.string().optional(),
+  ...SENT_MESSAGE,
   /** A message the peer sent (outbound): not the caller's input, so no new turn. */
   remote: z.boolean().optional(),
 });

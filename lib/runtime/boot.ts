@@ -10,13 +10,11 @@ import { countApiKeys } from '../db/key-repo';
 import { cardKeys } from '../auth/card-keys';
 import { checkStoredSecrets, secretKeyConfigProblem } from './stored-secrets';
 import { agentRegistry, defaultAgentProblem, reapOrphanedLaunches } from '../agents/registry';
-import { drainAndStop } from '../engine/lifecycle';
-import { startRelays } from '../engine/relay';
+import { applyHeapGrowth, drainAndStop, startRelays } from '../engine';
 import { ensurePushDelivery } from '../push/push-delivery';
 import { startPruner } from '../db/pruner';
 import { NotificationConfigError, startNotifications } from '../notify';
 import { processSingleton } from '../process-singleton';
-import { applyHeapGrowth } from '../engine/heap-growth';
 import { flushTracing, startTracing } from '../tracing/provider';
 import { errorMessage, log } from '../log';
 

@@ -8,11 +8,7 @@ import { instanceId } from '../db/instance';
 import { INSTANCE_LOST, type MemberHost, type OrphanedTurn } from '../db/membership';
 import { eventHub } from '../events/hub';
 import { PgEventRelay } from '../events/pg-relay';
-import { claimTerminal } from '../engine/task-writer';
-import { agentText } from '../engine/messages';
-import { executions } from '../engine/executions';
-import { INTERRUPTED_RESTART, recoverInterruptedTasks } from '../engine/lifecycle';
-import { resumeStrandedTurns, turnResumer } from '../engine/resume-turn';
+import { agentText, claimTerminal, executions, INTERRUPTED_RESTART, recoverInterruptedTasks, resumeStrandedTurns, turnResumer } from '../engine';
 
 const endText = (turn: OrphanedTurn, cause: 'restart' | 'lost') =>
   cause === 'lost'

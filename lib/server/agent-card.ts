@@ -11,8 +11,7 @@
  * `extendedSkills` declares its extended card; that card (`extended`) lists them after the public
  * skills (decisions 206–207).
  */
-import type { ServedAgent } from '../engine/agent';
-import { timingFor } from '../engine/inbound';
+import { timingFor, type ServedAgent } from '../engine';
 import { GENERATION_EXTENSION_URI, TIMING_EXTENSION_URI } from '../protocol/extensions';
 import { getSettings, type OidcSettings } from '../config/settings';
 import { isV1, requestedVersion } from './requested-version';

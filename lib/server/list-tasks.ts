@@ -4,7 +4,7 @@
  */
 import { countTasksInScope, listTasksInScope } from '../db/task-repo';
 import type { CallerScope } from '../db/task-scope';
-import { buildTask } from '../engine/snapshot';
+import { buildTask } from '../engine';
 import { getSettings } from '../config/settings';
 import type { TaskRecord } from '../db/task-records';
 import type { Task } from '../protocol/types';

@@ -2,9 +2,7 @@
  * Runs one JSON-RPC operation against the engine and renders the result in the caller's
  * protocol version. Streaming operations return an async iterable of wire results.
  */
-import type { ServedAgent } from '../engine/agent';
-import { getTask, resubscribe, startSend, streamMessage, type GenerationWait, type StreamBatch } from '../engine/inbound';
-import { cancel } from '../engine/cancel';
+import { cancel, getTask, isAcceptingWork, resubscribe, startSend, streamMessage, type GenerationWait, type SendRequest, type ServedAgent, type StreamBatch } from '../engine';
 import type { CallerScope } from '../db/task-scope';
 import { listInboundTasks } from './list-tasks';
 import { A2AError } from '../protocol/errors';
@@ -12,13 +10,11 @@ import type { StreamEvent, Task } from '../protocol/types';
 import { streamEventToV10, taskToV10 } from '../protocol/v10';
 import { describeIssue, ListTasksSchema, PushDeleteSchemas, PushGetSchemas, PushListSchemas, PushSetSchemas, SendSchemas, TaskIdSchema, TaskQuerySchema } from './params';
 import { assertWebhookAllowed, getPushConfig, listTaskPushConfigs, removePushConfig, setPushConfig } from '../push/push-configs';
-import type { SendRequest } from '../engine/inbound';
 import type { SendParams } from './params';
 import { pushConfigToWire } from './push-wire';
 import { assertRequiredExtensions } from './requested-extensions';
 import { assertInputModes } from './input-modes';
 import type { Operation, ProtocolVersion } from './rpc-methods';
-import { isAcceptingWork } from '../engine/lifecycle';
 import { servedCard } from './served-card';
 import { countedStream } from './stream-quota';
 import { admitNewTask, admitRequest } from '../quotas/caller-quotas';

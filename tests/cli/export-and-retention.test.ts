@@ -153,6 +153,23 @@ describe('switchboard tasks export', () => {
     expect(fs.existsSync(path.join(dir, 'refused.jsonl'))).toBe(false);
     expect(fs.existsSync(path.join(dir, 'refused.jsonl.partial'))).toBe(false);
   });
+
+  it('the task list and counts refuse a bad query naming the field; the reads by id answer 404 naming the task', async () => {
+    for (const [url, field] of [['/api/tasks?limit=0', 'limit'], ['/api/tasks?state=done', 'state'], ['/api/tasks/counts?direction=sideways', 'direction'], ['/api/tasks/counts?range=ages', 'range']]) {
+      const res = await fetch(`${app.url}${url}`, { headers: bearer });
+      expect(res.status, url).toBe(400);
+      expect(((await res.json()) as { error: { field?: string } }).error.field).toBe(field);
+    }
+    expect((await fetch(`${app.url}/api/tasks?state=`, { headers: bearer })).status).toBe(200); // an empty value is absent
+    for (const read of ['', '/hops', '/notifications']) {
+      const res = await fetch(`${app.url}/api/tasks/no-such-task${read}`, { headers: bearer });
+      expect(res.status, read).toBe(404);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toBe('no task no-such-task');
+    }
+    const found = await fetch(`${app.url}/api/tasks/${(await send(app, 'echo', 'read me')).id}/hops`, { headers: bearer });
+    expect(found.status).toBe(200);
+    expect(found.headers.get('cache-control')).toBe('no-store');
+  });
 });
 
 describe('SWITCHBOARD_TASK_RETENTION on a running server', () => {

@@ -2,7 +2,9 @@
  * Layering, drawn from the imports: no import cycles among the app's modules, lower
  * layers never import higher ones (LAYERS below), and browser code (components/, lib/query, `'use client'`
  * files in app/) never imports a server module. Type-only imports are erased at build time and
- * do not count. Reads the sources with TypeScript's parser: no build, about a second.
+ * do not count for those; they do for the engine's facade: code outside lib/engine names the
+ * engine only through lib/engine/index.ts. Reads the sources with TypeScript's parser: no build,
+ * about a second.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -34,33 +36,53 @@ function resolve(from: string, spec: string, files: Set<string>): string | null 
   return null;
 }
 
-/** Value imports (and re-exports) of each file, resolved to files of the app. */
+/**
+ * Value imports (and re-exports) of each file, resolved to files of the app (`graph`), and every
+ * import, type-only ones too (`all`: what a file names, for the engine's facade rule).
+ */
 function importGraph() {
   const files = sourceFiles();
   const known = new Set(files);
   const graph = new Map<string, string[]>();
+  const all = new Map<string, string[]>();
   const client = new Set<string>();
   for (const file of files) {
     const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
     const src = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
     if (/^\s*['"]use client['"]/.test(text)) client.add(file);
     const deps: string[] = [];
-    const add = (spec: ts.Expression | undefined) => {
+    const named: string[] = [];
+    const add = (spec: ts.Expression | undefined, typeOnly = false) => {
       if (spec && ts.isStringLiteral(spec)) {
         const target = resolve(file, spec.text, known);
-        if (target) deps.push(target);
+        if (target && !typeOnly) deps.push(target);
+        if (target) named.push(target);
       }
     };
     const visit = (node: ts.Node) => {
-      if (ts.isImportDeclaration(node) && !node.importClause?.isTypeOnly) add(node.moduleSpecifier);
-      else if (ts.isExportDeclaration(node) && !node.isTypeOnly) add(node.moduleSpecifier);
+      if (ts.isImportDeclaration(node)) add(node.moduleSpecifier, node.importClause?.isTypeOnly);
+      else if (ts.isExportDeclaration(node)) add(node.moduleSpecifier, node.isTypeOnly);
       else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) add(node.arguments[0]);
       ts.forEachChild(node, visit);
     };
     visit(src);
     graph.set(file, deps);
+    all.set(file, named);
   }
-  return { graph, client };
+  return { graph, all, client };
+}
+
+/** The engine's one entry for outside code (decision 290); the files behind it are its own. */
+const ENGINE_FACADE = 'lib/engine/index.ts';
+
+/** Imports (type-only ones too) from outside lib/engine of an engine file other than the facade. */
+function engineFacadeBypasses(all: Map<string, string[]>): string[] {
+  const bad: string[] = [];
+  for (const [file, deps] of all) {
+    if (file.startsWith('lib/engine/')) continue;
+    for (const dep of deps) if (dep.startsWith('lib/engine/') && dep !== ENGINE_FACADE) bad.push(`${file} → ${dep}`);
+  }
+  return bad;
 }
 
 /** Strongly connected components with more than one module (Tarjan), or a module importing itself. */
@@ -149,7 +171,7 @@ const BROWSER_SAFE = new Set(['lib/dashboard/wire.ts', 'lib/dashboard/peer-wire.
 const isServerModule = (file: string) => file.startsWith('lib/') && !BROWSER_SAFE.has(file) && (SERVER_CONCERNS.includes(concern(file)) || concern(file) === 'dashboard');
 
 describe('the import graph', () => {
-  const { graph, client } = importGraph();
+  const { graph, all, client } = importGraph();
 
   it('has no import cycles', () => {
     expect(graph.size).toBeGreaterThan(100);
@@ -188,6 +210,26 @@ describe('the import graph', () => {
       ['lib/peers/connect.ts', 'lib/engine/outbound/runner.ts'],
     ];
     expect(layeringViolations(new Map(), removed)).toEqual(removed.map(([f, d]) => `${f} → ${d}`));
+  });
+
+  it('code outside lib/engine imports the engine only through lib/engine/index.ts, types included', () => {
+    expect([...all.get('lib/server/rpc-handlers.ts')!]).toContain(ENGINE_FACADE); // the check sees the facade's users
+    expect(engineFacadeBypasses(all)).toEqual([]);
+  });
+
+  it('refuses a deep engine import from outside, a type-only one too, and allows one inside the engine', () => {
+    const deep = new Map([
+      ['lib/server/list-tasks.ts', ['lib/engine/snapshot.ts']],
+      ['lib/launchers/process-runner.ts', ['lib/engine/agent.ts']],
+      ['app/api/dispatch/route.ts', ['lib/engine/outbound/dispatch.ts']],
+      ['lib/engine/outbound/runner.ts', ['lib/engine/task-writer.ts']],
+      ['lib/dashboard/cancel.ts', [ENGINE_FACADE]],
+    ]);
+    expect(engineFacadeBypasses(deep)).toEqual([
+      'lib/server/list-tasks.ts → lib/engine/snapshot.ts',
+      'lib/launchers/process-runner.ts → lib/engine/agent.ts',
+      'app/api/dispatch/route.ts → lib/engine/outbound/dispatch.ts',
+    ]);
   });
 
   it('browser code imports no server module, directly or through another module', () => {

@@ -3,17 +3,14 @@
 // only: the log names who did what from where (docs/observability.md, decision 232).
 import { apiRoute } from '@/lib/api/route';
 import { apiError } from '@/lib/api/responses';
-import { parseQuery } from '@/lib/dashboard/http';
 import { AuditQuerySchema, BadAuditCursorError, listAuditPage } from '@/lib/dashboard/audit-page';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export const GET = apiRoute({ role: 'operator' }, async ({ req }) => {
-  const query = parseQuery(req, AuditQuerySchema);
-  if ('response' in query) return query.response;
+export const GET = apiRoute({ role: 'operator', query: AuditQuerySchema }, async ({ query }) => {
   try {
-    return Response.json(await listAuditPage(query.data));
+    return Response.json(await listAuditPage(query));
   } catch (err) {
     if (err instanceof BadAuditCursorError) return apiError(400, 'invalid_request', err.message, 'cursor');
     throw err;

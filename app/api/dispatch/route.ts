@@ -3,7 +3,7 @@
 // once; the work goes on in the background whether or not this caller stays (docs/dispatch.md).
 // Operator role, or a launched agent's delegation token (the task becomes its task's child).
 import { apiRoute } from '@/lib/api/route';
-import { dispatchTask, DispatchRequestSchema } from '@/lib/engine/outbound/dispatch';
+import { dispatchTask, DispatchRequestSchema } from '@/lib/engine';
 import { delegatedRequest, dispatchTokenOf } from '@/lib/api/delegated-dispatch';
 import { requestActor } from '@/lib/api/audit-actor';
 

@@ -1,5 +1,12 @@
 /** Options every command shares, and argument parsers that reject bad values with the option named. */
-import { InvalidArgumentError, type Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
+
+/** A command that only groups others (`switchboard`, `tasks`, `peers`): its subcommands, in help order. */
+export function commandGroup(name: string, description: string, subcommands: Command[]): Command {
+  const group = new Command(name).description(description);
+  for (const sub of subcommands) group.addCommand(sub);
+  return group;
+}
 
 export function urlOption(cmd: Command): Command {
   return cmd.option('--url <url>', 'the Switchboard to talk to (default $SWITCHBOARD_URL or http://127.0.0.1:3000)');

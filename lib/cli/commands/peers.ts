@@ -6,7 +6,7 @@ import type { PeerAuthInput } from '../../protocol/peer-auth';
 import { apiRequest, apiTarget, CliError } from '../api';
 import { EXIT, type ExitCode } from '../exit-codes';
 import { note, printJson, printTable, type CommonOptions } from '../output';
-import { commonOptions, seconds } from './options';
+import { commandGroup, commonOptions, seconds } from './options';
 import { peersImportCommand } from './peers-import';
 
 type Exit = (code: ExitCode) => void;
@@ -92,11 +92,5 @@ function rm(exit: Exit): Command {
 }
 
 export function peersCommand(exit: Exit): Command {
-  return new Command('peers')
-    .description('list, add, test, remove and import peers')
-    .addCommand(ls(exit))
-    .addCommand(add(exit))
-    .addCommand(test(exit))
-    .addCommand(rm(exit))
-    .addCommand(peersImportCommand(exit));
+  return commandGroup('peers', 'list, add, test, remove and import peers', [ls(exit), add(exit), test(exit), rm(exit), peersImportCommand(exit)]);
 }

@@ -7,7 +7,7 @@ import { resultText, watchTask } from '../follow-command';
 import { note, printJson, printTable, shorten, type CommonOptions } from '../output';
 import { terminalText } from '../../util/terminal-text';
 import { cancelTask, dispatch, fetchTaskDetail, listTasks } from '../tasks-api';
-import { commonOptions, jsonObject, positiveInt, reconnectOption, sinceArg, urlOption } from './options';
+import { commandGroup, commonOptions, jsonObject, positiveInt, reconnectOption, sinceArg, urlOption } from './options';
 import { exportTasksTo } from '../tasks-export';
 
 type Exit = (code: ExitCode) => void;
@@ -107,12 +107,5 @@ function exportCmd(exit: Exit): Command {
 }
 
 export function tasksCommand(exit: Exit): Command {
-  return new Command('tasks')
-    .description('list, show, follow, cancel, answer and export tasks')
-    .addCommand(ls(exit))
-    .addCommand(show(exit))
-    .addCommand(watch(exit))
-    .addCommand(cancel(exit))
-    .addCommand(reply(exit))
-    .addCommand(exportCmd(exit));
+  return commandGroup('tasks', 'list, show, follow, cancel, answer and export tasks', [ls(exit), show(exit), watch(exit), cancel(exit), reply(exit), exportCmd(exit)]);
 }

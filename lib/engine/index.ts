@@ -1,0 +1,44 @@
+/**
+ * The engine's one entry for code outside lib/engine: the task service the adapters (A2A
+ * bindings, REST routes, dashboard, MCP, CLI), the start-up wiring and the agents use.
+ * tests/layering/import-graph.test.ts fails when outside code imports a file behind it, so the
+ * files inside can be split, merged or moved without touching an adapter (decision 290).
+ *
+ * Named re-exports only, grouped by what the caller does: a new operation is a deliberate line
+ * here, not whatever a file happens to export. Server-only: browser code reads the wire shapes
+ * of lib/protocol and lib/dashboard/*-wire.ts, never this module (the layering test checks it).
+ */
+
+// The agent contract: what a built-in agent, a launcher or a relay implements for one turn.
+export type { AgentRunner, AgentSkill, AgentTurn, ContextArtifact, Conversation, ServedAgent, TurnEmitter, TurnOutcome } from './agent';
+
+// A2A task operations on our served agents, each in the caller's scope.
+export { getTask, resubscribe, startSend, streamMessage, timingFor } from './inbound';
+export type { GenerationWait, SendMode, SendRequest, StreamBatch } from './inbound';
+export { cancel } from './cancel';
+export type { CancelDoor, CancelOrigin } from './cancel';
+
+// The operator's outbound dispatch (dashboard, REST, MCP, CLI).
+export { dispatchTask, DispatchRequestSchema } from './outbound/dispatch';
+export type { DispatchAnswer, DispatchExtras, DispatchRequest } from './outbound/dispatch';
+
+// Reading a task: its A2A snapshot, its live events, its remote children.
+export { buildTask } from './snapshot';
+export { observeTask } from './observe';
+export type { ObservationEnd, ObserveOptions } from './observe';
+export { toStreamEvent } from './stream-events';
+export { readRemoteChildren } from './outbound/remote-children';
+export type { RemoteChildren } from './outbound/remote-children';
+
+// Start-up and shutdown: recovery, resumption, relays, draining.
+export { drainAndStop, INTERRUPTED_RESTART, isAcceptingWork, recoverInterruptedTasks } from './lifecycle';
+export { resumeStrandedTurns, turnResumer } from './resume-turn';
+export { startOutboundClient } from './outbound/resume';
+export { startRelays } from './relay';
+export { applyHeapGrowth } from './heap-growth';
+
+// What the store's membership borrows (lib/runtime/member-host.ts) and metrics read: the turns
+// running here, and the one terminal claim to end one a lost instance left.
+export { executions } from './executions';
+export { claimTerminal } from './task-writer';
+export { agentText } from './messages';
