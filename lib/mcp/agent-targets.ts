@@ -11,7 +11,7 @@
 import { agentRegistry } from '../agents/registry';
 import { listPeers } from '../peers/registry';
 import { selfBaseUrl } from '../peers/sync';
-import type { DispatchRequest } from '../engine/outbound/dispatch';
+import type { DispatchRequest } from '../engine';
 
 export interface ListedAgent {
   kind: 'served' | 'peer';
