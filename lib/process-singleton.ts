@@ -24,7 +24,10 @@ export interface AppParts {}
  * The one app slot, process-level because Next.js bundles each route handler apart from
  * instrumentation.ts (which builds the app): the app's parts, replaced whole when an app is built.
  */
-const partsSlot = () => processSingleton<{ parts: Partial<AppParts> }>('app', () => ({ parts: {} }));
+const APP_SLOT = Symbol.for('switchboard.app');
+type AppSlot = { parts: Partial<AppParts> };
+// Read on every part access (getSettings() included): the symbol is looked up once per module copy.
+const partsSlot = (): AppSlot => ((globalThis as unknown as Record<symbol, AppSlot | undefined>)[APP_SLOT] ??= { parts: {} });
 
 export function appPart<K extends keyof AppParts>(name: K, create: () => AppParts[K]): AppParts[K] {
   const parts = partsSlot().parts;
