@@ -1,15 +1,11 @@
-// Boot work for the Node.js server: configuration, migrations, recovery, outbound following,
-// logged-out sessions, HTTP server timeouts, the gRPC listener, shutdown hook.
+// Start-up for the Node.js server: build the app (lib/app/switchboard.ts), start it (configuration,
+// migrations, recovery, outbound following, logged-out sessions, HTTP server timeouts, the gRPC
+// listener), and stop it on SIGTERM / SIGINT before exiting.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  const { ensureBooted, onBoot } = await import('./lib/runtime/boot');
-  const { startOutboundClient } = await import('./lib/engine');
-  const { loadRevokedSessions } = await import('./lib/auth/revocations');
-  const { applyServerTimeouts } = await import('./lib/server/http-timeouts');
-  const { startGrpcServer } = await import('./lib/server/grpc-server');
-  onBoot(startOutboundClient); // sync configured and built-in peers, then resume following
-  onBoot(loadRevokedSessions);
-  onBoot(async () => void applyServerTimeouts());
-  onBoot(startGrpcServer); // SWITCHBOARD_GRPC_PORT: the A2A gRPC binding on a port of its own
-  await ensureBooted();
+  const { createSwitchboard, settingsFromEnvironment } = await import('./lib/app');
+  const { exitOnSignals } = await import('./lib/app/signals');
+  const app = createSwitchboard(settingsFromEnvironment());
+  await app.start();
+  exitOnSignals((cutShort) => app.stop(cutShort));
 }

@@ -24,7 +24,7 @@ const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start
   env,
 });
 // One stop request from here, whichever way it comes: a process group's signal reaches the
-// server directly too, and a second request would cut its drain short (lib/runtime/boot.ts).
+// server directly too, and a second request would cut its drain short (lib/app/signals.ts).
 let stopSent = false;
 const stopServer = (signal) => {
   if (stopSent) return;

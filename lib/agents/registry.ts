@@ -11,7 +11,7 @@ import { delegationEnv } from '../auth/delegation-env';
 import { createLauncherRunner, LauncherConfigError, MAX_SESSIONS, reapOrphanedGroups } from '../launchers';
 import { launchedGroupLedger } from '../db/launched-group-repo';
 import { launcherSessionStore } from '../db/launcher-session-repo';
-import { processSingleton } from '../process-singleton';
+import { appPart } from '../process-singleton';
 import { log } from '../log';
 
 const withDescription = (skills: NonNullable<AgentConfig['skills']>) => skills.map((s) => ({ ...s, description: s.description || s.name }));
@@ -84,7 +84,7 @@ export async function reapOrphanedLaunches(): Promise<number> {
 }
 
 export function agentRegistry(): AgentRegistry {
-  return processSingleton('agent-registry', buildRegistry);
+  return appPart('agents', buildRegistry);
 }
 
 export function findAgent(slug: string): ServedAgent | undefined {
@@ -102,4 +102,11 @@ export function defaultAgentProblem(): string | null {
   const { agents } = agentRegistry();
   if (agents.has(slug)) return null;
   return `SWITCHBOARD_DEFAULT_AGENT=${slug} names no served agent (served: ${[...agents.keys()].join(', ')})`;
+}
+
+declare module '../process-singleton' {
+  interface AppParts {
+    /** The served agents. */
+    agents: AgentRegistry;
+  }
 }

@@ -1,14 +1,14 @@
 /**
  * The runner of a relay agent (docs/relay.md). The work is the engine's (an outbound child task
  * mirrored into the inbound one: lib/engine/relay), but agents sit below the engine, so the
- * engine installs its relay turn here at boot and the runner reaches it through the process.
+ * engine installs its relay turn here at start-up and the runner reaches it through the app slot.
  */
 import type { AgentRunner, AgentTurn, TurnOutcome } from '../engine';
-import { processSingleton } from '../process-singleton';
+import { appPart } from '../process-singleton';
 
 export type RelayTurn = (relay: { peer: string; slug: string }, turn: AgentTurn) => Promise<TurnOutcome>;
 
-const installed = () => processSingleton<{ run: RelayTurn | null }>('relay-turn', () => ({ run: null }));
+const installed = () => appPart('relayTurn', () => ({ run: null }));
 
 /** Called once at boot by the engine (lib/engine/relay). */
 export function installRelayTurn(run: RelayTurn): void {
@@ -23,4 +23,11 @@ export function relayRunner(relay: { peer: string; slug: string }): AgentRunner 
       return run(relay, turn);
     },
   };
+}
+
+declare module '../process-singleton' {
+  interface AppParts {
+    /** The relay turn the engine installs at start. */
+    relayTurn: { run: RelayTurn | null };
+  }
 }

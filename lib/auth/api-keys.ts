@@ -1,12 +1,12 @@
 /**
  * Inbound A2A authentication with API keys and, when configured, OIDC bearer JWTs. Keys are shown once at creation and
  * stored hashed. When no key exists and no OIDC issuer is configured the endpoint is open (only allowed on a loopback bind; see
- * the start-up check in lib/runtime/boot.ts). Lookups are cached briefly so authenticated calls stay cheap.
+ * the start-up check in lib/app/start-checks.ts). Lookups are cached briefly so authenticated calls stay cheap.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { countApiKeys, deleteApiKey, findApiKeyByHash, insertApiKey, listApiKeys, markApiKeyUsed, type ApiKeyRecord } from '../db/key-repo';
 import { errorMessage, log } from '../log';
-import { processSingleton } from '../process-singleton';
+import { appPart } from '../process-singleton';
 import { isSelfToken, SELF_TOKEN_HEADER } from './self-token';
 import { ANONYMOUS_OWNER, SELF_OWNER } from '../db/task-scope';
 import { getSettings, type Settings } from '../config/settings';
@@ -27,7 +27,7 @@ interface KeyCache {
   verified: Map<string, { record: ApiKeyRecord | null; until: number }>;
 }
 
-const cache = () => processSingleton<KeyCache>('api-key-cache', () => ({ anyKeyUntil: 0, anyKey: false, verified: new Map() }));
+const cache = () => appPart('apiKeyCache', () => ({ anyKeyUntil: 0, anyKey: false, verified: new Map() }));
 
 function invalidate(): void {
   const c = cache();
@@ -55,7 +55,7 @@ export async function verifyKey(key: string): Promise<ApiKeyRecord | null> {
   return record;
 }
 
-const lastUseWrites = () => processSingleton('api-key-last-use', () => new Map<string, number>());
+const lastUseWrites = () => appPart('apiKeyLastUse', () => new Map<string, number>());
 
 /** True when a use of key `id` at `now` should be written (the first in LAST_USED_WRITE_MS). */
 export function shouldRecordUse(id: string, now: number, written = lastUseWrites()): boolean {
@@ -165,4 +165,13 @@ export async function authenticateInbound(req: HeaderCarrier, agentSlug: string,
   }
   const message = key ? 'invalid API key' : settings.oidc ? 'a bearer token is required (Authorization: Bearer <JWT or API key>)' : 'an API key is required (Authorization: Bearer <key> or X-API-Key)';
   return refusal(401, message, 'error="invalid_token"');
+}
+
+declare module '../process-singleton' {
+  interface AppParts {
+    /** When each key's last use was written. */
+    apiKeyLastUse: Map<string, number>;
+    /** Verified keys, briefly. */
+    apiKeyCache: KeyCache;
+  }
 }

@@ -15,7 +15,7 @@ import { getSettings } from '../config/settings';
 import { writePrivateFile } from '../db/file-modes';
 import { secretKeyFilePath } from '../db/secret-box';
 import { log } from '../log';
-import { processSingleton } from '../process-singleton';
+import { appPart } from '../process-singleton';
 
 export const CARD_KEY_FILE = 'card-signing-key.jwk';
 
@@ -98,11 +98,18 @@ interface CardKeys {
   jwks: { keys: JWK[] };
 }
 
-/** Loaded once per process (a rotation is a restart with new settings). */
+/** Loaded once per app (a rotation is a restart with new settings). */
 export function cardKeys(): Promise<CardKeys> {
-  return processSingleton('card-signing-keys', async () => {
+  return appPart('cardSigningKeys', async () => {
     const { signing, publicJwk } = await loadSigningKey();
     const previous = (await loadPublishedKeys()).filter((k) => k.kid !== signing.kid);
     return { signing, jwks: { keys: [publicJwk, ...previous] } };
   });
+}
+
+declare module '../process-singleton' {
+  interface AppParts {
+    /** The card signing keys, loaded once. */
+    cardSigningKeys: Promise<CardKeys>;
+  }
 }

@@ -10,7 +10,7 @@
  */
 import * as oidc from 'openid-client';
 import { hubBaseUrl, type OidcLoginSettings, type Settings } from '../config/settings';
-import { processSingleton } from '../process-singleton';
+import { appPart } from '../process-singleton';
 import { errorMessage, log } from '../log';
 import type { Role } from './roles';
 import { httpOnlyCookie, issueSession, openSignedWithSessionKey, readCookie, SESSION_TTL_MS, sessionCookie, signWithSessionKey } from './session';
@@ -33,8 +33,8 @@ interface Flow {
   exp: number;
 }
 
-/** The provider's configuration, discovered once per process; a failure is retried on the next sign-in. */
-const configs = () => processSingleton('oidc-login-configs', () => new Map<string, Promise<oidc.Configuration>>());
+/** The provider's configuration, discovered once per app; a failure is retried on the next sign-in. */
+const configs = () => appPart('oidcLoginConfigs', () => new Map<string, Promise<oidc.Configuration>>());
 
 function providerConfig(login: OidcLoginSettings): Promise<oidc.Configuration> {
   const key = `${login.issuer}\n${login.clientId}`;
@@ -155,4 +155,11 @@ export async function finishSignIn(req: Request, settings: Settings): Promise<Re
   const { value } = issueSession(role, settings, Date.now(), `oidc:${subject}`);
   log.info('dashboard login', { role, via: 'oidc', subject });
   return redirect(flow.next, [sessionCookie(req, value, SESSION_TTL_MS / 1000), flowCookie(req, '', 0)]);
+}
+
+declare module '../process-singleton' {
+  interface AppParts {
+    /** Discovered OIDC login providers. */
+    oidcLoginConfigs: Map<string, Promise<oidc.Configuration>>;
+  }
 }

@@ -15,7 +15,7 @@
  */
 import { createHash } from 'node:crypto';
 import { getSettings } from '../config/settings';
-import { processSingleton } from '../process-singleton';
+import { appPart } from '../process-singleton';
 import type { HeaderSource } from './web-origin';
 import { remoteAddressOf } from './remote-address';
 
@@ -28,7 +28,7 @@ interface Window {
 export const MAX_THROTTLE_KEYS = 10_000;
 const MAX_SOURCE_CHARS = 64;
 
-const windows = () => processSingleton('login-throttle', () => new Map<string, Window>());
+const windows = () => appPart('loginThrottle', () => new Map<string, Window>());
 
 /** The address a request came from, as far as the server can tell (see the file comment). */
 export function sourceOf(headers: HeaderSource, trustProxy?: boolean): string {
@@ -79,4 +79,11 @@ export function throttledResponse(retryAfterSeconds: number): Response {
     { error: { code: 'too_many_attempts', message: `too many wrong tokens from this address; try again in ${retryAfterSeconds} s` } },
     { status: 429, headers: { 'Retry-After': String(retryAfterSeconds) } },
   );
+}
+
+declare module '../process-singleton' {
+  interface AppParts {
+    /** Failed logins per address. */
+    loginThrottle: Map<string, Window>;
+  }
 }

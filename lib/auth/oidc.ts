@@ -10,7 +10,7 @@
 import { createRemoteJWKSet, decodeJwt, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { OidcSettings } from '../config/settings';
 import { errorMessage, log } from '../log';
-import { processSingleton } from '../process-singleton';
+import { appPart } from '../process-singleton';
 
 /** Signature algorithms we accept: asymmetric only (a JWKS holds public keys). */
 const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
@@ -44,7 +44,7 @@ export function discoveryUrl(issuer: string): string {
 }
 
 /** One key set per issuer, found once through discovery; a failed discovery is retried on the next call. */
-const keySets = () => processSingleton('oidc-key-sets', () => new Map<string, Promise<JWTVerifyGetKey>>());
+const keySets = () => appPart('oidcKeySets', () => new Map<string, Promise<JWTVerifyGetKey>>());
 
 async function discoverKeySet(issuer: string): Promise<JWTVerifyGetKey> {
   const res = await fetch(discoveryUrl(issuer), { signal: AbortSignal.timeout(DISCOVERY_TIMEOUT_MS), redirect: 'error' });
@@ -148,4 +148,11 @@ export async function verifyBearerJwt(token: string, agentSlug: string, settings
   const denied = checkAgentAccess(payload, agentSlug, settings);
   if (denied) return denied;
   return { ok: true, owner: `oidc:${issuerLabel(issuer)}:${subject}`, ownerName: subject, caller: `oidc:${subject}` };
+}
+
+declare module '../process-singleton' {
+  interface AppParts {
+    /** Issuers' key sets. */
+    oidcKeySets: Map<string, Promise<JWTVerifyGetKey>>;
+  }
 }

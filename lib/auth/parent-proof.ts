@@ -6,10 +6,10 @@
  * shown as such, never linked. Another hub's parents are therefore claims too.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { processSingleton } from '../process-singleton';
+import { appPart } from '../process-singleton';
 import { safeEqual } from './session';
 
-const key = () => processSingleton('parent-proof-key', () => randomBytes(32));
+const key = () => appPart('parentProofKey', () => randomBytes(32));
 
 export function parentProof(taskId: string): string {
   return createHmac('sha256', key()).update(`parent.${taskId}`).digest('base64url');
@@ -17,4 +17,11 @@ export function parentProof(taskId: string): string {
 
 export function provesParent(taskId: string, proof: string | undefined): boolean {
   return proof !== undefined && safeEqual(proof, parentProof(taskId));
+}
+
+declare module '../process-singleton' {
+  interface AppParts {
+    /** This process's parent-proof key. */
+    parentProofKey: Buffer;
+  }
 }

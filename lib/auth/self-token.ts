@@ -4,12 +4,12 @@
  * random per-process token that never leaves the process (not stored, not logged, not shown).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { processSingleton } from '../process-singleton';
+import { appPart } from '../process-singleton';
 
 export const SELF_TOKEN_HEADER = 'X-Switchboard-Self';
 
 export function selfToken(): string {
-  return processSingleton('self-token', () => randomBytes(32).toString('base64url'));
+  return appPart('selfToken', () => randomBytes(32).toString('base64url'));
 }
 
 export function isSelfToken(presented: string | null): boolean {
@@ -17,4 +17,11 @@ export function isSelfToken(presented: string | null): boolean {
   const expected = Buffer.from(selfToken());
   const given = Buffer.from(presented);
   return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+declare module '../process-singleton' {
+  interface AppParts {
+    /** The hub's token for calls to itself. */
+    selfToken: string;
+  }
 }

@@ -9,7 +9,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Settings } from '../config/settings';
 import type { Role } from './roles';
-import { processSingleton } from '../process-singleton';
+import { appPart } from '../process-singleton';
 
 export const SESSION_COOKIE = 'sb_session';
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
@@ -83,7 +83,7 @@ export function openSignedWithSessionKey(label: string, value: string, settings:
  * process's copy; lib/auth/revocations.ts persists each logout and loads them back at boot, so a
  * logout survives a restart.
  */
-const revoked = () => processSingleton('revoked-sessions', () => new Map<string, number>());
+const revoked = () => appPart('revokedSessions', () => new Map<string, number>());
 
 export function revokeSession(claim: Pick<SessionClaim, 'nonce' | 'expiresAt'>): void {
   const now = Date.now();
@@ -142,4 +142,11 @@ export function httpOnlyCookie(req: Request, name: string, value: string, maxAge
   const attrs = [`${name}=${value}`, `Path=${path}`, 'HttpOnly', 'SameSite=Lax', `Max-Age=${maxAgeSeconds}`];
   if (isHttps(req)) attrs.push('Secure');
   return attrs.join('; ');
+}
+
+declare module '../process-singleton' {
+  interface AppParts {
+    /** Logged-out sessions. */
+    revokedSessions: Map<string, number>;
+  }
 }

@@ -12,6 +12,7 @@ import { NotificationRuleSchema, type NotificationRule } from './notification-ru
 import { GENERATION_EXTENSION_URI, TIMING_EXTENSION_URI } from '../protocol/extensions';
 import { MEDIA_RANGE } from '../protocol/media-types';
 import { getSettings } from './settings';
+import { appPart } from '../process-singleton';
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
 const RESERVED_SLUGS = ['echo', 'slow', 'budget', 'ask'];
@@ -291,16 +292,20 @@ export function loadFileConfig(configPath: string | undefined): FileConfig {
   return result({ file, baseDir, agents: uniqueAgents, peers: peerList, notifications: rules, issues });
 }
 
-const FILE_CONFIG_KEY = Symbol.for('switchboard.file-config');
-
 /**
- * The config file, read once per process (like the settings): the agent registry and the peer
+ * The config file, read once per app (like the settings): the agent registry and the peer
  * sync share it, so each problem in it is found, and logged, once.
  */
 export function fileConfig(): FileConfig {
-  const holder = globalThis as { [FILE_CONFIG_KEY]?: FileConfig };
-  return (holder[FILE_CONFIG_KEY] ??= loadFileConfig(getSettings().configPath));
+  return appPart('fileConfig', () => loadFileConfig(getSettings().configPath));
 }
 
 /** Problems with the `peers` list, which the peer sync reports; the rest the agent registry does. */
 export const isPeerConfigError = (error: string): boolean => error.includes(': peers');
+
+declare module '../process-singleton' {
+  interface AppParts {
+    /** The config file (SWITCHBOARD_CONFIG), read once. */
+    fileConfig: FileConfig;
+  }
+}

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { setLogLevel } from '../log';
+import { appPart } from '../process-singleton';
 import { KEEPALIVE_MAX_MS, KEEPALIVE_MS } from '../protocol/sse-frames';
 
 const seconds = (name: string, max = 86_400) =>
@@ -365,15 +366,21 @@ export function isLoopbackHost(host: string): boolean {
   return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
 }
 
-const SETTINGS_KEY = Symbol.for('switchboard.settings');
-type SettingsHolder = { [SETTINGS_KEY]?: Settings };
-
-/** Process-wide settings, parsed once. */
+/**
+ * The app's settings: those the composition root (lib/app/switchboard.ts) was built with, else
+ * (a tool, a test of one layer) parsed once from the environment.
+ */
 export function getSettings(): Settings {
-  const holder = globalThis as SettingsHolder;
-  if (!holder[SETTINGS_KEY]) {
-    holder[SETTINGS_KEY] = loadSettings();
-    setLogLevel(holder[SETTINGS_KEY].logLevel);
+  return appPart('settings', () => {
+    const settings = loadSettings();
+    setLogLevel(settings.logLevel);
+    return settings;
+  });
+}
+
+declare module '../process-singleton' {
+  interface AppParts {
+    /** The settings every layer reads. */
+    settings: Settings;
   }
-  return holder[SETTINGS_KEY];
 }

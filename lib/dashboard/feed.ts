@@ -15,7 +15,7 @@
  */
 import type { TaskChange } from '../events/hub';
 import { eventHub } from '../events/hub';
-import { processSingleton } from '../process-singleton';
+import { appPart } from '../process-singleton';
 import { type PushSend } from './sse';
 import { encodeFrame } from '../protocol/sse-frames';
 import { toTaskSummary } from './task-summary';
@@ -88,5 +88,12 @@ export class FeedBroadcaster {
 }
 
 export function feedBroadcaster(): FeedBroadcaster {
-  return processSingleton('dashboard-feed', () => new FeedBroadcaster((listener) => eventHub().subscribeFeed(listener)));
+  return appPart('dashboardFeed', () => new FeedBroadcaster((listener) => eventHub().subscribeFeed(listener)));
+}
+
+declare module '../process-singleton' {
+  interface AppParts {
+    /** The dashboard feed's broadcaster. */
+    dashboardFeed: FeedBroadcaster;
+  }
 }

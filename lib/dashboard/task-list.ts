@@ -5,7 +5,7 @@
 import { countTasksByState, listTasks, type TaskListFilter } from '../db/task-repo';
 import { OPEN_STATES } from '../protocol/types';
 import { ClientError } from '../protocol/client-error';
-import { processSingleton } from '../process-singleton';
+import { appPart } from '../process-singleton';
 import { toTaskSummary } from './task-summary';
 import {
   DISPLAY_STATES,
@@ -95,7 +95,7 @@ type CountsCache = Map<string, { expires: number; value: Promise<TaskCountsRespo
  * distinct filter per second, not one each.
  */
 export function taskCounts(f: TaskFilter): Promise<TaskCountsResponse> {
-  const cache = processSingleton<CountsCache>('dashboard-counts-cache', () => new Map());
+  const cache = appPart('dashboardCounts', () => new Map());
   const key = JSON.stringify([f.direction, f.agent, f.range, f.q]);
   const now = Date.now();
   const hit = cache.get(key);
@@ -108,4 +108,11 @@ export function taskCounts(f: TaskFilter): Promise<TaskCountsResponse> {
   cache.set(key, { expires: now + COUNTS_TTL_MS, value });
   value.catch(() => cache.delete(key));
   return value;
+}
+
+declare module '../process-singleton' {
+  interface AppParts {
+    /** Task counts, shared for a second. */
+    dashboardCounts: CountsCache;
+  }
 }

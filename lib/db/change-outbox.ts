@@ -7,7 +7,7 @@
  * with its NOTIFY and COMMIT (postgres/outboxes.ts, from postgres/store.ts). A planner runs for
  * every write inside the transaction, so it must be cheap and synchronous.
  */
-import { processSingleton } from '../process-singleton';
+import { appPart } from '../process-singleton';
 import type { WriteResult } from './task-store';
 
 /** An operator notification (table NotificationDelivery, lib/db/notification-repo.ts). */
@@ -40,9 +40,9 @@ export interface OutboxRows {
 
 export type OutboxPlanner = (written: WriteResult) => OutboxRows | null;
 
-// Process-wide: lib/push and lib/notify register at boot (instrumentation's bundle), and the writer,
+// The app's: lib/push and lib/notify register at start-up (instrumentation's bundle), and the writer,
 // possibly made in a route bundle, must see them.
-const planners = () => processSingleton('outbox-planners', () => new Set<OutboxPlanner>());
+const planners = () => appPart('outboxPlanners', () => new Set<OutboxPlanner>());
 
 /** Registers a planner for every later write (once per process: pass the same function). */
 export function planOutbox(planner: OutboxPlanner): void {
@@ -62,3 +62,10 @@ export function plannedRows(written: WriteResult): { notifications: NewDelivery[
 
 /** A notification row's insert values (both stores' statements list the columns in this order). */
 export const notificationValues = (d: NewDelivery, at: string) => [d.id, d.taskId, d.rule, d.event, d.seq, d.url, d.format, d.payload, d.owner, at, at];
+
+declare module '../process-singleton' {
+  interface AppParts {
+    /** What plans outbox rows in a write. */
+    outboxPlanners: Set<OutboxPlanner>;
+  }
+}

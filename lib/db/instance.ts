@@ -6,9 +6,16 @@
  */
 import os from 'node:os';
 import { getSettings } from '../config/settings';
-import { processSingleton } from '../process-singleton';
+import { appPart } from '../process-singleton';
 
-/** This instance's name in outbox rows and leases. Process-wide: every bundle must write the same name. */
+/** This instance's name in outbox rows and leases. The app's: every bundle must write the same name. */
 export function instanceId(): string {
-  return processSingleton('instance-id', () => getSettings().instanceId ?? `${os.hostname()}:${getSettings().port}`);
+  return appPart('instanceId', () => getSettings().instanceId ?? `${os.hostname()}:${getSettings().port}`);
+}
+
+declare module '../process-singleton' {
+  interface AppParts {
+    /** This instance's name. */
+    instanceId: string;
+  }
 }

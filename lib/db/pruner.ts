@@ -11,8 +11,8 @@ import { pruneFinishedOutbox } from './outbox-pruner';
 import { pruneFinishedTasks } from './task-pruner';
 import { pruneAuditEntries } from './audit-repo';
 import { store } from './store';
-import { processSingleton } from '../process-singleton';
 import { errorMessage, log } from '../log';
+import { settledWithin } from '../util/abortable';
 
 const MAX_INTERVAL_MS = 3_600_000;
 
@@ -55,21 +55,31 @@ async function pruneNow(retention: Retention): Promise<void> {
   }
 }
 
+/** How long the app's stop waits for a prune in progress (a large backlog must not hold up an exit). */
+const STOP_WAIT_MS = 5_000;
+
+export interface Pruner {
+  /** Clears the timer and waits (briefly) for a run in progress: the app's stop, before it leaves the store. */
+  stop(): Promise<void>;
+}
+
 /**
- * Boot: prunes now, then every hour (or every retention, if shorter); once per process. Process-wide:
- * one timer however many bundles call it (each route bundle may hold its own copy of this module).
+ * Start-up (lib/app/switchboard.ts, once per app): prunes now, then every hour (or every
+ * retention, if shorter).
  */
-export function startPruner(retention: Retention): void {
-  processSingleton('pruner', () => {
-    let running = false;
-    const run = () => {
-      if (running) return; // a slow run (a large backlog) is not started twice
-      running = true;
-      void pruneNow(retention).finally(() => (running = false));
-    };
-    run();
-    const timer = setInterval(run, Math.min(MAX_INTERVAL_MS, retention.outboxMs, retention.taskMs ?? Infinity, retention.auditMs ?? Infinity));
-    timer.unref();
-    return timer;
-  });
+export function startPruner(retention: Retention): Pruner {
+  let running: Promise<void> | null = null;
+  const run = () => {
+    if (running) return; // a slow run (a large backlog) is not started twice
+    running = pruneNow(retention).finally(() => (running = null));
+  };
+  run();
+  const timer = setInterval(run, Math.min(MAX_INTERVAL_MS, retention.outboxMs, retention.taskMs ?? Infinity, retention.auditMs ?? Infinity));
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      if (running) await settledWithin(running, STOP_WAIT_MS);
+    },
+  };
 }

@@ -6,7 +6,7 @@
  * counts, and exists only with the flag set (bench scenario 6 and tests/protocol/idle-queries.test.ts
  * prove that waiting work costs no queries at all).
  */
-import { processSingleton } from '../process-singleton';
+import { appPart } from '../process-singleton';
 
 export interface QueryCounts {
   /** Statements Prisma sent through the driver adapter. */
@@ -31,9 +31,9 @@ interface Counter {
   counts: QueryCounts;
 }
 
-// Process-wide: the statements of every bundle's store count together (SWITCHBOARD_QUERY_LOG).
+// The app's: the statements of every bundle's store count together (SWITCHBOARD_QUERY_LOG).
 const counter = () =>
-  processSingleton<Counter>('query-counter', () => ({
+  appPart('queryCounter', () => ({
     enabled: process.env.SWITCHBOARD_QUERY_LOG === '1',
     counts: { prisma: 0, reads: 0, writes: 0, commits: 0, sqlite: 0, checkpoints: 0 },
   }));
@@ -80,4 +80,11 @@ export function countingAdapterFactory<F extends object>(factory: F): F {
       startTransaction: (tx) => (tx as Promise<object>).then((t) => counting(t, { queryRaw: countPrisma, executeRaw: countPrisma })),
     });
   return counting(factory, { connect: (adapter) => (adapter as Promise<object>).then(wrapAdapter) });
+}
+
+declare module '../process-singleton' {
+  interface AppParts {
+    /** Statement counts (SWITCHBOARD_QUERY_LOG). */
+    queryCounter: Counter;
+  }
 }

@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { getSettings } from '../config/settings';
 import { log } from '../log';
-import { processSingleton } from '../process-singleton';
+import { appPart } from '../process-singleton';
 import { writePrivateFile } from './file-modes';
 import { sqliteFilePath } from './sqlite/path';
 
@@ -63,15 +63,18 @@ export type KeyPurpose = 'stored secrets v1' | 'delegation tokens v1';
 /**
  * Keys for a purpose, derived from the key material every instance of a cluster shares: the
  * current one first (it seals and signs), then the one from SWITCHBOARD_SECRET_KEY_PREVIOUS
- * during a rotation (it only opens and verifies). Process-wide: the key material (a key file may be
+ * during a rotation (it only opens and verifies). The app's: the key material (a key file may be
  * created) is read once, not once per route bundle.
  */
 export function derivedKeys(purpose: KeyPurpose): Buffer[] {
-  return processSingleton(`derived-keys:${purpose}`, () => {
+  const derived = appPart('derivedKeys', () => new Map<KeyPurpose, Buffer[]>());
+  let keys = derived.get(purpose);
+  if (!keys) {
     const derive = (material: string) => Buffer.from(hkdfSync('sha256', material, 'switchboard', purpose, 32));
     const previous = getSettings().previousSecretKey;
-    return [derive(keyMaterial()), ...(previous ? [derive(previous)] : [])];
-  });
+    derived.set(purpose, (keys = [derive(keyMaterial()), ...(previous ? [derive(previous)] : [])]));
+  }
+  return keys;
 }
 
 const secretKeys = () => derivedKeys('stored secrets v1');
@@ -149,4 +152,11 @@ export interface ResealReport {
   resealed: number;
   /** Rows (named for the operator, never with their values) that no accepted key opens. */
   unreadable: string[];
+}
+
+declare module '../process-singleton' {
+  interface AppParts {
+    /** Keys derived from the cluster's key material, per purpose. */
+    derivedKeys: Map<KeyPurpose, Buffer[]>;
+  }
 }

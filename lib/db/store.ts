@@ -14,7 +14,7 @@
  * is the same model API on both. A new task column: lib/db/task-columns.ts.
  */
 import { getSettings } from '../config/settings';
-import { processSingleton } from '../process-singleton';
+import { appPart } from '../process-singleton';
 import { storeKind, type StoreKind } from './store-kind';
 import { createSqliteStore } from './sqlite/store';
 import { createPostgresStore } from './postgres/store';
@@ -116,10 +116,19 @@ export interface WindowCounterOptions {
   duration: number;
 }
 
-/** The process's store, chosen once by DATABASE_URL. Process-wide: it holds the database connections. */
+/** The store for a DATABASE_URL (the composition root opens the app's). */
+export function openStore(url: string): Store {
+  return storeKind(url) === 'postgresql' ? createPostgresStore(url) : createSqliteStore(url);
+}
+
+/** The app's store, chosen once by DATABASE_URL: it holds the database connections. */
 export function store(): Store {
-  return processSingleton('store', () => {
-    const url = getSettings().databaseUrl;
-    return storeKind(url) === 'postgresql' ? createPostgresStore(url) : createSqliteStore(url);
-  });
+  return appPart('store', () => openStore(getSettings().databaseUrl));
+}
+
+declare module '../process-singleton' {
+  interface AppParts {
+    /** The store (its database connections). */
+    store: Store;
+  }
 }

@@ -4,7 +4,7 @@
  * promise cannot survive a restart, and restart recovery ends such tasks through the claim.
  */
 import { setMaxListeners } from 'node:events';
-import { processSingleton } from '../process-singleton';
+import { appPart } from '../process-singleton';
 
 /** What stops a running turn (an AbortController, or run-turn.ts's lazy one). */
 export interface TurnAbort {
@@ -24,7 +24,7 @@ export interface Execution {
   agent?: { slug: string; launcher: boolean; resumable?: boolean };
 }
 
-class ExecutionRegistry {
+export class ExecutionRegistry {
   private readonly running = new Map<string, Execution>();
   accepting = true;
   /** Aborted at shutdown: every open call and stream detaches (and answers) at once. */
@@ -60,5 +60,12 @@ class ExecutionRegistry {
 }
 
 export function executions(): ExecutionRegistry {
-  return processSingleton('executions', () => new ExecutionRegistry());
+  return appPart('executions', () => new ExecutionRegistry());
+}
+
+declare module '../process-singleton' {
+  interface AppParts {
+    /** Running turns. */
+    executions: ExecutionRegistry;
+  }
 }

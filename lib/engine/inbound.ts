@@ -27,7 +27,7 @@ import type { Message, StreamEvent, Task } from '../protocol/types';
 import { isTerminalState, isTurnEndState, textOf } from '../protocol/types';
 import { timingFor } from './timing';
 import { getSettings } from '../config/settings';
-import { processSingleton } from '../process-singleton';
+import { appPart } from '../process-singleton';
 import { parentFromMetadata, traceFromMetadata, wantsChildren, withChildrenMetadata, type TraceContext } from '../protocol/trace-context';
 import { listChildTasks, type ChildTask } from '../db/task-graph';
 import { beginTaskSpan } from '../tracing/spans';
@@ -64,7 +64,7 @@ interface Begun extends BegunTurn {
 }
 
 /** Sends being begun in this process, by caller, agent and messageId: a concurrent repeat waits for the first. */
-const beginning = () => processSingleton('sends-beginning', () => new Map<string, Promise<Begun>>());
+const beginning = () => appPart('sendsBeginning', () => new Map<string, Promise<Begun>>());
 
 /**
  * Idempotent sends (decision 166): a message whose id this caller already sent to this agent
@@ -435,4 +435,11 @@ export async function* resubscribe(taskId: string, scope: CallerScope, version: 
   }
   yield [await buildTask(fresh)];
   yield* followTurn(fresh, { graceMs: 0, signal, detachOnLeave: false, endsAt: 'terminal' });
+}
+
+declare module '../process-singleton' {
+  interface AppParts {
+    /** Sends being begun, per idempotency key. */
+    sendsBeginning: Map<string, Promise<Begun>>;
+  }
 }

@@ -13,7 +13,7 @@ import { getSettings } from '../config/settings';
 import { taskReader } from '../db/client';
 import type { NewEvent } from '../db/task-records';
 import { eventJson } from '../db/task-store';
-import { processSingleton } from '../process-singleton';
+import { appPart } from '../process-singleton';
 
 export const OUTPUT_LIMIT_EXCEEDED = 'output limit exceeded';
 
@@ -26,7 +26,7 @@ function artifactBytes(events: readonly NewEvent[]): number {
   return bytes;
 }
 
-class OutputMeter {
+export class OutputMeter {
   private readonly used = new Map<string, number>();
 
   /** A new task: nothing stored yet beyond its first events. */
@@ -66,5 +66,12 @@ class OutputMeter {
 }
 
 export function outputMeter(): OutputMeter {
-  return processSingleton('output-meter', () => new OutputMeter());
+  return appPart('outputMeter', () => new OutputMeter());
+}
+
+declare module '../process-singleton' {
+  interface AppParts {
+    /** Bytes each running task has written. */
+    outputMeter: OutputMeter;
+  }
 }

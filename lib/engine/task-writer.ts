@@ -7,7 +7,7 @@ import type { NewEvent, NewTask, TaskPatch } from '../db/task-records';
 import { eventJson } from '../db/task-store';
 import { applySummary, readsSummary, type SummaryFields } from '../protocol/summary-rule';
 import { eventHub } from '../events/hub';
-import { processSingleton } from '../process-singleton';
+import { appPart } from '../process-singleton';
 import { taskReader } from '../db/client';
 import { getSettings } from '../config/settings';
 import type { Message } from '../protocol/types';
@@ -82,9 +82,9 @@ async function commit(taskId: string, events: NewEvent[], opts: WriteOptions): P
 
 /**
  * Per task, the publication of its last change: the next one waits for it (commit order).
- * Process-wide, as the hub is: every route bundle's writes to one task queue here together.
+ * The app's, as the hub is: every route bundle's writes to one task queue here together.
  */
-const publications = () => processSingleton('task-publications', () => new Map<string, Promise<void>>());
+const publications = () => appPart('taskPublications', () => new Map<string, Promise<void>>());
 
 /**
  * Charges the owner, then publishes the change, in the task's commit order. A charge is a round
@@ -192,4 +192,11 @@ function countEnd(change: CommittedChange, claim: TerminalClaim, metadata: Recor
   m.tasksEnded.inc({ ...labels, state: claim.state });
   const kind = truncationKind(claim.reason, metadata);
   if (kind) m.truncations.inc({ agent: labels.agent || labels.peer, kind });
+}
+
+declare module '../process-singleton' {
+  interface AppParts {
+    /** Publications in commit order, per task. */
+    taskPublications: Map<string, Promise<void>>;
+  }
 }

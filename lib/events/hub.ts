@@ -9,7 +9,7 @@
  * the change acts on it.
  */
 import type { StoredEvent, TaskRecord } from '../db/task-records';
-import { processSingleton } from '../process-singleton';
+import { appPart } from '../process-singleton';
 
 export interface TaskChange {
   task: TaskRecord;
@@ -71,5 +71,12 @@ export class EventHub {
 }
 
 export function eventHub(): EventHub {
-  return processSingleton('event-hub', () => new EventHub());
+  return appPart('hub', () => new EventHub());
+}
+
+declare module '../process-singleton' {
+  interface AppParts {
+    /** The one event hub. */
+    hub: EventHub;
+  }
 }

@@ -49,6 +49,11 @@ function create() {
 
 export type Metrics = ReturnType<typeof create>;
 
+/**
+ * Process-level, not the app's: what it measures is the process (heap, CPU, GC pauses), and
+ * collectDefaultMetrics installs process-wide observers, so a second app built in the same
+ * process (a test) goes on counting into this registry instead of installing them twice.
+ */
 export function metrics(): Metrics {
   return processSingleton('metrics', create);
 }

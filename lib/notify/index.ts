@@ -16,7 +16,7 @@ import { toChange } from '../db/task-repo';
 import type { WriteResult } from '../db/task-store';
 import { isTerminalState } from '../protocol/types';
 import { refuseResolvedTarget, refuseWebhookTarget } from '../push/webhook-target';
-import { processSingleton } from '../process-singleton';
+import { appPart } from '../process-singleton';
 import { instanceId } from '../db/instance';
 import { store } from '../db/store';
 import { log } from '../log';
@@ -33,7 +33,7 @@ interface NotifyState {
   worker: OutboxWorker<DeliveryRecord> | null;
 }
 
-const state = () => processSingleton<NotifyState>('notifications', () => ({ rules: new Map(), worker: null }));
+const state = () => appPart('notifications', () => ({ rules: new Map(), worker: null }));
 
 /** The rules, or a NotificationConfigError listing every invalid key or refused target. */
 async function loadRules(): Promise<NotificationRule[]> {
@@ -87,4 +87,19 @@ export async function startNotifications(): Promise<void> {
   }
   s.worker.kick(); // pending deliveries from before a restart
   if (rules.length) log.info('notification rules loaded', { rules: rules.map((r) => r.name) });
+}
+
+/** The app's stop: sends no more, waits for the deliveries in flight. */
+export async function stopNotifications(): Promise<void> {
+  const s = state();
+  const worker = s.worker;
+  s.worker = null;
+  await worker?.stop();
+}
+
+declare module '../process-singleton' {
+  interface AppParts {
+    /** The notification rules and sender. */
+    notifications: NotifyState;
+  }
 }

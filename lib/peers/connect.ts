@@ -6,7 +6,7 @@
  * only when the fetched card verifies with it (card-verify.ts); only verified cards are cached.
  */
 import { findPeerRecord, savePeerCard } from '../db/peer-repo';
-import { processSingleton } from '../process-singleton';
+import { appPart } from '../process-singleton';
 import { log, errorMessage } from '../log';
 import { chooseInterface, fetchAgentCard, type CardInfo } from '../client/agent-card';
 import type { ProtocolVersion, RpcTarget } from '../client/json-rpc';
@@ -36,7 +36,7 @@ interface CachedInterface {
   streaming: boolean;
 }
 
-const urlCache = () => processSingleton('client-card-cache', () => new Map<string, CachedInterface>());
+const urlCache = () => appPart('clientCardCache', () => new Map<string, CachedInterface>());
 
 function toConnection(target: ResolvedTarget, iface: CachedInterface): PeerConnection {
   // Credentials are chosen for the endpoint itself: the card may name another origin.
@@ -102,4 +102,11 @@ export async function connect(target: ResolvedTarget, opts: ConnectOptions = {})
 /** A connection rebuilt from what a task's follow state recorded (resume, cancel): no card fetch. */
 export function reconnect(target: ResolvedTarget, stored: CachedInterface): PeerConnection {
   return toConnection(target, stored);
+}
+
+declare module '../process-singleton' {
+  interface AppParts {
+    /** Peers' interfaces, from their cards. */
+    clientCardCache: Map<string, CachedInterface>;
+  }
 }

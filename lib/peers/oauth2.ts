@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import type { PeerRecord } from '../db/peer-repo';
 import { bodyError, httpRequest, TransportError } from '../client/http-transport';
-import { processSingleton } from '../process-singleton';
+import { appPart } from '../process-singleton';
 import { linkedSignal } from '../util/abortable';
 import { log } from '../log';
 
@@ -44,7 +44,7 @@ interface TokenCache {
   inflight: Map<string, Promise<CachedToken>>;
 }
 
-const cache = () => processSingleton<TokenCache>('oauth2-token-cache', () => ({ tokens: new Map(), inflight: new Map() }));
+const cache = () => appPart('oauth2Tokens', () => ({ tokens: new Map(), inflight: new Map() }));
 
 const fail = (message: string) => new TransportError(message, undefined, true);
 
@@ -174,4 +174,11 @@ export async function peerAuthorization(peer: PeerRecord, source: OAuth2Source, 
     void pending.catch(() => undefined).finally(() => inflight.delete(key));
   }
   return (await pending).authorization;
+}
+
+declare module '../process-singleton' {
+  interface AppParts {
+    /** Peers' OAuth2 tokens. */
+    oauth2Tokens: TokenCache;
+  }
 }

@@ -14,7 +14,7 @@ import {
 } from '../db/peer-repo';
 import { fileConfig, isPeerConfigError, type PeerConfig } from '../config/file-config';
 import { hubBaseUrl, getSettings } from '../config/settings';
-import { processSingleton } from '../process-singleton';
+import { appPart } from '../process-singleton';
 import { log, errorMessage } from '../log';
 import { normalizeAgentUrl } from '../client/normalize-url';
 import { timeoutFloorWarning } from '../protocol/timeout-floor';
@@ -113,14 +113,21 @@ async function syncAll(): Promise<void> {
 }
 
 /**
- * Runs the sync once per process (at boot, or lazily on first use if boot did not). A failure
+ * Runs the sync once per app (at start-up, or lazily on first use if boot did not). A failure
  * is logged and retried on the next call rather than cached.
  */
 export function ensurePeersReady(): Promise<void> {
-  const holder = processSingleton<{ ready?: Promise<void> }>('peers-ready', () => ({}));
+  const holder = appPart('peersReady', () => ({}));
   holder.ready ??= syncAll().catch((err) => {
     holder.ready = undefined;
     log.error('peer sync failed', { error: errorMessage(err) });
   });
   return holder.ready;
+}
+
+declare module '../process-singleton' {
+  interface AppParts {
+    /** The peer sync, once. */
+    peersReady: { ready?: Promise<void> };
+  }
 }

@@ -26,7 +26,7 @@ import { instanceId } from '../db/instance';
 import { store } from '../db/store';
 import { buildTask, toStreamEvent } from '../engine';
 import { streamEventToV10, taskToV10 } from '../protocol/v10';
-import { processSingleton } from '../process-singleton';
+import { appPart } from '../process-singleton';
 import { errorMessage, log } from '../log';
 import { postWebhook, WebhookRefusedError } from './guarded-post';
 import { pushAllowlist } from './push-allowlist';
@@ -45,7 +45,7 @@ interface DeliveryState {
   worker: OutboxWorker<PushDeliveryRecord> | null;
 }
 
-const state = () => processSingleton<DeliveryState>('push-delivery', () => ({ tracked: new Set(), worker: null }));
+const state = () => appPart('pushDelivery', () => ({ tracked: new Set(), worker: null }));
 
 /** Channel on which instances tell each other that a task got a push config (several instances). */
 const TRACK_CHANNEL = 'switchboard_push_tasks';
@@ -95,6 +95,14 @@ export function ensurePushDelivery(): void {
     if (s.tracked.has(change.task.id) && triggerOf(change.events)) worker.kick();
   }, { localOnly: true });
   worker.kick();
+}
+
+/** The app's stop: sends no more, waits for the attempts in flight; a later start begins again. */
+export async function stopPushDelivery(): Promise<void> {
+  const s = state();
+  const worker = s.worker;
+  s.worker = null;
+  await worker?.stop();
 }
 
 /** Before a config is stored, so no change committed after it misses it. */
@@ -173,5 +181,12 @@ async function post(config: PushConfigRecord, body: unknown, { id, attempts, tra
     }
     log.warn('push notification failed', { taskId: config.taskId, target: urlOrigin(config.url), error: errorMessage(err), attempts });
     return retry(errorMessage(err));
+  }
+}
+
+declare module '../process-singleton' {
+  interface AppParts {
+    /** The push sender and the tasks with configs. */
+    pushDelivery: DeliveryState;
   }
 }

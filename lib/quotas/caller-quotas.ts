@@ -13,7 +13,7 @@ import { getSettings } from '../config/settings';
 import { countOpenTasksOf } from '../db/quota-repo';
 import { SELF_OWNER } from '../db/task-scope';
 import { errorMessage, log } from '../log';
-import { processSingleton } from '../process-singleton';
+import { appPart } from '../process-singleton';
 import { addToWindow, readWindow } from './counters';
 import { callerLimits } from './limits';
 
@@ -31,7 +31,7 @@ function refuse(limit: Limit, detail: string, retryAfterSeconds: number): never 
   throw quotaExceeded(detail, retryAfterSeconds);
 }
 
-const lastWarning = () => processSingleton('quota-store-warning', () => ({ at: 0 }));
+const lastWarning = () => appPart('quotaStoreWarning', () => ({ at: 0 }));
 
 /** Runs a counter read or write; on a store error, warns (once a minute) and gives undefined. */
 async function counted<T>(what: string, run: () => Promise<T>): Promise<T | undefined> {
@@ -88,4 +88,11 @@ export async function admitNewTask(caller: string, owner: string): Promise<void>
 export async function chargeStoredBytes(owner: string, bytes: number): Promise<void> {
   if (bytes <= 0 || owner === SELF_OWNER || (await callerLimits(owner)).storedBytes === 0) return;
   await counted('stored_bytes', () => addToWindow('stored_bytes', getSettings().storedBytesWindowSeconds, owner, bytes));
+}
+
+declare module '../process-singleton' {
+  interface AppParts {
+    /** When a quota store failure was last logged. */
+    quotaStoreWarning: { at: number };
+  }
 }

@@ -10,7 +10,7 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { createHash } from 'node:crypto';
 import { store } from '../db/store';
 import { MAX_QUOTA } from '../config/settings';
-import { processSingleton } from '../process-singleton';
+import { appPart } from '../process-singleton';
 
 export type CountedQuota = 'requests' | 'stored_bytes';
 
@@ -30,7 +30,7 @@ export interface WindowCount {
 const createCounter = (quota: CountedQuota, windowSeconds: number): Promise<RateLimiterAbstract> =>
   store().windowCounter({ keyPrefix: quota, points: COUNTER_CEILING, duration: windowSeconds });
 
-const counters = () => processSingleton('quota-counters', () => new Map<string, Promise<RateLimiterAbstract>>());
+const counters = () => appPart('quotaCounters', () => new Map<string, Promise<RateLimiterAbstract>>());
 
 function counter(quota: CountedQuota, windowSeconds: number): Promise<RateLimiterAbstract> {
   const all = counters();
@@ -50,4 +50,11 @@ export async function addToWindow(quota: CountedQuota, windowSeconds: number, ow
 export async function readWindow(quota: CountedQuota, windowSeconds: number, owner: string): Promise<WindowCount> {
   const res = await (await counter(quota, windowSeconds)).get(counterKey(owner));
   return res ? { used: res.consumedPoints, msLeft: Math.max(0, res.msBeforeNext) } : { used: 0, msLeft: 0 };
+}
+
+declare module '../process-singleton' {
+  interface AppParts {
+    /** The window counters. */
+    quotaCounters: Map<string, Promise<RateLimiterAbstract>>;
+  }
 }

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { getSettings, MAX_QUOTA } from '../config/settings';
 import { findApiKeyQuotas, setApiKeyQuotas } from '../db/key-repo';
 import { ANONYMOUS_OWNER, SELF_OWNER } from '../db/task-scope';
-import { processSingleton } from '../process-singleton';
+import { appPart } from '../process-singleton';
 import { errorMessage, log } from '../log';
 
 export const QUOTA_NAMES = ['requestsPerSecond', 'openTasks', 'storedBytes'] as const;
@@ -25,7 +25,7 @@ export type QuotaOverrides = z.infer<typeof QuotaOverridesSchema>;
 /** Like the key cache in lib/auth/api-keys.ts: a changed override applies within two seconds. */
 const CACHE_MS = 2_000;
 const MAX_CACHED = 10_000;
-const overridesCache = () => processSingleton('quota-overrides', () => new Map<string, { overrides: QuotaOverrides; until: number }>());
+const overridesCache = () => appPart('quotaOverrides', () => new Map<string, { overrides: QuotaOverrides; until: number }>());
 
 /** Owners that are never API keys: no row to read. */
 const isKeyOwner = (owner: string) => owner !== ANONYMOUS_OWNER && owner !== SELF_OWNER && !owner.startsWith('oidc:');
@@ -73,4 +73,11 @@ export async function changeKeyQuotas(id: string, changes: Partial<Record<QuotaN
   await setApiKeyQuotas(id, Object.keys(parsed).length ? JSON.stringify(parsed) : null);
   overridesCache().delete(id);
   return parsed;
+}
+
+declare module '../process-singleton' {
+  interface AppParts {
+    /** Callers' quota overrides, briefly. */
+    quotaOverrides: Map<string, { overrides: QuotaOverrides; until: number }>;
+  }
 }

@@ -1,5 +1,5 @@
 /**
- * What the A2A route files call: resolve the served agent, then serve its card or its
+ * What the A2A route files call (once the app has started: app/a2a/*): resolve the served agent, then serve its card or its
  * JSON-RPC endpoint. An unknown agent is a 404 naming the slug, in the shape of what was asked
  * for (a JSON document for a card, a JSON-RPC error, an AIP-193 error on HTTP+JSON).
  *
@@ -17,7 +17,6 @@ import { cardOrigin, servedCard } from './served-card';
 import { serveJsonRpc, unknownAgentRpc } from './serve-jsonrpc';
 import { restError, serveRest, type Verb } from './serve-rest';
 import { A2AError } from '../protocol/errors';
-import { ensureBooted } from '../runtime/boot';
 import { safeDecode } from '../util/path-encoding';
 
 function unknownAgent(slug: string): Response {
@@ -40,7 +39,6 @@ async function refuseWebPages(req: Request, opts: { checkOrigin: boolean }): Pro
 }
 
 export async function serveAgentCard(req: Request, slug?: string): Promise<Response> {
-  await ensureBooted();
   const refusal = await refuseWebPages(req, { checkOrigin: false }); // cards are public documents
   if (refusal) return refusal;
   const agent = slug ? findAgent(slug) : defaultAgent();
@@ -51,14 +49,12 @@ export async function serveAgentCard(req: Request, slug?: string): Promise<Respo
 
 /** The public keys the cards' signatures verify with (current and previous: rotation). */
 export async function serveJwks(req: Request): Promise<Response> {
-  await ensureBooted();
   const refusal = await refuseWebPages(req, { checkOrigin: false }); // public, like the cards
   if (refusal) return refusal;
   return Response.json(await publishedKeys(), { headers: { 'Cache-Control': 'public, max-age=300', 'Content-Type': 'application/jwk-set+json' } });
 }
 
 export async function serveAgentRpc(req: Request, slug?: string): Promise<Response> {
-  await ensureBooted();
   const refusal = await refuseWebPages(req, { checkOrigin: true });
   if (refusal) return refusal;
   const agent = slug ? findAgent(slug) : defaultAgent();
@@ -83,7 +79,6 @@ function restSegments(req: Request, slug: string): string[] | null {
 }
 
 export async function serveAgentRest(req: Request, slug: string, verb: Verb): Promise<Response> {
-  await ensureBooted();
   const refusal = await refuseWebPages(req, { checkOrigin: true });
   if (refusal) return refusal;
   const agent = findAgent(slug);

@@ -6,11 +6,11 @@
  * a card reflecting the request's Host is private (see cachingFor).
  */
 import { createHash } from 'node:crypto';
-import { processSingleton } from '../process-singleton';
+import { appPart } from '../process-singleton';
 
 /** Distinct cards seen (agents × generations × key states × public URLs); bounded against odd Host headers. */
 const MAX_REMEMBERED = 1_000;
-const firstServed = () => processSingleton('card-first-served', () => new Map<string, string>());
+const firstServed = () => appPart('cardFirstServed', () => new Map<string, string>());
 
 function lastModified(etag: string): string {
   const seen = firstServed();
@@ -52,4 +52,11 @@ export function cardResponse(req: Request, card: unknown, reflected: boolean): R
   };
   if (matches(req.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
   return new Response(body, { headers: { ...headers, 'Content-Type': 'application/json' } });
+}
+
+declare module '../process-singleton' {
+  interface AppParts {
+    /** When each card was first served (Last-Modified). */
+    cardFirstServed: Map<string, string>;
+  }
 }

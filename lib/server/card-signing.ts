@@ -10,13 +10,13 @@
 import { createHash } from 'node:crypto';
 import { cardKeys } from '../auth/card-keys';
 import { canonicalPayload, signCard, type AgentCardSignature } from '../protocol/card-signature';
-import { processSingleton } from '../process-singleton';
+import { appPart } from '../process-singleton';
 
 export const JWKS_PATH = '/.well-known/jwks.json';
 
 /** Distinct signed cards remembered (agents × generations × key states × origins); bounded. */
 const MAX_REMEMBERED = 1_000;
-const remembered = () => processSingleton('card-signatures', () => new Map<string, AgentCardSignature>());
+const remembered = () => appPart('cardSignatures', () => new Map<string, AgentCardSignature>());
 
 export async function signedCard<T extends Record<string, unknown>>(card: T, baseUrl: string): Promise<T & { signatures: AgentCardSignature[] }> {
   const { signing } = await cardKeys();
@@ -33,4 +33,11 @@ export async function signedCard<T extends Record<string, unknown>>(card: T, bas
 /** The published keys (current and previous): public halves only. */
 export async function publishedKeys(): Promise<{ keys: Record<string, unknown>[] }> {
   return (await cardKeys()).jwks as { keys: Record<string, unknown>[] };
+}
+
+declare module '../process-singleton' {
+  interface AppParts {
+    /** Served cards' signatures, per card. */
+    cardSignatures: Map<string, AgentCardSignature>;
+  }
 }

@@ -1,12 +1,12 @@
 /**
  * The gRPC listener: started at boot when SWITCHBOARD_GRPC_PORT is set (decision 187), on HOST
- * (so the loopback rule and the non-loopback auth check of boot cover it too), closed at
- * shutdown after the drain. Plaintext HTTP/2 like the HTTP listener; put TLS in front of both.
+ * (so the loopback rule and the non-loopback auth check of boot cover it too), closed by the
+ * app's stop after the drain. Plaintext HTTP/2 like the HTTP listener; put TLS in front of both.
  */
 import { Server, ServerCredentials, type ChannelOptions } from '@grpc/grpc-js';
 import { getSettings } from '../config/settings';
 import { errorMessage, log } from '../log';
-import { onShutdown, refuseToStart } from '../runtime/boot';
+import { refuseToStart } from '../runtime/refuse';
 import { A2A_GRPC_SERVICE } from '../client/grpc-wire';
 import { a2aGrpcHandlers } from './grpc-service';
 
@@ -45,10 +45,13 @@ function stop(server: Server): Promise<void> {
   });
 }
 
-/** A boot hook (instrumentation.ts): listens when the port is configured; a port it cannot bind stops start-up. */
-export async function startGrpcServer(): Promise<void> {
+/**
+ * A start-up step (lib/app/switchboard.ts): listens when the port is configured; a port it cannot
+ * bind stops start-up. Resolves to what stops it again (after the drain), null when not configured.
+ */
+export async function startGrpcServer(): Promise<(() => Promise<void>) | null> {
   const settings = getSettings();
-  if (settings.grpcPort === undefined) return;
+  if (settings.grpcPort === undefined) return null;
   const server = new Server(serverOptions(settings.maxBodyBytes));
   server.addService(A2A_GRPC_SERVICE, a2aGrpcHandlers());
   const address = grpcBindAddress(settings.host, settings.grpcPort);
@@ -57,6 +60,6 @@ export async function startGrpcServer(): Promise<void> {
   } catch (err) {
     refuseToStart(`SWITCHBOARD_GRPC_PORT=${settings.grpcPort}: cannot listen on ${address}: ${errorMessage(err)}`);
   }
-  onShutdown(() => stop(server));
   log.info('gRPC binding listening', { address });
+  return () => stop(server);
 }

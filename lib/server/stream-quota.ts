@@ -9,13 +9,13 @@
  */
 import { getSettings } from '../config/settings';
 import { quotaExceeded } from '../protocol/errors';
-import { processSingleton } from '../process-singleton';
+import { appPart } from '../process-singleton';
 import { metrics } from '../metrics/metrics';
 
 /** What Retry-After says: streams end when their task does, so a few seconds is a fair wait. */
 const RETRY_AFTER_SECONDS = 5;
 
-const openStreams = () => processSingleton('open-streams-per-caller', () => new Map<string, number>());
+const openStreams = () => appPart('openStreams', () => new Map<string, number>());
 
 /** Takes a slot for the caller or throws QuotaExceeded; the returned release is idempotent. */
 function acquire(owner: string): () => void {
@@ -66,4 +66,11 @@ export function countedStream<T>(caller: string, owner: string, signal: AbortSig
 /** Open streams per caller on this instance (tests, metrics). */
 export function openStreamCount(owner: string): number {
   return openStreams().get(owner) ?? 0;
+}
+
+declare module '../process-singleton' {
+  interface AppParts {
+    /** Open streams per caller, across every route bundle. */
+    openStreams: Map<string, number>;
+  }
 }

@@ -5,7 +5,7 @@
  * standard OTEL_EXPORTER_OTLP_* variables itself (headers, timeout); OTEL_SERVICE_NAME names us.
  */
 import type { Tracer } from '@opentelemetry/api';
-import { processSingleton } from '../process-singleton';
+import { appPart } from '../process-singleton';
 import { errorMessage, log } from '../log';
 
 type Api = typeof import('@opentelemetry/api');
@@ -21,7 +21,7 @@ interface TracingState {
   starting: Promise<void> | null;
 }
 
-export const tracingState = () => processSingleton<TracingState>('tracing', () => ({ loaded: null, starting: null }));
+export const tracingState = () => appPart('tracing', () => ({ loaded: null, starting: null }));
 
 export function tracingConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
   if (env.OTEL_SDK_DISABLED === 'true' || env.OTEL_TRACES_EXPORTER === 'none') return false;
@@ -57,4 +57,11 @@ export function startTracing(): Promise<void> {
 /** Exports what is buffered (the shutdown drain calls it). */
 export async function flushTracing(): Promise<void> {
   await tracingState().loaded?.flush().catch(() => undefined);
+}
+
+declare module '../process-singleton' {
+  interface AppParts {
+    /** The loaded OpenTelemetry SDK. */
+    tracing: TracingState;
+  }
 }

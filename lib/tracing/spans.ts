@@ -7,12 +7,12 @@
  */
 import type { Attributes, Context, Span } from '@opentelemetry/api';
 import { parseTraceparent, traceHeaders, type TraceContext } from '../protocol/trace-context';
-import { processSingleton } from '../process-singleton';
+import { appPart } from '../process-singleton';
 import { tracingState, type LoadedTracing } from './provider';
 import { urlWithoutSecrets } from '../util/safe-url';
 
 /** Live task spans by task id (only while tracing is on). */
-const liveSpans = () => processSingleton('task-spans', () => new Map<string, Span>());
+const liveSpans = () => appPart('taskSpans', () => new Map<string, Span>());
 
 const on = (): LoadedTracing | null => tracingState().loaded;
 
@@ -156,4 +156,11 @@ export function beginPushSpan(taskId: string, url: string, stored: TraceContext 
   if (!t) return stored ? { headers: traceHeaders(stored), end: NOOP_SPAN.end } : NO_CALL;
   const { span, open } = childSpan(t, taskId, 'a2a.push', t.api.SpanKind.CLIENT, { 'a2a.task.id': taskId, 'url.full': urlWithoutSecrets(url) }, stored);
   return { headers: traceHeaders(contextOfSpan(span)), end: open.end };
+}
+
+declare module '../process-singleton' {
+  interface AppParts {
+    /** Open task spans. */
+    taskSpans: Map<string, Span>;
+  }
 }

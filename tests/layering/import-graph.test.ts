@@ -140,13 +140,14 @@ const LAYERS: readonly (readonly string[])[] = [
   ['engine'], // the task lifecycle, inbound and outbound (engine/outbound)
   ['push'],
   ['notify'],
-  ['runtime'], // start-up wiring
+  ['runtime'], // what start-up lends the layers below (the membership host, the refusal)
   ['server'],
   ['api'],
   ['dashboard'],
   ['mcp'], // the MCP server: tools over the engine and the dashboard's reads
   ['query'],
   ['cli'],
+  ['app'], // the composition root: builds, starts and stops everything below
 ];
 /** Beyond the order: the wire client keeps no process state of its own. */
 const ALSO_FORBIDDEN: Record<string, string[]> = { client: ['process-singleton'] };
@@ -164,7 +165,7 @@ function layeringViolations(graph: Map<string, string[]>, extra: [string, string
   return bad;
 }
 
-const SERVER_CONCERNS = ['db', 'engine', 'events', 'launchers', 'client', 'peers', 'server', 'auth', 'push', 'agents', 'config', 'runtime', 'log', 'process-singleton'];
+const SERVER_CONCERNS = ['app', 'db', 'engine', 'events', 'launchers', 'client', 'peers', 'server', 'auth', 'push', 'agents', 'config', 'runtime', 'log', 'process-singleton'];
 // Client-safe modules of lib/dashboard (zod and lib/protocol only), shared with the command line.
 const BROWSER_SAFE = new Set(['lib/dashboard/wire.ts', 'lib/dashboard/peer-wire.ts', 'lib/dashboard/event-description.ts', 'lib/dashboard/notification-wire.ts', 'lib/dashboard/audit-wire.ts']);
 

@@ -6,7 +6,7 @@
  */
 import pg from 'pg';
 import { errorMessage, log } from '../../log';
-import { processSingleton } from '../../process-singleton';
+import { appPart } from '../../process-singleton';
 
 const TIMESTAMP_OID = 1114;
 
@@ -45,10 +45,10 @@ export function createPgPool(connectionString: string, max: number, opts: { pipe
 const MAX_NAMED = 256;
 
 /**
- * Per process, not per module: the pool is a process singleton, and each route bundle may hold
+ * Per app (as the store and its pool), not per module: each route bundle may hold
  * its own copy of this module, so per-module names would give two texts one name on a connection.
  */
-const names = () => processSingleton('pg-statement-names', () => new Map<string, string>());
+const names = () => appPart('pgStatementNames', () => new Map<string, string>());
 
 export function named(text: string, values: unknown[]): pg.QueryConfig {
   const statementNames = names();
@@ -72,5 +72,12 @@ export function corked<T>(client: pg.PoolClient, send: () => T): T {
     return send();
   } finally {
     stream?.uncork?.();
+  }
+}
+
+declare module '../../process-singleton' {
+  interface AppParts {
+    /** Named statements of the store's pool. */
+    pgStatementNames: Map<string, string>;
   }
 }

@@ -1,9 +1,10 @@
 /**
- * The in-process registry of outbound tasks being worked on (sent or followed). It lives on
- * processSingleton because Next bundles route handlers separately: the dispatch route, the
- * cancel route and the boot hook must all see the same followers. One follower per task.
+ * The in-process registry of outbound tasks being worked on (sent or followed). A part of the
+ * app (lib/process-singleton.ts) because Next bundles route handlers separately: the dispatch
+ * route, the cancel route and the start-up resume must all see the same followers; the app's
+ * stop stops them all. One follower per task.
  */
-import { processSingleton } from '../../process-singleton';
+import { appPart } from '../../process-singleton';
 import { leaseWork } from '../membership';
 
 interface Follower {
@@ -58,5 +59,12 @@ export class FollowerRegistry {
 }
 
 export function outboundFollowers(): FollowerRegistry {
-  return processSingleton('outbound-followers', () => new FollowerRegistry());
+  return appPart('followers', () => new FollowerRegistry());
+}
+
+declare module '../../process-singleton' {
+  interface AppParts {
+    /** Outbound tasks being sent or followed. */
+    followers: FollowerRegistry;
+  }
 }

@@ -18,7 +18,7 @@ export async function resumeOutboundFollowing(): Promise<number> {
 }
 
 /**
- * The one boot call for outbound work (instrumentation register(), Node runtime): sync the
+ * The one start-up step for outbound work (lib/app/start-steps.ts): sync the
  * config and built-in peers, then resume following. Never throws: a failure is logged.
  */
 export async function startOutboundClient(): Promise<void> {

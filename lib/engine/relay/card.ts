@@ -9,7 +9,7 @@ import { findPeerRecord } from '../../db/peer-repo';
 import { connect } from '../../peers/connect';
 import { resolveTarget } from '../../peers/resolve';
 import { errorMessage, log } from '../../log';
-import { processSingleton } from '../../process-singleton';
+import { appPart } from '../../process-singleton';
 
 type Json = Record<string, unknown>;
 
@@ -42,7 +42,7 @@ export function applyPeerCard(agent: ServedAgent, card: Json): void {
 
 /** How often a relay agent's card facts are re-read from the peer's cached card. */
 const REFRESH_EVERY_MS = 60_000;
-const refreshedAt = () => processSingleton('relay-card-refreshed', () => new Map<string, number>());
+const refreshedAt = () => appPart('relayCardRefreshed', () => new Map<string, number>());
 
 /** After a turn (at most once a minute per agent): the peer's card as last cached on its peer row. */
 export async function refreshRelayCard(slug: string): Promise<void> {
@@ -69,4 +69,11 @@ export async function loadRelayCards(): Promise<void> {
       }
     }),
   );
+}
+
+declare module '../../process-singleton' {
+  interface AppParts {
+    /** When each relay peer's card was read. */
+    relayCardRefreshed: Map<string, number>;
+  }
 }
