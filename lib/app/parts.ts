@@ -6,9 +6,7 @@
 import type { Settings } from '../config/settings';
 import { openStore } from '../db/store';
 import { EventHub } from '../events/hub';
-import { ExecutionRegistry } from '../engine/executions';
-import { OutputMeter } from '../engine/output-limit';
-import { FollowerRegistry } from '../engine/outbound/follow-registry';
+import { ExecutionRegistry, FollowerRegistry, OutputMeter } from '../engine';
 import type { AppParts } from '../process-singleton';
 
 export type Parts = Pick<AppParts, 'store' | 'hub' | 'executions' | 'outputMeter' | 'followers'>;

@@ -6,7 +6,7 @@
  */
 import type { Settings } from '../config/settings';
 import { installedAppPart } from '../process-singleton';
-import { drainAndStop } from '../engine/lifecycle';
+import { drainAndStop } from '../engine';
 import { stopNotifications } from '../notify';
 import { stopPushDelivery } from '../push/push-delivery';
 import { flushTracing } from '../tracing/provider';

@@ -42,3 +42,8 @@ export { applyHeapGrowth } from './heap-growth';
 export { executions } from './executions';
 export { claimTerminal } from './task-writer';
 export { agentText } from './messages';
+
+// The engine's per-app state, built by the composition root (lib/app/parts.ts).
+export { ExecutionRegistry } from './executions';
+export { OutputMeter } from './output-limit';
+export { FollowerRegistry } from './outbound/follow-registry';
