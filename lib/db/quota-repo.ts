@@ -2,7 +2,11 @@
 import { OPEN_STATES } from '../protocol/types';
 import { db } from './client';
 
-/** The inbound tasks `owner` has that have not ended (index Task(owner, state), migration 0016). */
-export async function countOpenTasksOf(owner: string): Promise<number> {
-  return db().task.count({ where: { owner, direction: 'inbound', state: { in: [...OPEN_STATES] } } });
+/**
+ * The inbound tasks `owner` has that have not ended (index Task(owner, state), migration 0016),
+ * counted up to `atMost`: the quota only asks whether the limit is reached, and a caller with
+ * 10,000 open tasks made every new send count all of them (a quadratic burst).
+ */
+export async function countOpenTasksOf(owner: string, atMost: number): Promise<number> {
+  return db().task.count({ where: { owner, direction: 'inbound', state: { in: [...OPEN_STATES] } }, take: atMost });
 }
