@@ -32,10 +32,7 @@ export class WriteQueue {
   private scheduled = false;
 
   /** `transaction(fn)` must run fn inside one transaction and commit it, or throw. */
-  constructor(
-    private readonly transaction: (fn: () => void) => void,
-    private readonly budgetMs = FLUSH_BUDGET_MS,
-  ) {}
+  constructor(private readonly transaction: (fn: () => void) => void) {}
 
   /** Runs `write` in the next batch; resolves with its result once that batch has committed. */
   enqueue<T>(write: () => T): Promise<T> {
@@ -56,7 +53,7 @@ export class WriteQueue {
     try {
       this.transaction(() => {
         for (const write of taken) {
-          if (outcomes.length > 0 && performance.now() - started >= this.budgetMs) break;
+          if (outcomes.length > 0 && performance.now() - started >= FLUSH_BUDGET_MS) break;
           try {
             outcomes.push({ ok: true, value: write.run() });
           } catch (error) {
