@@ -46,6 +46,7 @@ const BOTH_PROVIDERS = [
   'tests/security/sessions.test.ts',
   'tests/security/bounds.test.ts',
   'tests/security/caller-quotas.test.ts',
+  'tests/db/open-task-count.test.ts',
   'tests/security/exposure.test.ts',
   'tests/client/restart.test.ts',
   'tests/client/peer-auth.test.ts',

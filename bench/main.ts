@@ -77,7 +77,7 @@ async function main(): Promise<void> {
   /** Other processes' load (cores) when each scenario started, after waiting for quiet. */
   const startLoad: Record<string, number> = {};
   const quiet = async (id: string) => {
-    if (!opts.quick) startLoad[id] = Math.round((await waitQuiet(log)) * 100) / 100;
+    if (!opts.quick && opts.waitQuiet) startLoad[id] = Math.round((await waitQuiet(log)) * 100) / 100;
   };
   const shared = opts.only.filter((id) => id === 'echo' || id === 'stream');
   if (shared.length) {
@@ -86,7 +86,8 @@ async function main(): Promise<void> {
   }
   const retention = (c: BenchContext) => retentionScenario(c, opts.tasks ?? (opts.quick ? 5_000 : 500_000));
   const relay = (c: BenchContext) => relayScenario(c, opts.relayBaseline);
-  const alone = { memory: memoryScenario, detach: detachScenario, history: historyScenario, fanout: fanoutScenario, retention, relay } as const;
+  const detach = (c: BenchContext) => detachScenario(c, opts.detached);
+  const alone = { memory: memoryScenario, detach, history: historyScenario, fanout: fanoutScenario, retention, relay } as const;
   for (const id of ['memory', 'detach', 'history', 'fanout', 'retention', 'relay'] as const) {
     if (!opts.only.includes(id)) continue;
     await quiet(id);

@@ -1,6 +1,6 @@
 /**
  * PostgreSQL bench, on its own: `npm run bench:pg -- [--dist .next-bench] [--build]
- * [--seconds 8] [--rounds 3] [--rate 100] [--only echo,stream,takeover,cross] [--baseline DIR] [--cpu-prof] [--feeds-nice 10]`.
+ * [--seconds 8] [--rounds 3] [--rate 100] [--only echo,stream,takeover,cross,detach] [--detached 10000] [--baseline DIR] [--cpu-prof] [--feeds-nice 10]`.
  * Builds into --dist if it holds no build (--build: always). Starts an embedded PostgreSQL (its
  * settings: bench/README.md). `--baseline DIR`: a checkout of another commit, built into the same
  * --dist, whose servers run interleaved with this tree's in echo and cross (before/after in one run).
@@ -20,6 +20,8 @@
  *    of the measured streams). Missed: a per-task stream with a seq gap or no end, or a feed
  *    that did not see every completed task (checked on the parsing feeds) or lacks a frame its
  *    instance sent after the last feed opened (all feeds, see feed-swarm.ts).
+ * 5. detach (only when asked: `--only detach`): scenario 6 of `npm run bench` on PostgreSQL,
+ *    `--detached N` tasks at once (bench/lib/detach-burst.ts).
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -32,7 +34,10 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { A2A_HEADERS, postJson, sendBody, streamBody } from './lib/a2a';
 import { buildSwitchboard, hasBuild } from './lib/build';
+import { runDetachBurst, workSecondsFor } from './lib/detach-burst';
 import { runLoad } from './lib/load';
+import { detachedCount } from './lib/options';
+import { detachReport } from './scenarios/detach';
 import { pacedLoad } from './lib/paced-load';
 import type { FeedGroup, FeedReport } from './lib/feed-swarm';
 import { cpuSecondsOf, killAllServers, startServer, type RunningServer } from './lib/servers';
@@ -301,6 +306,32 @@ async function crossInstance(db: EmbeddedServer, tree: Tree): Promise<void> {
   }
 }
 
+/** 5. detach: scenario 6 of `npm run bench` on PostgreSQL (`--detached N`, default 10,000). */
+async function detachBurst(adminUrl: string): Promise<void> {
+  const total = detachedCount(arg('detached', '10000'));
+  const databaseUrl = await freshPgDatabase(adminUrl);
+  const server = await start({ DATABASE_URL: databaseUrl, SWITCHBOARD_RESPONSE_WINDOW: '1', SWITCHBOARD_QUERY_LOG: '1' });
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const r = await runDetachBurst({
+      url: server.url,
+      total,
+      workSeconds: workSecondsFor(total, false),
+      count: async (sql) => Number((await client.query<{ n: string }>(sql)).rows[0].n),
+      rssMb: () => server.rssMb(),
+      log: (m) => console.log(m),
+    });
+    const report = detachReport(r, 'PostgreSQL');
+    for (const t of report.targets) console.log(`detach (PostgreSQL): ${t.met ? 'met' : 'MISSED'} ${t.name}: ${t.value}`);
+    console.log(`detach (PostgreSQL): ${report.table[0].map((h, i) => `${h}: ${report.table[1][i]}`).join('; ')}`);
+    for (const note of report.notes) console.log(`detach (PostgreSQL): ${note}`);
+  } finally {
+    await client.end();
+    await server.stop();
+  }
+}
+
 async function main(): Promise<void> {
   if (process.argv.includes('--build') || !hasBuild(distDir)) buildSwitchboard(distDir);
   const server = await startEmbeddedPostgres();
@@ -310,6 +341,7 @@ async function main(): Promise<void> {
     if (only.includes('echo')) await echoComparison(server);
     if (only.includes('stream')) await streamLinearity(server.url);
     if (only.includes('takeover')) await takeover(server.url);
+    if (only.includes('detach')) await detachBurst(server.url);
     if (only.includes('cross')) for (let round = 1; round <= rounds; round++) for (const tree of round % 2 ? trees : [...trees].reverse()) await crossInstance(server, tree);
   } finally {
     killAllServers();

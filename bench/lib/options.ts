@@ -1,4 +1,6 @@
 /** Command-line options of `npm run bench -- [options]` (documented in bench/README.md). */
+import { MAX_DETACHED } from './detach-burst';
+
 export const SCENARIOS = ['echo', 'stream', 'memory', 'detach', 'history', 'fanout', 'retention', 'relay'] as const;
 export type ScenarioId = (typeof SCENARIOS)[number];
 
@@ -10,20 +12,31 @@ export interface BenchOptions {
   build: 'always' | 'if-missing' | 'never';
   cpuProf: boolean;
   writeDocs: boolean;
+  /** Wait (at most 3 min) for other processes to leave the machine alone before each scenario (off: `--no-quiet-wait`). */
+  waitQuiet: boolean;
   /** Also write the results JSON here (the smoke test reads it). */
   out?: string;
   /** NODE_OPTIONS for the Switchboard server only (e.g. "--max-old-space-size=160"). */
   switchboardNodeOptions?: string;
   /** Scenario retention: tasks seeded (default 500,000; quick 5,000). */
   tasks?: number;
+  /** Scenario detach: tasks detached at once (default 10,000; quick 100; at most MAX_DETACHED). */
+  detached?: number;
   /** Scenario relay: another checkout (built) relaying too, measured side by side (before/after). */
   relayBaseline?: string;
 }
 
 const USAGE = `usage: npm run bench -- [--quick] [--only echo,stream,...] [--runs N] [--dist DIR]
-                        [--no-build | --build-if-missing] [--cpu-prof] [--no-docs] [--out FILE]
-                        [--switchboard-node-options "FLAGS"] [--tasks N] [--relay-baseline DIR]
+                        [--no-build | --build-if-missing] [--cpu-prof] [--no-docs] [--no-quiet-wait] [--out FILE]
+                        [--switchboard-node-options "FLAGS"] [--tasks N] [--detached N] [--relay-baseline DIR]
 scenarios: ${SCENARIOS.join(', ')}`;
+
+/** `--detached N`: a whole number from 1 to MAX_DETACHED (the bench's sockets are the bound). */
+export function detachedCount(raw: string): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_DETACHED) throw new Error(`--detached: expected a whole number from 1 to ${MAX_DETACHED} (got ${raw})\n${USAGE}`);
+  return n;
+}
 
 export function parseOptions(argv: string[]): BenchOptions {
   const opts: BenchOptions = {
@@ -34,6 +47,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     build: 'always',
     cpuProf: false,
     writeDocs: true,
+    waitQuiet: true,
   };
   let runsGiven = false;
   for (let i = 0; i < argv.length; i++) {
@@ -58,6 +72,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     else if (arg === '--build-if-missing') opts.build = 'if-missing';
     else if (arg === '--cpu-prof') opts.cpuProf = true;
     else if (arg === '--no-docs') opts.writeDocs = false;
+    else if (arg === '--no-quiet-wait') opts.waitQuiet = false;
     else if (arg === '--out') opts.out = value();
     else if (arg === '--switchboard-node-options') opts.switchboardNodeOptions = value();
     else if (arg === '--relay-baseline') opts.relayBaseline = value();
@@ -65,6 +80,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       opts.tasks = Number(value());
       if (!Number.isInteger(opts.tasks) || opts.tasks < 1) throw new Error(`--tasks: expected a positive whole number\n${USAGE}`);
     }
+    else if (arg === '--detached') opts.detached = detachedCount(value());
     else if (arg === '--help' || arg === '-h') {
       process.stdout.write(`${USAGE}\n`);
       process.exit(0);

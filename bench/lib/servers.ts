@@ -43,6 +43,8 @@ export interface StartOptions {
 }
 
 const NEXT_BIN = 'node_modules/next/dist/bin/next';
+/** Per-caller quota limits of the bench's Switchboard servers (see command()). */
+export const BENCH_CALLER_QUOTA = '1000000';
 
 /** Every server still running, so a crash or Ctrl-C of the bench leaves nothing behind. */
 const live = new Set<ChildProcess>();
@@ -144,6 +146,10 @@ function command(kind: ServerKind, port: number, opts: StartOptions): { args: st
         SWITCHBOARD_LOG_LEVEL: 'warn',
         SWITCHBOARD_DRAIN: '1',
         NEXT_MANUAL_SIG_HANDLE: 'true',
+        // The load tool is one caller standing for many: the per-caller quotas (200 requests/s,
+        // 200 open tasks by default) stay on, so their counting is measured, but cannot refuse.
+        SWITCHBOARD_MAX_REQUESTS_PER_SECOND_PER_CALLER: BENCH_CALLER_QUOTA,
+        SWITCHBOARD_MAX_OPEN_TASKS_PER_CALLER: BENCH_CALLER_QUOTA,
       },
       health: '/api/health',
       dbFile,

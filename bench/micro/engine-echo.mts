@@ -15,7 +15,9 @@ const { sendMessage } = await import('../../lib/engine/inbound');
 const { findAgent } = await import('../../lib/agents/registry');
 const repo = await import('../../lib/db/task-repo');
 const { taskToV10 } = await import('../../lib/protocol/v10');
+const { callerScope, ANONYMOUS_OWNER } = await import('../../lib/db/task-scope');
 const agent = findAgent('echo')!;
+const scope = callerScope('echo', ANONYMOUS_OWNER);
 
 async function time(label: string, n: number, fn: (i: number) => Promise<unknown>, concurrency = 1) {
   const t = performance.now();
@@ -30,13 +32,13 @@ async function time(label: string, n: number, fn: (i: number) => Promise<unknown
   console.log(`${label.padEnd(40)} ${(ms / n * 1000).toFixed(0).padStart(6)} µs/op wall ${cpuUs.toFixed(0).padStart(6)} µs/op cpu (${n} ops, concurrency ${concurrency})`);
 }
 
-const send = (i: number) => sendMessage({ agent, message: { kind: 'message', messageId: `m${i}`, role: 'user', parts: [{ kind: 'text', text: 'hello' }] }, peer: 'bench' }, 'blocking');
+const send = (i: number) => sendMessage({ agent, message: { kind: 'message', messageId: `m${i}`, role: 'user', parts: [{ kind: 'text', text: 'hello' }] }, peer: 'bench', scope }, 'blocking');
 await time('warm-up sendMessage', 500, send);
 await time('sendMessage (blocking, echo)', N, send);
 await time('sendMessage (blocking, echo) x50', N, send, 50);
-const sendSig = (i: number) => sendMessage({ agent, message: { kind: 'message', messageId: `s${i}`, role: 'user', parts: [{ kind: 'text', text: 'hello' }] }, peer: 'bench', signal: new Request('http://x/', { method: 'POST' }).signal }, 'blocking');
+const sendSig = (i: number) => sendMessage({ agent, message: { kind: 'message', messageId: `s${i}`, role: 'user', parts: [{ kind: 'text', text: 'hello' }] }, peer: 'bench', scope, signal: new Request('http://x/', { method: 'POST' }).signal }, 'blocking');
 await time('sendMessage with a Request signal x50', N, sendSig, 50);
-const sendSig2 = (i: number) => sendMessage({ agent, message: { kind: 'message', messageId: `s${i}`, role: 'user', parts: [{ kind: 'text', text: 'hello' }] }, peer: 'bench', signal: new AbortController().signal }, 'blocking');
+const sendSig2 = (i: number) => sendMessage({ agent, message: { kind: 'message', messageId: `s${i}`, role: 'user', parts: [{ kind: 'text', text: 'hello' }] }, peer: 'bench', scope, signal: new AbortController().signal }, 'blocking');
 await time('sendMessage with an AbortController signal x50', N, sendSig2, 50);
 const { serveJsonRpc } = await import('../../lib/server/serve-jsonrpc');
 const rpc = (i: number) => {

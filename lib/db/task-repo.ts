@@ -107,12 +107,9 @@ export async function findTaskInScope(taskId: string, scope: TaskScope): Promise
  * `since`: a repeated send (a client retrying after a timeout) answers with it (decision 166).
  */
 export async function findTaskWithSentMessage(scope: CallerScope, messageId: string, since: Date): Promise<TaskRecord | null> {
-  const row = await db().message.findFirst({
-    where: { messageId, role: 'user', task: { direction: scope.direction, agentSlug: scope.agentSlug, owner: scope.owner } },
-    orderBy: { id: 'desc' },
-    select: { taskId: true, createdAt: true },
-  });
-  if (!row || row.createdAt.getTime() < since.getTime()) return null;
+  // A hot-path read: every send asks it (through Prisma it cost ~0.15 ms of CPU per send).
+  const row = await taskReader().sentMessage(scope, messageId);
+  if (!row || new Date(row.createdAt).getTime() < since.getTime()) return null;
   return findTaskInScope(row.taskId, scope);
 }
 

@@ -84,6 +84,23 @@ export interface TaskReader {
    * at least as new as the events read for it: one round trip on PostgreSQL.
    */
   changes(cursors: readonly TaskCursor[], taskIds: readonly string[]): MaybeAsync<RawChanges>;
+  /** The caller's newest user message with this id (a repeated send, decision 166): its task and when it was recorded. */
+  sentMessage(scope: SentMessageScope, messageId: string): MaybeAsync<RawSentMessage | undefined>;
+  /** The owner's inbound tasks that have not ended, counted up to `atMost` (the open-task quota). */
+  openTaskCount(owner: string, atMost: number): MaybeAsync<number>;
+}
+
+/** Whose tasks a repeated send is looked for in (a CallerScope's fields). */
+export interface SentMessageScope {
+  direction: 'inbound';
+  agentSlug: string;
+  owner: string;
+}
+
+export interface RawSentMessage {
+  taskId: string;
+  /** The writer's text time on SQLite; a Date or text on PostgreSQL. */
+  createdAt: string | Date;
 }
 
 export interface RawChanges {

@@ -10,7 +10,8 @@
  * reads in flight on it, as it would have one by one.
  */
 import type pg from 'pg';
-import type { RawArtifactRow, RawChanges, RawEventRow, RawMessageRow, RawTaskParts, RawTaskRow, TaskCursor, TaskReader } from '../task-store';
+import type { RawArtifactRow, RawChanges, RawEventRow, RawMessageRow, RawSentMessage, RawTaskParts, RawTaskRow, SentMessageScope, TaskCursor, TaskReader } from '../task-store';
+import { OPEN_STATES } from '../../protocol/types';
 import { countQueries } from '../query-counter';
 import { corked, named } from './pool';
 
@@ -73,6 +74,9 @@ const SQL = {
     (SELECT coalesce(json_agg(json_build_object('artifactId', a."artifactId", 'name', a."name", 'description', a."description", 'parts', a."parts", 'metadata', a."metadata") ORDER BY a."position"), '[]')
        FROM "Artifact" a WHERE a."taskId" = t."id") AS "_artifacts"
     FROM "Task" t WHERE t."id" = $1`,
+  sentMessage: `SELECT m."taskId", m."createdAt" FROM "Message" m JOIN "Task" t ON t."id" = m."taskId"
+    WHERE m."messageId" = $1 AND m."role" = 'user' AND t."direction" = $2 AND t."agentSlug" = $3 AND t."owner" = $4 ORDER BY m."id" DESC LIMIT 1`,
+  openTaskCount: `SELECT count(*)::int AS "n" FROM (SELECT 1 FROM "Task" WHERE "owner" = $1 AND "direction" = 'inbound' AND "state" = ANY($2::text[]) LIMIT $3) AS open`,
   // The relay's coalesced reads (pg-relay.ts): two statements, one round trip, for all tasks named meanwhile.
   tasks: 'SELECT * FROM "Task" WHERE "id" = ANY($1::text[])',
   eventsAfter: `SELECT e."taskId",e."seq",e."type",e."state",e."payload",e."at"
@@ -119,6 +123,15 @@ export class PgTaskReader implements TaskReader {
     if (!row) return undefined;
     const { _messages: messages, _artifacts: artifacts, ...task } = row;
     return { task, messages, artifacts };
+  }
+
+  async sentMessage(scope: SentMessageScope, messageId: string): Promise<RawSentMessage | undefined> {
+    return (await this.rows<RawSentMessage>(SQL.sentMessage, [messageId, scope.direction, scope.agentSlug, scope.owner]))[0];
+  }
+
+  async openTaskCount(owner: string, atMost: number): Promise<number> {
+    const [row] = await this.rows<{ n: number }>(SQL.openTaskCount, [owner, OPEN_STATES, atMost]);
+    return Number(row?.n ?? 0);
   }
 
   async changes(cursors: readonly TaskCursor[], taskIds: readonly string[]): Promise<RawChanges> {

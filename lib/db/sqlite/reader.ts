@@ -6,8 +6,8 @@
  * Rows come back raw; task-repo.ts maps them to the plain records callers see.
  */
 import type Database from 'better-sqlite3';
-import type { RawArtifactRow, RawChanges, RawEventRow, RawMessageRow, RawTaskParts, RawTaskRow, TaskCursor, TaskReader } from '../task-store';
-import { isTerminalState, type TaskState } from '../../protocol/types';
+import type { RawArtifactRow, RawChanges, RawEventRow, RawMessageRow, RawSentMessage, RawTaskParts, RawTaskRow, SentMessageScope, TaskCursor, TaskReader } from '../task-store';
+import { isTerminalState, OPEN_STATES, type TaskState } from '../../protocol/types';
 import { countQueries } from '../query-counter';
 
 export type { RawEventRow, RawMessageRow, RawArtifactRow };
@@ -26,6 +26,12 @@ export class SqliteTaskReader implements TaskReader {
       lastMessages: conn.prepare('SELECT * FROM (SELECT "id","messageId","role","parts","metadata" FROM "Message" WHERE "taskId" = ? ORDER BY "id" DESC LIMIT ?) ORDER BY "id"'),
       artifactBytes: conn.prepare('SELECT COALESCE(SUM(LENGTH("payload")), 0) AS "bytes" FROM "TaskEvent" WHERE "taskId" = ? AND "type" = \'artifact\''),
       artifacts: conn.prepare('SELECT "artifactId","name","description","parts","metadata" FROM "Artifact" WHERE "taskId" = ? ORDER BY "position"'),
+      sentMessage: conn.prepare(
+        'SELECT m."taskId", m."createdAt" FROM "Message" m JOIN "Task" t ON t."id" = m."taskId" WHERE m."messageId" = ? AND m."role" = \'user\' AND t."direction" = ? AND t."agentSlug" = ? AND t."owner" = ? ORDER BY m."id" DESC LIMIT 1',
+      ),
+      openTaskCount: conn.prepare(
+        `SELECT COUNT(*) AS "n" FROM (SELECT 1 FROM "Task" WHERE "owner" = ? AND "direction" = 'inbound' AND "state" IN (${OPEN_STATES.map((s) => `'${s}'`).join(',')}) LIMIT ?)`,
+      ),
     };
   }
 
@@ -61,6 +67,16 @@ export class SqliteTaskReader implements TaskReader {
   artifacts(taskId: string): RawArtifactRow[] {
     countQueries('reads');
     return this.stmts.artifacts.all(taskId) as RawArtifactRow[];
+  }
+
+  sentMessage(scope: SentMessageScope, messageId: string): RawSentMessage | undefined {
+    countQueries('reads');
+    return this.stmts.sentMessage.get(messageId, scope.direction, scope.agentSlug, scope.owner) as RawSentMessage | undefined;
+  }
+
+  openTaskCount(owner: string, atMost: number): number {
+    countQueries('reads');
+    return (this.stmts.openTaskCount.get(owner, atMost) as { n: number }).n;
   }
 
   taskParts(taskId: string, messageLimit: number | null): RawTaskParts | undefined {

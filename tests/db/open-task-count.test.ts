@@ -1,0 +1,45 @@
+/**
+ * The open-task quota (lib/quotas/caller-quotas.ts) asks the store how many open tasks a caller
+ * has, counted only up to its limit: a caller with thousands of open tasks must not make every
+ * new send count all of them (issue 28, 10,000 detached tasks). Both providers.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { freshStore } from '../support/in-process';
+import { testStore } from '../support/postgres';
+import type { TaskState } from '../../lib/protocol/types';
+
+let repo: typeof import('../../lib/db/task-repo');
+let quotaRepo: typeof import('../../lib/db/quota-repo');
+
+const request = (text: string) => ({ kind: 'message' as const, messageId: crypto.randomUUID(), role: 'user' as const, parts: [{ kind: 'text' as const, text }] });
+
+let serial = 0;
+async function task(owner: string, state: TaskState): Promise<void> {
+  const id = `q${++serial}`;
+  await repo.insertTask({ id, contextId: `c-${id}`, direction: 'inbound', agentSlug: 'slow', owner, state: 'submitted', requestText: id }, [
+    { type: 'submitted', state: 'submitted', payload: { message: request(id) } },
+  ]);
+  if (state !== 'submitted') await repo.appendEvents(id, [{ type: 'status', state, payload: {} }], { patch: { state, ...(state === 'completed' ? { endedAt: new Date() } : {}) } });
+}
+
+beforeAll(async () => {
+  await freshStore();
+  repo = await import('../../lib/db/task-repo');
+  quotaRepo = await import('../../lib/db/quota-repo');
+  await (await import('../../lib/db/client')).storeReady();
+  for (const state of ['submitted', 'working', 'working', 'input-required', 'working'] as const) await task('alice', state);
+  await task('alice', 'completed');
+  await task('bob', 'working');
+});
+
+describe(`open tasks of a caller, counted up to a bound (${testStore()})`, () => {
+  it("counts the caller's open tasks only, ended and other callers' not", async () => {
+    expect(await quotaRepo.countOpenTasksOf('alice', 100)).toBe(5);
+    expect(await quotaRepo.countOpenTasksOf('bob', 100)).toBe(1);
+  });
+
+  it('stops counting at the bound: the quota only needs to know the limit is reached', async () => {
+    expect(await quotaRepo.countOpenTasksOf('alice', 3)).toBe(3);
+    expect(await quotaRepo.countOpenTasksOf('alice', 5)).toBe(5);
+  });
+});
