@@ -23,6 +23,7 @@ import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { seed, RARE_WORD } from './seed';
 import { seedPg } from './seed-pg';
+import { applyMigrations } from '../lib/db/sqlite/migrate';
 import { startEmbeddedPostgres } from '../tests/support/embedded-postgres';
 import { freshPgDatabase } from '../tests/support/postgres';
 
@@ -54,7 +55,15 @@ const recordQueries = (adapter: object): object =>
       : undefined,
   );
 
-function parseArgs(argv: string[]): { tasks: number; repeat: number; store: 'sqlite' | 'postgresql' } {
+interface PlanArgs {
+  tasks: number;
+  repeat: number;
+  store: 'sqlite' | 'postgresql';
+  /** SQLite: a file seeded before (bench/seed.ts), used in place (migrated, not reseeded). */
+  db?: string;
+}
+
+function parseArgs(argv: string[]): PlanArgs {
   const value = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
   const tasks = Number(value('--tasks') ?? 20_000);
   if (!Number.isInteger(tasks) || tasks < 1) throw new Error('--tasks: expected a positive whole number');
@@ -62,10 +71,16 @@ function parseArgs(argv: string[]): { tasks: number; repeat: number; store: 'sql
   if (!Number.isInteger(repeat) || repeat < 0 || repeat > 1_000) throw new Error('--repeat: expected a whole number from 0 to 1000');
   const store = value('--store') ?? 'sqlite';
   if (store !== 'sqlite' && store !== 'postgresql') throw new Error('--store: sqlite or postgresql');
-  return { tasks, repeat, store };
+  const db = value('--db');
+  if (db !== undefined && (store !== 'sqlite' || !fs.existsSync(db))) throw new Error('--db: an existing SQLite file seeded by bench/seed.ts (SQLite only)');
+  return { tasks, repeat, store, db };
 }
 
-const installDb = (client: unknown) => ((globalThis as unknown as Record<symbol, unknown>)[Symbol.for('switchboard.db')] = client);
+/** The store's Prisma client replaced by one whose statements are recorded (an own property shadows the store's getter). */
+async function installDb(client: unknown): Promise<void> {
+  const { store } = await import('../lib/db/store');
+  Object.defineProperty(store(), 'prisma', { value: client, configurable: true });
+}
 
 /** A driver-adapter factory whose adapters record every statement. */
 const recordingFactory = <F extends object>(factory: F): F =>
@@ -82,21 +97,47 @@ interface Opened {
   close: () => Promise<void>;
 }
 
-async function sqliteStore(tasks: number): Promise<Opened> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-plans-'));
-  const file = path.join(dir, 'switchboard.db');
+async function sqliteStore(tasks: number, seeded?: string): Promise<Opened> {
+  const dir = seeded ? path.dirname(seeded) : fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-plans-'));
+  const file = seeded ?? path.join(dir, 'switchboard.db');
   process.env.DATABASE_URL = `file:${file}`;
-  const { ids } = seed(file, tasks);
+  if (seeded) applyMigrations(file);
+  const { ids } = seeded ? { ids: storedIds(file) } : seed(file, tasks);
   const conn = new Database(file, { readonly: true });
   const { PrismaClient } = await import('../lib/db/generated/client');
-  installDb(new PrismaClient({ adapter: recordingFactory(new PrismaBetterSqlite3({ url: file, timeout: 10_000 })) }));
+  await installDb(new PrismaClient({ adapter: recordingFactory(new PrismaBetterSqlite3({ url: file, timeout: 10_000 })) }));
   const tables = new Set((conn.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name));
-  const explain: Explain = async (sql) => {
-    const rows = conn.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => null)) as { detail: string }[];
+  // The statement's own values are bound: SQLite plans some terms by them (a partial index's
+  // condition matches a bound value, and the statement is re-planned when it changes).
+  const explain: Explain = async (sql, args) => {
+    const rows = conn.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args.map(sqliteValue)) as { detail: string }[];
     return rows.map((r) => `${r.detail}${verdict(r.detail, tables)}`);
   };
-  const size = async () => fs.readdirSync(dir).reduce((sum, f) => sum + fs.statSync(path.join(dir, f)).size, 0);
-  return { ids, explain, size, close: async () => (conn.close(), fs.rmSync(dir, { recursive: true, force: true })) };
+  const size = async () => [file, `${file}-wal`].filter((f) => fs.existsSync(f)).reduce((sum, f) => sum + fs.statSync(f).size, 0);
+  return { ids, explain, size, close: async () => (conn.close(), seeded ? undefined : fs.rmSync(dir, { recursive: true, force: true })) };
+}
+
+/** The tasks a seeded file holds, from its tallies (migration 0019). */
+function storedTaskCount(file: string): number {
+  const conn = new Database(file, { readonly: true });
+  try {
+    return Number((conn.prepare('SELECT SUM("count") AS "n" FROM "_task_tally"').get() as { n: number }).n);
+  } finally {
+    conn.close();
+  }
+}
+
+/** A captured driver-adapter argument as better-sqlite3 binds it. */
+const sqliteValue = (v: unknown): unknown => (typeof v === 'boolean' ? Number(v) : v instanceof Date ? v.toISOString() : v);
+
+/** Some task ids of a seeded file, spread over its history (the task page's probe picks one). */
+export function storedIds(file: string): string[] {
+  const conn = new Database(file, { readonly: true });
+  try {
+    return (conn.prepare('SELECT "id" FROM "Task" WHERE rowid % 97 = 0 ORDER BY rowid').all() as { id: string }[]).map((r) => r.id);
+  } finally {
+    conn.close();
+  }
 }
 
 /** PostgreSQL: an embedded server, migrated by the store, seeded through the repository, analysed. */
@@ -106,7 +147,7 @@ async function pgStoreFor(tasks: number): Promise<Opened> {
   const client = await import('../lib/db/client');
   await client.pgStore().ready;
   const { PrismaClient } = await import('../lib/db/generated-pg/client');
-  installDb(new PrismaClient({ adapter: recordingFactory(new PrismaPg(client.pgStore().pool)) }));
+  await installDb(new PrismaClient({ adapter: recordingFactory(new PrismaPg(client.pgStore().pool)) }));
   const ids = await seedPg(tasks, (m) => process.stderr.write(`${m}\n`));
   await client.pgQuery('VACUUM ANALYZE');
   const explain: Explain = async (sql, args) => {
@@ -118,9 +159,11 @@ async function pgStoreFor(tasks: number): Promise<Opened> {
 }
 
 async function main(): Promise<void> {
-  const { tasks, repeat, store } = parseArgs(process.argv.slice(2));
+  const args = parseArgs(process.argv.slice(2));
+  const { repeat, store } = args;
+  const tasks = args.db ? storedTaskCount(args.db) : args.tasks;
   process.env.SWITCHBOARD_LOG_LEVEL = 'error';
-  const opened = store === 'sqlite' ? await sqliteStore(tasks) : await pgStoreFor(tasks);
+  const opened = store === 'sqlite' ? await sqliteStore(tasks, args.db) : await pgStoreFor(tasks);
   const { ids } = opened;
   const { listTaskPage, taskCounts } = await import('../lib/dashboard/task-list');
   const { loadTaskDetail } = await import('../lib/dashboard/task-detail');
@@ -147,6 +190,9 @@ async function main(): Promise<void> {
     ['counts, outbound', uncachedCounts({ direction: 'outbound' })],
     [`counts, search ${RARE_WORD}`, uncachedCounts({ q: RARE_WORD })],
     ['counts, agent=echo, 24h', uncachedCounts({ agent: 'echo', range: '24h' })],
+    ['counts, 24h', uncachedCounts({ range: '24h' })],
+    ['counts, 7d', uncachedCounts({ range: '7d' })],
+    ['counts, agent=echo, 7d', uncachedCounts({ agent: 'echo', range: '7d' })],
     ['task page (children)', () => loadTaskDetail(ids[Math.floor(ids.length / 2)])],
   ];
   const out = (line: string) => process.stdout.write(`${line}\n`);
