@@ -21,7 +21,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { seed, RARE_WORD } from './seed';
+import { seed, storedIds, RARE_WORD } from './seed';
 import { seedPg } from './seed-pg';
 import { applyMigrations } from '../lib/db/sqlite/migrate';
 import { startEmbeddedPostgres } from '../tests/support/embedded-postgres';
@@ -61,6 +61,18 @@ interface PlanArgs {
   store: 'sqlite' | 'postgresql';
   /** SQLite: a file seeded before (bench/seed.ts), used in place (migrated, not reseeded). */
   db?: string;
+  /** Also write the probes, their plans and the scans found as JSON here (bench scenario 5 reads it). */
+  json?: string;
+}
+
+/** One dashboard call: its statements with their plans, and the plan lines that read a whole table or index. */
+export interface PlannedProbe {
+  name: string;
+  firstMs: number;
+  p50?: number;
+  p95?: number;
+  statements: { sql: string; plan: string[] }[];
+  scans: string[];
 }
 
 function parseArgs(argv: string[]): PlanArgs {
@@ -73,7 +85,7 @@ function parseArgs(argv: string[]): PlanArgs {
   if (store !== 'sqlite' && store !== 'postgresql') throw new Error('--store: sqlite or postgresql');
   const db = value('--db');
   if (db !== undefined && (store !== 'sqlite' || !fs.existsSync(db))) throw new Error('--db: an existing SQLite file seeded by bench/seed.ts (SQLite only)');
-  return { tasks, repeat, store, db };
+  return { tasks, repeat, store, db, json: value('--json') };
 }
 
 /** The store's Prisma client replaced by one whose statements are recorded (an own property shadows the store's getter). */
@@ -130,15 +142,6 @@ function storedTaskCount(file: string): number {
 /** A captured driver-adapter argument as better-sqlite3 binds it. */
 const sqliteValue = (v: unknown): unknown => (typeof v === 'boolean' ? Number(v) : v instanceof Date ? v.toISOString() : v);
 
-/** Some task ids of a seeded file, spread over its history (the task page's probe picks one). */
-export function storedIds(file: string): string[] {
-  const conn = new Database(file, { readonly: true });
-  try {
-    return (conn.prepare('SELECT "id" FROM "Task" WHERE rowid % 97 = 0 ORDER BY rowid').all() as { id: string }[]).map((r) => r.id);
-  } finally {
-    conn.close();
-  }
-}
 
 /** PostgreSQL: an embedded server, migrated by the store, seeded through the repository, analysed. */
 async function pgStoreFor(tasks: number): Promise<Opened> {
@@ -198,6 +201,7 @@ async function main(): Promise<void> {
   const out = (line: string) => process.stdout.write(`${line}\n`);
   out(`# Query plans (${store}, ${tasks.toLocaleString('en-US')} tasks seeded)\n`);
   const summary: string[] = [];
+  const report: PlannedProbe[] = [];
   for (const [name, call] of probes) {
     captured.length = 0;
     const started = performance.now();
@@ -213,7 +217,13 @@ async function main(): Promise<void> {
     const spread = repeat ? `, p50 ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms over ${repeat}` : '';
     out(`## ${name} — ${ms.toFixed(1)} ms${spread}, ${statements.length} statement(s)`);
     summary.push(`| ${name} | ${ms.toFixed(1)} | ${repeat ? percentile(times, 50).toFixed(1) : '–'} | ${repeat ? percentile(times, 95).toFixed(1) : '–'} |`);
-    for (const q of statements) await printPlan(opened.explain, q.sql, q.args, out);
+    const planned: PlannedProbe = { name, firstMs: ms, ...(repeat ? { p50: percentile(times, 50), p95: percentile(times, 95) } : {}), statements: [], scans: [] };
+    for (const q of statements) {
+      const { shown, plan } = await printPlan(opened.explain, q.sql, q.args, out);
+      planned.statements.push({ sql: shown, plan });
+      planned.scans.push(...plan.filter((line) => FULL_SCAN.test(line)));
+    }
+    report.push(planned);
   }
   out('## task pruner (lib/db/task-pruner.ts)');
   const cutoff = new Date(Date.now() - 86_400_000).toISOString();
@@ -223,6 +233,9 @@ async function main(): Promise<void> {
   out('| query | first ms | p50 ms | p95 ms |\n|---|---|---|---|');
   for (const line of summary) out(line);
   out(`\ndatabase size: ${(bytes / 1_048_576).toFixed(1)} MB, ${Math.round(bytes / tasks).toLocaleString('en-US')} bytes per task`);
+  const scanning = report.filter((p) => p.scans.length);
+  out(scanning.length ? `\n${scanning.length} call(s) read a whole table or index: ${scanning.map((p) => p.name).join('; ')}` : '\nno list, search or count statement reads a whole table or index');
+  if (args.json) fs.writeFileSync(args.json, JSON.stringify({ store, tasks, bytes, loadavg: os.loadavg(), probes: report }, null, 2));
   await opened.close();
 }
 
@@ -239,13 +252,20 @@ function verdict(detail: string, tables: Set<string>): string {
   return '   (in index order, until the page is full: << SCAN of every row when few match, and for a count)';
 }
 
-async function printPlan(explain: Explain, sql: string, args: unknown[], out: (line: string) => void): Promise<void> {
+/** The marks verdict() and the PostgreSQL explain put on a line that reads a whole table or index. */
+const FULL_SCAN = /<< SCAN \((every row|every index entry)\)|<< SCAN$/;
+
+async function printPlan(explain: Explain, sql: string, args: unknown[], out: (line: string) => void): Promise<{ shown: string; plan: string[] }> {
   const shown = sql.replace(/\s+/g, ' ').replace(/^SELECT ((`main`\.`Task`|"public"\."Task")\.[`"]\w+[`"], )+\S+ FROM/, 'SELECT <task columns> FROM');
   out(`    ${shown.slice(0, 400)}${shown.length > 400 ? ' …' : ''}`);
-  for (const line of await explain(sql, args)) out(`      ${line}`);
+  const plan = await explain(sql, args);
+  for (const line of plan) out(`      ${line}`);
+  return { shown, plan };
 }
 
-main().catch((err) => {
-  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exit(1);
-});
+if (process.argv[1]?.endsWith('query-plans.ts')) {
+  main().catch((err) => {
+    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  });
+}

@@ -16,6 +16,10 @@ export interface BenchOptions {
   switchboardNodeOptions?: string;
   /** Scenario retention: tasks seeded (default 500,000; quick 5,000). */
   tasks?: number;
+  /** Scenario history: tasks seeded (default 100,000; quick 5,000); issue 28's figure: 1,000,000. */
+  historyTasks?: number;
+  /** Scenario history: a file seeded before by bench/seed.ts, used in place of seeding (a 1M seed takes over half an hour). */
+  historyDb?: string;
   /** Scenario relay: another checkout (built) relaying too, measured side by side (before/after). */
   relayBaseline?: string;
 }
@@ -23,6 +27,7 @@ export interface BenchOptions {
 const USAGE = `usage: npm run bench -- [--quick] [--only echo,stream,...] [--runs N] [--dist DIR]
                         [--no-build | --build-if-missing] [--cpu-prof] [--no-docs] [--out FILE]
                         [--switchboard-node-options "FLAGS"] [--tasks N] [--relay-baseline DIR]
+                        [--history-tasks N] [--history-db FILE]
 scenarios: ${SCENARIOS.join(', ')}`;
 
 export function parseOptions(argv: string[]): BenchOptions {
@@ -65,6 +70,10 @@ export function parseOptions(argv: string[]): BenchOptions {
       opts.tasks = Number(value());
       if (!Number.isInteger(opts.tasks) || opts.tasks < 1) throw new Error(`--tasks: expected a positive whole number\n${USAGE}`);
     }
+    else if (arg === '--history-tasks') {
+      opts.historyTasks = Number(value());
+      if (!Number.isInteger(opts.historyTasks) || opts.historyTasks < 1) throw new Error(`--history-tasks: expected a positive whole number\n${USAGE}`);
+    } else if (arg === '--history-db') opts.historyDb = value();
     else if (arg === '--help' || arg === '-h') {
       process.stdout.write(`${USAGE}\n`);
       process.exit(0);

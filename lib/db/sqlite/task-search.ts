@@ -78,7 +78,7 @@ const CANDIDATES = 'SELECT rowid AS "r" FROM "_task_search" WHERE "_task_search"
  * the whole filter), `limit + 1` at most, and whether they are all of the side's matches that
  * can be on the page: a full page, or a window that held every task of the side.
  */
-async function recentMatches(db: Db, side: TaskListFilter): Promise<{ rows: RawTaskRow[]; settled: boolean }> {
+async function recentMatches(db: Db, side: TaskListFilter, oneOfSides: boolean): Promise<{ rows: RawTaskRow[]; settled: boolean }> {
   const others = whereSql(side, false);
   const text = whereSql({ search: side.search }, true);
   const rows = await db.$queryRawUnsafe<RawTaskRow[]>(
@@ -88,6 +88,10 @@ async function recentMatches(db: Db, side: TaskListFilter): Promise<{ rows: RawT
     side.limit + 1,
   );
   if (rows.length > side.limit) return { rows, settled: true };
+  // Alone, an unsettled window goes to the trigram index at once; a side asks whether its window
+  // held all its tasks (through its own index, at most RECENT_WINDOW entries), so that a side
+  // with few tasks does not send the other to the index.
+  if (!oneOfSides) return { rows, settled: false };
   const [held] = await db.$queryRawUnsafe<{ n: unknown }[]>(`SELECT COUNT(*) AS "n" FROM (SELECT 1 FROM "Task" WHERE ${others.sql} LIMIT ${RECENT_WINDOW})`, ...others.args);
   return { rows, settled: Number(held.n) < RECENT_WINDOW };
 }
@@ -104,13 +108,21 @@ const newestFirst = (a: RawTaskRow, b: RawTaskRow) => (sortKey(a) < sortKey(b) ?
  * candidates are the same, and reading them twice was the agent filter's whole cost at 1M tasks.
  */
 async function searchTaskRows(db: Db, f: TaskListFilter, match: string | null): Promise<RawTaskRow[]> {
-  const sides = await Promise.all(agentSides(f).map((side) => recentMatches(db, side)));
+  const split = agentSides(f);
+  const sides = await Promise.all(split.map((side) => recentMatches(db, side, split.length > 1)));
   if (sides.every((side) => side.settled)) {
     const merged = [...new Map(sides.flatMap((side) => side.rows).map((row) => [row.id, row])).values()];
     return merged.sort(newestFirst).slice(0, f.limit + 1);
   }
   const all = whereSql(f, true);
-  return db.$queryRawUnsafe<RawTaskRow[]>(`SELECT "t".* FROM ${from(match)} WHERE ${all.sql} ${NEWEST} LIMIT ?`, ...(match ? [match] : []), ...all.args, f.limit + 1);
+  // The matches are ordered by their keys alone and only the page's rows are read whole: sorting
+  // every candidate's whole row (texts, status message) was most of a rare word's time at 1M tasks.
+  return db.$queryRawUnsafe<RawTaskRow[]>(
+    `SELECT * FROM "Task" WHERE rowid IN (SELECT "t".rowid FROM ${from(match)} WHERE ${all.sql} ${NEWEST.replaceAll('"createdAt"', '"t"."createdAt"').replaceAll('"id"', '"t"."id"')} LIMIT ?) ${NEWEST}`,
+    ...(match ? [match] : []),
+    ...all.args,
+    f.limit + 1,
+  );
 }
 
 /** The tasks the index names as the outer loop, or (no trigram) every task. */
