@@ -264,7 +264,8 @@ async function printPlan(explain: Explain, sql: string, args: unknown[], out: (l
 }
 
 if (process.argv[1]?.endsWith('query-plans.ts')) {
-  main().catch((err) => {
+  // The store's writer and WAL checkpointer keep the event loop alive: exit when done.
+  main().then(() => process.exit(0)).catch((err) => {
     process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
     process.exit(1);
   });

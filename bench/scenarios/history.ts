@@ -40,7 +40,7 @@ async function timeGet(url: string): Promise<number> {
 function plansOf(dbFile: string, repeat: number, log: (m: string) => void): { probes: PlannedProbe[]; bytes: number; tasks: number } {
   const json = `${dbFile}.plans.json`;
   const args = ['tsx', path.join(import.meta.dirname, '..', 'query-plans.ts'), '--db', dbFile, '--json', json, '--repeat', String(repeat)];
-  const run = spawnSync('npx', args, { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+  const run = spawnSync('npx', args, { encoding: 'utf8', maxBuffer: 64 * 2 ** 20, timeout: 3_600_000 });
   if (run.status !== 0) throw new Error(`query-plans: ${run.stderr.slice(-2000)}`);
   for (const line of run.stdout.split('\n')) if (line.startsWith('##') || line.includes('<< SCAN (')) log(`history plans: ${line}`);
   return JSON.parse(fs.readFileSync(json, 'utf8'));
@@ -73,7 +73,7 @@ export async function historyScenario(ctx: BenchContext, given: { tasks?: number
   ];
   const results: { probe: Probe; p50: number; p95: number; max: number }[] = [];
   const dbMb = Math.round(fs.statSync(dbFile).size / 2 ** 20);
-  let plans: ReturnType<typeof plansOf> | undefined;
+  let plans: ReturnType<typeof plansOf>;
   try {
     for (const probe of probes) {
       for (let i = 0; i < 3; i++) await timeGet(server.url + probe.path(i)); // warm-up
@@ -83,10 +83,12 @@ export async function historyScenario(ctx: BenchContext, given: { tasks?: number
       results.push(r);
       ctx.log(`history: ${probe.name}: p50 ${fmt(r.p50, 1)} ms, p95 ${fmt(r.p95, 1)} ms`);
     }
-    await server.stop();
-    plans = plansOf(dbFile, ctx.quick ? 3 : 20, ctx.log);
   } finally {
     await server.stop();
+  }
+  try {
+    plans = plansOf(dbFile, ctx.quick ? 3 : 20, ctx.log);
+  } finally {
     if (!process.env.SWITCHBOARD_BENCH_KEEP_DB && !given.db) fs.rmSync(dbDir, { recursive: true, force: true });
   }
   const scanning = plans.probes.filter((p) => p.scans.length);
