@@ -99,6 +99,8 @@ describe(`the list's index-shaped filters (${testStore()})`, () => {
   it("finds the agent's and the peer's matches older than the newest-tasks window, newest first", async () => {
     // More of the agent's tasks than the window the search reads before its text index
     // (sqlite/task-search.ts RECENT_WINDOW), all newer than the two older matches.
+    // While both sides' windows hold all their tasks, their matches merge: newest first.
+    expect((await repo.listTasks({ agentOrPeer: 'echo', search: WORD, limit: 5 })).tasks.map((t) => t.id)).toEqual([ids.peerMatch, ids.agentMatch]);
     const { RECENT_WINDOW } = await import('../../lib/db/sqlite/task-search');
     for (let i = 0; i < RECENT_WINDOW + 50; i += 200) {
       await Promise.all(Array.from({ length: Math.min(200, RECENT_WINDOW + 50 - i) }, () => task({ agent: 'echo' })));

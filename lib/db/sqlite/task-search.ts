@@ -96,9 +96,9 @@ async function recentMatches(db: Db, side: TaskListFilter, oneOfSides: boolean):
   return { rows, settled: Number(held.n) < RECENT_WINDOW };
 }
 
-/** (createdAt, id) descending, as NEWEST: SQLite's stored times are fixed-width text, ordered as text. */
-const sortKey = (row: RawTaskRow) => `${String(row.createdAt)}\u0000${String(row.id)}`;
-const newestFirst = (a: RawTaskRow, b: RawTaskRow) => (sortKey(a) < sortKey(b) ? 1 : sortKey(a) > sortKey(b) ? -1 : 0);
+/** (createdAt, id) descending, as NEWEST. The driver may hand a time over as a Date or as SQLite's text. */
+const timeOf = (value: unknown) => (value instanceof Date ? value.getTime() : Date.parse(String(value)));
+const newestFirst = (a: RawTaskRow, b: RawTaskRow) => timeOf(b.createdAt) - timeOf(a.createdAt) || (String(a.id) < String(b.id) ? 1 : String(a.id) > String(b.id) ? -1 : 0);
 
 /**
  * One page of `f` (with `f.search`), newest first; `limit + 1` rows at most. `match`: the
@@ -110,6 +110,7 @@ const newestFirst = (a: RawTaskRow, b: RawTaskRow) => (sortKey(a) < sortKey(b) ?
 async function searchTaskRows(db: Db, f: TaskListFilter, match: string | null): Promise<RawTaskRow[]> {
   const split = agentSides(f);
   const sides = await Promise.all(split.map((side) => recentMatches(db, side, split.length > 1)));
+  if (sides.length === 1 && sides[0].settled) return sides[0].rows;
   if (sides.every((side) => side.settled)) {
     const merged = [...new Map(sides.flatMap((side) => side.rows).map((row) => [row.id, row])).values()];
     return merged.sort(newestFirst).slice(0, f.limit + 1);
