@@ -13,7 +13,12 @@
  * with their one-second cache emptied first, so every run counts); the database's size per task
  * closes the output. Issue 28's 1M-task figures: `--tasks 1000000 --repeat 20`, each store.
  *
- *   npx tsx bench/query-plans.ts [--tasks N] [--repeat R] [--store sqlite|postgresql]
+ * `--db FILE` measures a SQLite file seeded before (bench/seed.ts; migrated in place, kept), and
+ * `--json FILE` also writes every call's statements, plans and whole-table or whole-index reads
+ * (bench scenario 5 runs it so on the file it measured; the summary's last line says whether any
+ * list, search or count statement scans).
+ *
+ *   npx tsx bench/query-plans.ts [--tasks N | --db FILE] [--repeat R] [--store sqlite|postgresql] [--json FILE]
  */
 import fs from 'node:fs';
 import os from 'node:os';
