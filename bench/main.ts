@@ -87,7 +87,8 @@ async function main(): Promise<void> {
   const retention = (c: BenchContext) => retentionScenario(c, opts.tasks ?? (opts.quick ? 5_000 : 500_000));
   const relay = (c: BenchContext) => relayScenario(c, opts.relayBaseline);
   const detach = (c: BenchContext) => detachScenario(c, opts.detached);
-  const alone = { memory: memoryScenario, detach, history: historyScenario, fanout: fanoutScenario, retention, relay } as const;
+  const history = (c: BenchContext) => historyScenario(c, { tasks: opts.historyTasks, db: opts.historyDb });
+  const alone = { memory: memoryScenario, detach, history, fanout: fanoutScenario, retention, relay } as const;
   for (const id of ['memory', 'detach', 'history', 'fanout', 'retention', 'relay'] as const) {
     if (!opts.only.includes(id)) continue;
     await quiet(id);

@@ -13,7 +13,12 @@
  * with their one-second cache emptied first, so every run counts); the database's size per task
  * closes the output. Issue 28's 1M-task figures: `--tasks 1000000 --repeat 20`, each store.
  *
- *   npx tsx bench/query-plans.ts [--tasks N] [--repeat R] [--store sqlite|postgresql]
+ * `--db FILE` measures a SQLite file seeded before (bench/seed.ts; migrated in place, kept), and
+ * `--json FILE` also writes every call's statements, plans and whole-table or whole-index reads
+ * (bench scenario 5 runs it so on the file it measured; the summary's last line says whether any
+ * list, search or count statement scans).
+ *
+ *   npx tsx bench/query-plans.ts [--tasks N | --db FILE] [--repeat R] [--store sqlite|postgresql] [--json FILE]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,8 +26,9 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { seed, RARE_WORD } from './seed';
+import { seed, storedIds, RARE_WORD } from './seed';
 import { seedPg } from './seed-pg';
+import { applyMigrations } from '../lib/db/sqlite/migrate';
 import { startEmbeddedPostgres } from '../tests/support/embedded-postgres';
 import { freshPgDatabase } from '../tests/support/postgres';
 
@@ -54,7 +60,27 @@ const recordQueries = (adapter: object): object =>
       : undefined,
   );
 
-function parseArgs(argv: string[]): { tasks: number; repeat: number; store: 'sqlite' | 'postgresql' } {
+interface PlanArgs {
+  tasks: number;
+  repeat: number;
+  store: 'sqlite' | 'postgresql';
+  /** SQLite: a file seeded before (bench/seed.ts), used in place (migrated, not reseeded). */
+  db?: string;
+  /** Also write the probes, their plans and the scans found as JSON here (bench scenario 5 reads it). */
+  json?: string;
+}
+
+/** One dashboard call: its statements with their plans, and the plan lines that read a whole table or index. */
+export interface PlannedProbe {
+  name: string;
+  firstMs: number;
+  p50?: number;
+  p95?: number;
+  statements: { sql: string; plan: string[] }[];
+  scans: string[];
+}
+
+function parseArgs(argv: string[]): PlanArgs {
   const value = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
   const tasks = Number(value('--tasks') ?? 20_000);
   if (!Number.isInteger(tasks) || tasks < 1) throw new Error('--tasks: expected a positive whole number');
@@ -62,10 +88,16 @@ function parseArgs(argv: string[]): { tasks: number; repeat: number; store: 'sql
   if (!Number.isInteger(repeat) || repeat < 0 || repeat > 1_000) throw new Error('--repeat: expected a whole number from 0 to 1000');
   const store = value('--store') ?? 'sqlite';
   if (store !== 'sqlite' && store !== 'postgresql') throw new Error('--store: sqlite or postgresql');
-  return { tasks, repeat, store };
+  const db = value('--db');
+  if (db !== undefined && (store !== 'sqlite' || !fs.existsSync(db))) throw new Error('--db: an existing SQLite file seeded by bench/seed.ts (SQLite only)');
+  return { tasks, repeat, store, db, json: value('--json') };
 }
 
-const installDb = (client: unknown) => ((globalThis as unknown as Record<symbol, unknown>)[Symbol.for('switchboard.db')] = client);
+/** The store's Prisma client replaced by one whose statements are recorded (an own property shadows the store's getter). */
+async function installDb(client: unknown): Promise<void> {
+  const { store } = await import('../lib/db/store');
+  Object.defineProperty(store(), 'prisma', { value: client, configurable: true });
+}
 
 /** A driver-adapter factory whose adapters record every statement. */
 const recordingFactory = <F extends object>(factory: F): F =>
@@ -82,22 +114,39 @@ interface Opened {
   close: () => Promise<void>;
 }
 
-async function sqliteStore(tasks: number): Promise<Opened> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-plans-'));
-  const file = path.join(dir, 'switchboard.db');
+async function sqliteStore(tasks: number, seeded?: string): Promise<Opened> {
+  const dir = seeded ? path.dirname(seeded) : fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-plans-'));
+  const file = seeded ?? path.join(dir, 'switchboard.db');
   process.env.DATABASE_URL = `file:${file}`;
-  const { ids } = seed(file, tasks);
+  if (seeded) applyMigrations(file);
+  const { ids } = seeded ? { ids: storedIds(file) } : seed(file, tasks);
   const conn = new Database(file, { readonly: true });
   const { PrismaClient } = await import('../lib/db/generated/client');
-  installDb(new PrismaClient({ adapter: recordingFactory(new PrismaBetterSqlite3({ url: file, timeout: 10_000 })) }));
+  await installDb(new PrismaClient({ adapter: recordingFactory(new PrismaBetterSqlite3({ url: file, timeout: 10_000 })) }));
   const tables = new Set((conn.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name));
-  const explain: Explain = async (sql) => {
-    const rows = conn.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => null)) as { detail: string }[];
+  // The statement's own values are bound: SQLite plans some terms by them (a partial index's
+  // condition matches a bound value, and the statement is re-planned when it changes).
+  const explain: Explain = async (sql, args) => {
+    const rows = conn.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args.map(sqliteValue)) as { detail: string }[];
     return rows.map((r) => `${r.detail}${verdict(r.detail, tables)}`);
   };
-  const size = async () => fs.readdirSync(dir).reduce((sum, f) => sum + fs.statSync(path.join(dir, f)).size, 0);
-  return { ids, explain, size, close: async () => (conn.close(), fs.rmSync(dir, { recursive: true, force: true })) };
+  const size = async () => [file, `${file}-wal`].filter((f) => fs.existsSync(f)).reduce((sum, f) => sum + fs.statSync(f).size, 0);
+  return { ids, explain, size, close: async () => (conn.close(), seeded ? undefined : fs.rmSync(dir, { recursive: true, force: true })) };
 }
+
+/** The tasks a seeded file holds, from its tallies (migration 0019). */
+function storedTaskCount(file: string): number {
+  const conn = new Database(file, { readonly: true });
+  try {
+    return Number((conn.prepare('SELECT SUM("count") AS "n" FROM "_task_tally"').get() as { n: number }).n);
+  } finally {
+    conn.close();
+  }
+}
+
+/** A captured driver-adapter argument as better-sqlite3 binds it. */
+const sqliteValue = (v: unknown): unknown => (typeof v === 'boolean' ? Number(v) : v instanceof Date ? v.toISOString() : v);
+
 
 /** PostgreSQL: an embedded server, migrated by the store, seeded through the repository, analysed. */
 async function pgStoreFor(tasks: number): Promise<Opened> {
@@ -106,7 +155,7 @@ async function pgStoreFor(tasks: number): Promise<Opened> {
   const client = await import('../lib/db/client');
   await client.pgStore().ready;
   const { PrismaClient } = await import('../lib/db/generated-pg/client');
-  installDb(new PrismaClient({ adapter: recordingFactory(new PrismaPg(client.pgStore().pool)) }));
+  await installDb(new PrismaClient({ adapter: recordingFactory(new PrismaPg(client.pgStore().pool)) }));
   const ids = await seedPg(tasks, (m) => process.stderr.write(`${m}\n`));
   await client.pgQuery('VACUUM ANALYZE');
   const explain: Explain = async (sql, args) => {
@@ -118,9 +167,11 @@ async function pgStoreFor(tasks: number): Promise<Opened> {
 }
 
 async function main(): Promise<void> {
-  const { tasks, repeat, store } = parseArgs(process.argv.slice(2));
+  const args = parseArgs(process.argv.slice(2));
+  const { repeat, store } = args;
+  const tasks = args.db ? storedTaskCount(args.db) : args.tasks;
   process.env.SWITCHBOARD_LOG_LEVEL = 'error';
-  const opened = store === 'sqlite' ? await sqliteStore(tasks) : await pgStoreFor(tasks);
+  const opened = store === 'sqlite' ? await sqliteStore(tasks, args.db) : await pgStoreFor(tasks);
   const { ids } = opened;
   const { listTaskPage, taskCounts } = await import('../lib/dashboard/task-list');
   const { loadTaskDetail } = await import('../lib/dashboard/task-detail');
@@ -147,11 +198,15 @@ async function main(): Promise<void> {
     ['counts, outbound', uncachedCounts({ direction: 'outbound' })],
     [`counts, search ${RARE_WORD}`, uncachedCounts({ q: RARE_WORD })],
     ['counts, agent=echo, 24h', uncachedCounts({ agent: 'echo', range: '24h' })],
+    ['counts, 24h', uncachedCounts({ range: '24h' })],
+    ['counts, 7d', uncachedCounts({ range: '7d' })],
+    ['counts, agent=echo, 7d', uncachedCounts({ agent: 'echo', range: '7d' })],
     ['task page (children)', () => loadTaskDetail(ids[Math.floor(ids.length / 2)])],
   ];
   const out = (line: string) => process.stdout.write(`${line}\n`);
   out(`# Query plans (${store}, ${tasks.toLocaleString('en-US')} tasks seeded)\n`);
   const summary: string[] = [];
+  const report: PlannedProbe[] = [];
   for (const [name, call] of probes) {
     captured.length = 0;
     const started = performance.now();
@@ -167,7 +222,13 @@ async function main(): Promise<void> {
     const spread = repeat ? `, p50 ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms over ${repeat}` : '';
     out(`## ${name} — ${ms.toFixed(1)} ms${spread}, ${statements.length} statement(s)`);
     summary.push(`| ${name} | ${ms.toFixed(1)} | ${repeat ? percentile(times, 50).toFixed(1) : '–'} | ${repeat ? percentile(times, 95).toFixed(1) : '–'} |`);
-    for (const q of statements) await printPlan(opened.explain, q.sql, q.args, out);
+    const planned: PlannedProbe = { name, firstMs: ms, ...(repeat ? { p50: percentile(times, 50), p95: percentile(times, 95) } : {}), statements: [], scans: [] };
+    for (const q of statements) {
+      const { shown, plan } = await printPlan(opened.explain, q.sql, q.args, out);
+      planned.statements.push({ sql: shown, plan });
+      planned.scans.push(...plan.filter((line) => FULL_SCAN.test(line)));
+    }
+    report.push(planned);
   }
   out('## task pruner (lib/db/task-pruner.ts)');
   const cutoff = new Date(Date.now() - 86_400_000).toISOString();
@@ -177,6 +238,9 @@ async function main(): Promise<void> {
   out('| query | first ms | p50 ms | p95 ms |\n|---|---|---|---|');
   for (const line of summary) out(line);
   out(`\ndatabase size: ${(bytes / 1_048_576).toFixed(1)} MB, ${Math.round(bytes / tasks).toLocaleString('en-US')} bytes per task`);
+  const scanning = report.filter((p) => p.scans.length);
+  out(scanning.length ? `\n${scanning.length} call(s) read a whole table or index: ${scanning.map((p) => p.name).join('; ')}` : '\nno list, search or count statement reads a whole table or index');
+  if (args.json) fs.writeFileSync(args.json, JSON.stringify({ store, tasks, bytes, loadavg: os.loadavg(), probes: report }, null, 2));
   await opened.close();
 }
 
@@ -193,13 +257,21 @@ function verdict(detail: string, tables: Set<string>): string {
   return '   (in index order, until the page is full: << SCAN of every row when few match, and for a count)';
 }
 
-async function printPlan(explain: Explain, sql: string, args: unknown[], out: (line: string) => void): Promise<void> {
+/** The marks verdict() and the PostgreSQL explain put on a line that reads a whole table or index. */
+const FULL_SCAN = /<< SCAN \((every row|every index entry)\)|<< SCAN$/;
+
+async function printPlan(explain: Explain, sql: string, args: unknown[], out: (line: string) => void): Promise<{ shown: string; plan: string[] }> {
   const shown = sql.replace(/\s+/g, ' ').replace(/^SELECT ((`main`\.`Task`|"public"\."Task")\.[`"]\w+[`"], )+\S+ FROM/, 'SELECT <task columns> FROM');
   out(`    ${shown.slice(0, 400)}${shown.length > 400 ? ' …' : ''}`);
-  for (const line of await explain(sql, args)) out(`      ${line}`);
+  const plan = await explain(sql, args);
+  for (const line of plan) out(`      ${line}`);
+  return { shown, plan };
 }
 
-main().catch((err) => {
-  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exit(1);
-});
+if (process.argv[1]?.endsWith('query-plans.ts')) {
+  // The store's writer and WAL checkpointer keep the event loop alive: exit when done.
+  main().then(() => process.exit(0)).catch((err) => {
+    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  });
+}

@@ -10,6 +10,7 @@
  * words from a small vocabulary plus one rare word in 1% of tasks ("zephyr"), so text search has
  * both frequent and rare hits. 5–7 events per task.
  */
+import Database from 'better-sqlite3';
 import { applyMigrations } from '../lib/db/sqlite/migrate';
 import { newId } from '../lib/db/ids';
 import { SqliteTaskWriter, sqliteTime } from '../lib/db/sqlite/writer';
@@ -87,6 +88,19 @@ export function seed(file: string, count: number, log: (m: string) => void = () 
   writer.conn.pragma('wal_checkpoint(TRUNCATE)');
   writer.close();
   return { ids };
+}
+
+/** Some task ids of a seeded file, spread over its history (the task page's probe picks one). */
+export function storedIds(file: string): string[] {
+  const conn = new Database(file, { readonly: true });
+  try {
+    // Every 97th rowid, looked up one by one (a filter on rowid would read every task).
+    const ids = conn.prepare(`WITH RECURSIVE "r"("n") AS (SELECT 97 UNION ALL SELECT "n" + 97 FROM "r" WHERE "n" + 97 <= (SELECT MAX(rowid) FROM "Task"))
+SELECT "id" FROM "r" JOIN "Task" ON "Task".rowid = "r"."n"`);
+    return (ids.all() as { id: string }[]).map((r) => r.id);
+  } finally {
+    conn.close();
+  }
 }
 
 if (process.argv[1]?.endsWith('seed.ts')) {

@@ -22,6 +22,10 @@ export interface BenchOptions {
   tasks?: number;
   /** Scenario detach: tasks detached at once (default 10,000; quick 100; at most MAX_DETACHED). */
   detached?: number;
+  /** Scenario history: tasks seeded (default 100,000; quick 5,000); issue 28's figure: 1,000,000. */
+  historyTasks?: number;
+  /** Scenario history: a file seeded before by bench/seed.ts, used in place of seeding (a 1M seed takes over half an hour). */
+  historyDb?: string;
   /** Scenario relay: another checkout (built) relaying too, measured side by side (before/after). */
   relayBaseline?: string;
 }
@@ -29,6 +33,7 @@ export interface BenchOptions {
 const USAGE = `usage: npm run bench -- [--quick] [--only echo,stream,...] [--runs N] [--dist DIR]
                         [--no-build | --build-if-missing] [--cpu-prof] [--no-docs] [--no-quiet-wait] [--out FILE]
                         [--switchboard-node-options "FLAGS"] [--tasks N] [--detached N] [--relay-baseline DIR]
+                        [--history-tasks N] [--history-db FILE]
 scenarios: ${SCENARIOS.join(', ')}`;
 
 /** `--detached N`: a whole number from 1 to MAX_DETACHED (the bench's sockets are the bound). */
@@ -81,6 +86,10 @@ export function parseOptions(argv: string[]): BenchOptions {
       if (!Number.isInteger(opts.tasks) || opts.tasks < 1) throw new Error(`--tasks: expected a positive whole number\n${USAGE}`);
     }
     else if (arg === '--detached') opts.detached = detachedCount(value());
+    else if (arg === '--history-tasks') {
+      opts.historyTasks = Number(value());
+      if (!Number.isInteger(opts.historyTasks) || opts.historyTasks < 1) throw new Error(`--history-tasks: expected a positive whole number\n${USAGE}`);
+    } else if (arg === '--history-db') opts.historyDb = value();
     else if (arg === '--help' || arg === '-h') {
       process.stdout.write(`${USAGE}\n`);
       process.exit(0);

@@ -18,6 +18,7 @@ import { inScope, type CallerScope, type TaskScope } from './task-scope';
 import { tallyByState } from './task-tallies';
 import { toStateCounts, type StateCounts } from './state-counts';
 import type { TaskTextSearch } from './store';
+import { agentSides, onlyOpenDetached } from './list-filter';
 
 /** What a write committed: the task row as it now is, and the events it appended. */
 export interface CommittedChange {
@@ -184,6 +185,8 @@ export interface TaskListFilter {
   agentSlug?: string;
   /** Exact: the tasks sent to one peer (one side of agentOrPeer). */
   peerName?: string;
+  /** Not this served agent's tasks (the agent filter's peer side when the sides are added up: list-filter.ts). */
+  notAgentSlug?: string;
   owner?: string;
   contextId?: string;
   detached?: boolean;
@@ -202,9 +205,11 @@ function listWhere(f: TaskListFilter) {
   if (f.agentOrPeer) and.push({ OR: [{ agentSlug: f.agentOrPeer }, { peerName: f.agentOrPeer }] });
   if (f.agentSlug) and.push({ agentSlug: f.agentSlug });
   if (f.peerName) and.push({ peerName: f.peerName });
+  if (f.notAgentSlug) and.push({ OR: [{ agentSlug: null }, { agentSlug: { not: f.notAgentSlug } }] });
   if (f.owner) and.push({ owner: f.owner });
   if (f.contextId) and.push({ contextId: f.contextId });
   if (f.detached !== undefined) and.push({ detached: f.detached });
+  if (onlyOpenDetached(f)) and.push({ endedAt: null });
   if (f.since) and.push({ createdAt: { gte: f.since } });
   if (f.until) and.push({ createdAt: { lte: f.until } });
   if (f.search) {
@@ -218,15 +223,13 @@ function listWhere(f: TaskListFilter) {
 
 /** Newest first, keyset-paged on (createdAt, id) so deep pages stay fast. */
 export async function listTasks(f: TaskListFilter): Promise<{ tasks: TaskRecord[]; nextCursor: { createdAt: string; id: string } | null }> {
-  if (!f.agentOrPeer) return toPage(f, await newestTasks(f));
+  // A store's own text search takes the agent filter whole: it splits what it walks in order
+  // itself, and asks its text index once, not once per side (sqlite/task-search.ts).
+  if (!f.agentOrPeer || textSearchFor(f)) return toPage(f, await newestTasks(f));
   // Agent or peer: an OR no index orders, so each side walks its own index (agentSlug or
   // peerName, then createdAt) for a page, and the two pages merge. A rare agent then costs a
   // page, not a walk through every task (bench/query-plans.ts).
-  const { agentOrPeer: name, ...rest } = f;
-  const sides = await Promise.all([
-    rest.agentSlug === undefined || rest.agentSlug === name ? newestTasks({ ...rest, agentSlug: name }) : [],
-    newestTasks({ ...rest, peerName: name }),
-  ]);
+  const sides = await Promise.all(agentSides(f).map(newestTasks));
   const merged = [...new Map(sides.flat().map((task) => [task.id, task])).values()];
   merged.sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : a.id > b.id ? -1 : 0) : a.createdAt < b.createdAt ? 1 : -1));
   return toPage(f, merged.slice(0, f.limit + 1));
@@ -283,6 +286,9 @@ export async function countTasks(f: Omit<TaskListFilter, 'limit' | 'cursor'>): P
 
 type CountFilter = Omit<TaskListFilter, 'limit' | 'cursor' | 'states'>;
 
+/** Later than any task's createdAt, and ordered as a time on both stores (SQLite compares the text). */
+const RANGE_END = new Date('9999-12-31T23:59:59.999Z');
+
 /** Only direction and agent-or-peer set: the tallies answer (task-tallies.ts). */
 const tallyAnswers = (f: CountFilter): boolean =>
   Object.entries(f).every(([key, value]) => value === undefined || key === 'direction' || key === 'agentOrPeer');
@@ -295,6 +301,15 @@ export async function countTasksByState(f: CountFilter): Promise<StateCounts> {
   if (tallyAnswers(f)) return tallyByState({ direction: f.direction, agentOrPeer: f.agentOrPeer });
   const search = textSearchFor(f);
   if (search) return search.by.stateCounts({ ...f, search: search.text });
-  const groups = await db().task.groupBy({ by: ['state', 'detached'], where: listWhere({ ...f, limit: 0 }), _count: { _all: true } });
-  return toStateCounts(groups.map((g) => ({ state: g.state, detached: g.detached, n: g._count._all })));
+  // One grouped count per side of the agent filter, added up (the peer side leaves out what the
+  // agent side counted): each reads its covering index over the range alone (migration 0020),
+  // where the OR read every task in the range.
+  // An open-ended range gets the far end too: SQLite (no statistics) reads a one-sided range as a
+  // quarter of the table and walked the whole state index for its order instead; a two-sided one
+  // it reads as narrow and counts from the covering createdAt index (bench/query-plans.ts).
+  const bounded = f.since && !f.until ? { ...f, until: RANGE_END } : f;
+  const sides = await Promise.all(
+    agentSides(bounded, true).map((side) => db().task.groupBy({ by: ['state', 'detached'], where: listWhere({ ...side, limit: 0 }), _count: { _all: true } })),
+  );
+  return toStateCounts(sides.flat().map((g) => ({ state: g.state, detached: g.detached, n: g._count._all })));
 }

@@ -1,0 +1,64 @@
+/**
+ * The statements the dashboard sends for the detached list and for counts over a time range
+ * (with and without the agent filter) are answered from migration 0020's indexes on SQLite: the
+ * plan SQLite makes for each captured statement names the index, and no line reads a whole table
+ * or index. (PostgreSQL's planner needs real table sizes to choose; bench/query-plans.ts shows
+ * its plans at scale.) SQLite only: its planner has no statistics, so the plan is the same at
+ * ten tasks as at a million.
+ */
+import Database from 'better-sqlite3';
+import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { freshStore } from '../support/in-process';
+
+const captured: { sql: string; params: unknown[] }[] = [];
+let file: string;
+
+beforeAll(async () => {
+  await freshStore();
+  const { sqliteFilePath } = await import('../../lib/db/sqlite/path');
+  file = sqliteFilePath(process.env.DATABASE_URL ?? '');
+  const { store } = await import('../../lib/db/store');
+  await store().ready;
+  const { PrismaClient } = await import('../../lib/db/generated/client');
+  const client = new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: file }), log: [{ emit: 'event', level: 'query' }] });
+  client.$on('query', (e) => captured.push({ sql: e.query, params: JSON.parse(e.params) as unknown[] }));
+  // The store's statements go through this client (an own property shadows the store's getter).
+  Object.defineProperty(store(), 'prisma', { value: client, configurable: true });
+});
+
+/** SQLite's plan of every statement `call` sends, its own values bound. */
+async function plansOf(call: () => Promise<unknown>): Promise<string[][]> {
+  captured.length = 0;
+  await call();
+  const conn = new Database(file, { readonly: true });
+  try {
+    const bind = (v: unknown) => (typeof v === 'boolean' ? Number(v) : v);
+    return captured.map((q) => (conn.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.params.map(bind)) as { detail: string }[]).map((r) => r.detail));
+  } finally {
+    conn.close();
+  }
+}
+
+const wholeRead = (line: string) => /^SCAN (main\.)?Task\b/.test(line);
+
+describe('the list and counts plans on SQLite', () => {
+  it('lists detached tasks from the partial index of open tasks', async () => {
+    const { listTaskPage } = await import('../../lib/dashboard/task-list');
+    const plans = await plansOf(() => listTaskPage({ limit: 50, state: 'detached' }));
+    expect(plans).toHaveLength(1);
+    expect(plans[0].join('\n')).toContain('USING INDEX Task_open_detached_createdAt_idx');
+  });
+
+  it('counts a time range from covering indexes, per side of the agent filter', async () => {
+    const repo = await import('../../lib/db/task-repo');
+    const since = new Date(Date.now() - 86_400_000);
+    const plain = await plansOf(() => repo.countTasksByState({ since }));
+    expect(plain.flat().join('\n')).toContain('USING COVERING INDEX Task_createdAt_state_idx');
+    const agent = await plansOf(() => repo.countTasksByState({ since, agentOrPeer: 'echo' }));
+    expect(agent).toHaveLength(2);
+    expect(agent[0].join('\n')).toContain('USING COVERING INDEX Task_agentSlug_createdAt_state_idx');
+    expect(agent[1].join('\n')).toContain('USING COVERING INDEX Task_peerName_createdAt_state_idx');
+    expect([...plain, ...agent].flat().filter(wholeRead)).toEqual([]);
+  });
+});
