@@ -57,7 +57,7 @@ export async function startSteps(settings: Settings, parts: Parts): Promise<Star
   await parts.store.membership.join(memberHost());
   ensurePushDelivery();
   const pruner = startPruner({ outboxMs: settings.outboxRetentionMs, taskMs: settings.taskRetentionMs, auditMs: settings.auditRetentionMs });
-  await startOutboundClient(); // sync configured and built-in peers, then resume following
+  await tolerated('outbound following', startOutboundClient); // sync configured and built-in peers, then resume following
   await tolerated('logged-out sessions', loadRevokedSessions);
   applyServerTimeouts();
   // SWITCHBOARD_GRPC_PORT: the A2A gRPC binding on a port of its own (a port in use refuses the start).
