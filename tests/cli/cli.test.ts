@@ -206,19 +206,27 @@ describe('peers and keys', () => {
     expect(created.code).toBe(0);
     const { key, id } = JSON.parse(created.stdout);
     expect(key).toMatch(/\S{20,}/);
-    const listed = JSON.parse((await runCli(['keys', 'list', '--json'], local)).stdout);
-    expect(listed.keys.map((k: { id: string }) => k.id)).toContain(id);
-
+    // The runs that do not depend on each other go at once: each is a process start (~0.7 s idle,
+    // many seconds on a loaded machine), and eight in a row outlasted the test's minute there.
     // A key's own quotas: set, shown, returned to the default; a bad word is named.
-    const set = await runCli(['keys', 'quota', id, 'requestsPerSecond=7', 'storedBytes=0', '--json'], local);
-    expect(JSON.parse(set.stdout)).toEqual({ id, quotas: { requestsPerSecond: 7, storedBytes: 0 } });
-    const back = await runCli(['keys', 'quota', id, 'requestsPerSecond=default', '--json'], local);
-    expect(JSON.parse(back.stdout).quotas).toEqual({ storedBytes: 0 });
-    const bad = await runCli(['keys', 'quota', id, 'openTasks=many'], local);
+    const setThenBack = async () => {
+      const set = await runCli(['keys', 'quota', id, 'requestsPerSecond=7', 'storedBytes=0', '--json'], local);
+      expect(JSON.parse(set.stdout)).toEqual({ id, quotas: { requestsPerSecond: 7, storedBytes: 0 } });
+      const back = await runCli(['keys', 'quota', id, 'requestsPerSecond=default', '--json'], local);
+      expect(JSON.parse(back.stdout).quotas).toEqual({ storedBytes: 0 });
+    };
+    const [listed, , bad, burst, unknown] = await Promise.all([
+      runCli(['keys', 'list', '--json'], local),
+      setThenBack(),
+      runCli(['keys', 'quota', id, 'openTasks=many'], local),
+      runCli(['keys', 'quota', id, 'burst=1'], local),
+      runCli(['keys', 'quota', 'no-such-key', 'openTasks=1'], local),
+    ]);
+    expect(JSON.parse(listed.stdout).keys.map((k: { id: string }) => k.id)).toContain(id);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/openTasks=many: expected a whole number from 0 \(no limit\) to 1073741824, or "default"/);
-    expect((await runCli(['keys', 'quota', id, 'burst=1'], local)).stderr).toMatch(/burst=1: expected one of requestsPerSecond, openTasks, storedBytes/);
-    expect((await runCli(['keys', 'quota', 'no-such-key', 'openTasks=1'], local)).code).toBe(5);
+    expect(burst.stderr).toMatch(/burst=1: expected one of requestsPerSecond, openTasks, storedBytes/);
+    expect(unknown.code).toBe(5);
     expect((await runCli(['keys', 'revoke', id], local)).code).toBe(0);
   });
 });

@@ -34,7 +34,8 @@ const expected = Array.from({ length: 6 }, (_, i) => sdkChunkText(i)).join('');
 const paths = () => peer.requests.map((r) => r.method ?? '');
 
 describe('A → an HTTP+JSON-only @a2a-js/sdk peer (6 chunks over 1.8 s)', () => {
-  it.each(['blocking', 'streaming', 'background'])('%s ends COMPLETED with every chunk, over HTTP+JSON', async (mode) => {
+  // Concurrent: three tasks of their own, timed by the peer's clock (the next test waits for them).
+  it.concurrent.each(['blocking', 'streaming', 'background'])('%s ends COMPLETED with every chunk, over HTTP+JSON', async (mode) => {
     const taskId = await dispatch(a.url, { url: peer.url, text: 'chunks 6 every 300ms', mode });
     const view = await waitForTask(a.url, taskId);
     expect(view.task.state).toBe('completed');
@@ -95,7 +96,8 @@ describe('A → an HTTP+JSON-only @a2a-js/sdk peer (6 chunks over 1.8 s)', () =>
 });
 
 describe("A → its own agent through a card listing only Switchboard's HTTP+JSON binding (lib/server/serve-rest.ts)", () => {
-  it.each(['blocking', 'streaming', 'background'])('%s ends COMPLETED, the peer side being the same task over HTTP+JSON', async (mode) => {
+  // Concurrent: three tasks of their own, each a 1 s wait on the agent's clock.
+  it.concurrent.each(['blocking', 'streaming', 'background'])('%s ends COMPLETED, the peer side being the same task over HTTP+JSON', async (mode) => {
     const taskId = await dispatch(a.url, { url: cardUrl, text: 'work 1s', mode });
     const view = await waitForTask(a.url, taskId);
     expect(view.task.state).toBe('completed');

@@ -31,7 +31,9 @@ function resultLines(view: Pick<TaskView, 'snapshot'>): string[] {
   return artifactText(view, 'result').split('\n').filter(Boolean);
 }
 
-describe('A → B slow agent (4 s task, B window 1 s, A timeout 1.5 s)', () => {
+// Concurrent: each case is its own task on the same two apps, and its time is the peer's clock
+// (4 s, 2 s), not work; one after another they took 29 s.
+describe.concurrent('A → B slow agent (4 s task, B window 1 s, A timeout 1.5 s)', () => {
   const cases = MODES.flatMap((mode) => VERSIONS.map((version) => ({ mode, version })));
 
   it.each(cases)('$mode over v$version ends COMPLETED with the whole result on both sides', async ({ mode, version }) => {

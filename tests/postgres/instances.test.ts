@@ -139,7 +139,9 @@ describe('two instances on one PostgreSQL', () => {
 
   it('streams on A and B follow a task running on A live, in seq order, and B replays after Last-Event-ID', async () => {
     const [a, b] = await twoInstances();
-    const sent = await rpc(`${a.url}/a2a/slow`, 'message/send', send('work 2s chunks 40'));
+    // 150 ms between chunks: at 50 ms the streams, opened after the send returns, missed more than
+    // the first events on a loaded machine.
+    const sent = await rpc(`${a.url}/a2a/slow`, 'message/send', send('work 6s chunks 40'));
     const id = sent.body.result.id;
     const [live, onTheOther] = await Promise.all([streamSeqs(b, id), streamSeqs(a, id)]);
     // Both gapless, in order, to the same last event (where each began depends on when it connected).

@@ -3,10 +3,13 @@
  * WWW-Authenticate when any exists), and the refusal to bind a non-loopback address without auth.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { startApp, freePort, type AppServer } from '../support/app-server';
 import { rpc, waitFor } from '../support/a2a-clients';
 import { dispatch, waitForTask } from '../support/dispatch-api';
+
+const execFileAsync = promisify(execFile);
 
 let app: AppServer;
 
@@ -15,12 +18,11 @@ beforeAll(async () => {
 });
 afterAll(async () => app?.stop());
 
-function createKey(name: string): string {
-  const out = spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/keys.ts', 'create', name], {
-    env: { ...process.env, ...app.env },
-    encoding: 'utf8',
-  });
-  expect(out.status, out.stderr).toBe(0);
+// Asynchronous: a spawnSync blocked this process for longer than the server keeps an idle
+// connection on a loaded machine, and the next request went out on the socket it had closed
+// (execFile rejects, with the script's stderr, when it does not exit 0).
+async function createKey(name: string): Promise<string> {
+  const out = await execFileAsync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/keys.ts', 'create', name], { env: { ...process.env, ...app.env }, encoding: 'utf8' });
   return /\b(sb_[A-Za-z0-9_-]+)/.exec(out.stdout)![1];
 }
 
@@ -54,7 +56,7 @@ describe('inbound API keys', () => {
     const open = await rpc(`${app.url}/a2a/echo`, 'tasks/get', { id: 'x' });
     expect(open.status).toBe(200);
 
-    const key = createKey('peer-a');
+    const key = await createKey('peer-a');
     // The key cache holds "no keys" for up to 2 s: wait until the server has noticed the key.
     const refused = await waitFor(async () => {
       const res = await rpc(`${app.url}/a2a/echo`, 'tasks/get', { id: 'x' });

@@ -7,10 +7,11 @@
  * caller with one gets it (401 without); in open mode every caller does (decision 206). An agent
  * without extended skills refuses as each version says.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import canonicalize from 'canonicalize';
 import { createLocalJWKSet, flattenedVerify, type JSONWebKeySet } from 'jose';
 import { credentials, makeGenericClientConstructor, Metadata, type ServiceError } from '@grpc/grpc-js';
@@ -59,9 +60,11 @@ async function verifySignature(card: Card): Promise<void> {
   await flattenedVerify({ ...signatures![0], payload }, createLocalJWKSet(jwks));
 }
 
-function createKey(name: string): string {
-  const out = spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/keys.ts', 'create', name], { env: { ...process.env, ...app.env }, encoding: 'utf8' });
-  expect(out.status, out.stderr).toBe(0);
+// Asynchronous: a spawnSync blocked this process for longer than the server keeps an idle
+// connection on a loaded machine, and the next request went out on the socket it had closed
+// (execFile rejects, with the script's stderr, when it does not exit 0).
+async function createKey(name: string): Promise<string> {
+  const out = await promisify(execFile)(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/keys.ts', 'create', name], { env: { ...process.env, ...app.env }, encoding: 'utf8' });
   return /\b(sb_[A-Za-z0-9_-]+)/.exec(out.stdout)![1];
 }
 
@@ -132,7 +135,7 @@ describe('the extended card', () => {
   });
 
   it('once API keys exist: 401 without one, the extended card with one', async () => {
-    key = createKey('extended-reader');
+    key = await createKey('extended-reader');
     // The key cache holds "no keys" for up to 2 s: wait until the server requires one.
     await waitFor(async () => (await rpc(`${app.url}/a2a/vault`, 'GetExtendedAgentCard', {}, V1)).status === 401);
     const anonymous = await allBindings({});

@@ -67,7 +67,8 @@ beforeAll(async () => {
       ],
     }),
   );
-  app = await startApp({ SWITCHBOARD_CONFIG: config }, { port });
+  // '': the generated key (startApp gives PostgreSQL apps a key file of their own).
+  app = await startApp({ SWITCHBOARD_CONFIG: config, SWITCHBOARD_CARD_SIGNING_KEY: '' }, { port });
 });
 afterAll(async () => {
   await Promise.all([app?.stop(), tamperer?.close()]);

@@ -4,6 +4,7 @@
  * database), for protocol and integration tests.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -30,6 +31,31 @@ export interface AppServer {
 
 /** The key every PostgreSQL app of the tests shares unless a test sets SWITCHBOARD_SECRET_KEY. */
 export const TEST_CLUSTER_SECRET_KEY = 'test-cluster-secret-key-shared-by-every-instance';
+
+/**
+ * A card signing key per database, as SQLite apps get one beside their file. With PostgreSQL the
+ * generated key would be ./data's, one file every app of the run (and every test file running at
+ * the same time) creates and reads; apps of one database (a cluster) share theirs.
+ */
+const cardKeyFiles = new Map<string, string>();
+function cardKeyFileFor(databaseUrl: string, dataDir: string): string {
+  let file = cardKeyFiles.get(databaseUrl);
+  if (!file) {
+    file = path.join(dataDir, 'card-signing-key.pem');
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    fs.writeFileSync(file, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+    cardKeyFiles.set(databaseUrl, file);
+  }
+  return file;
+}
+
+/** What PostgreSQL apps get unless the test sets it (a test of the generated key passes ''). */
+function postgresDefaults(databaseUrl: string, dataDir: string, env: Record<string, string>): Record<string, string> {
+  if (!databaseUrl.startsWith('postgres')) return {};
+  const defaults: Record<string, string> = { SWITCHBOARD_SECRET_KEY: TEST_CLUSTER_SECRET_KEY };
+  if (!('SWITCHBOARD_CARD_SIGNING_KEY' in env)) defaults.SWITCHBOARD_CARD_SIGNING_KEY = cardKeyFileFor(databaseUrl, dataDir);
+  return defaults;
+}
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -97,7 +123,7 @@ export async function startApp(env: Record<string, string> = {}, opts: StartOpti
     // In the `postgresql` Vitest project every app gets a database of its own on the test server.
     DATABASE_URL: databaseUrl,
     // PostgreSQL requires one secret key for the cluster; tests that check that pass their own (or '').
-    ...(databaseUrl.startsWith('postgres') ? { SWITCHBOARD_SECRET_KEY: TEST_CLUSTER_SECRET_KEY } : {}),
+    ...postgresDefaults(databaseUrl, dataDir, env),
     SWITCHBOARD_LOG_LEVEL: 'warn',
     ...env,
   };

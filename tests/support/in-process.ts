@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { TEST_CLUSTER_SECRET_KEY } from './app-server';
 import { freshPgDatabase, testStore } from './postgres';
 
 function freshSqliteFile(env: Record<string, string>): string {
@@ -36,6 +37,8 @@ export async function freshStore(env: Record<string, string> = {}): Promise<stri
   if (testStore() === 'postgresql') {
     const url = await freshPgDatabase();
     process.env.DATABASE_URL = url;
+    // Else stored secrets are sealed with ./data/secret.key, one file for every test file at once.
+    process.env.SWITCHBOARD_SECRET_KEY = env.SWITCHBOARD_SECRET_KEY ?? TEST_CLUSTER_SECRET_KEY;
   }
   return dir;
 }
