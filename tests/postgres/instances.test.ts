@@ -212,7 +212,10 @@ describe('two instances on one PostgreSQL', () => {
   });
 
   it('the terminal claim holds across instances: 1,000 completions racing cancels from the other instance end each task once', async () => {
-    const [a, b, url] = await twoInstances();
+    // 100 sends and 100 cancels a round from one caller: above the default per-caller rate
+    // (200 requests/s, shared by the instances), which would refuse some sends with -32029.
+    const unlimited = { SWITCHBOARD_MAX_REQUESTS_PER_SECOND_PER_CALLER: '1000000', SWITCHBOARD_MAX_OPEN_TASKS_PER_CALLER: '1000000' };
+    const [a, b, url] = await twoInstances(unlimited);
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     const ids: string[] = [];
@@ -226,6 +229,7 @@ describe('two instances on one PostgreSQL', () => {
         const roundIds = await Promise.all(
           Array.from({ length: 100 }, async (_, i) => {
             const sent = await rpc(`${runs.url}/a2a/slow`, 'message/send', send(i % 4 === 0 ? 'work 300ms chunks 1' : `work ${(i % 7) * 3}ms chunks 1`));
+            expect(sent.body.error).toBeUndefined();
             const id = sent.body.result.id as string;
             await new Promise((r) => setTimeout(r, delayMs + ((i * 7) % 13)));
             await rpc(`${cancels.url}/a2a/slow`, 'tasks/cancel', { id });
