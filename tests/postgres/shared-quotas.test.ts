@@ -21,10 +21,10 @@ let opener: string;
 beforeAll(async () => {
   databaseUrl = await freshPgDatabase();
   // The keys script migrates the fresh database before either instance starts.
-  alice = createApiKey({ DATABASE_URL: databaseUrl }, 'alice');
+  alice = await createApiKey({ DATABASE_URL: databaseUrl }, 'alice');
   // Their requests are not limited, so each test's second request needs no wait.
-  writer = createApiKeyRecord({ DATABASE_URL: databaseUrl }, 'writer', ['requestsPerSecond=0']).secret;
-  opener = createApiKeyRecord({ DATABASE_URL: databaseUrl }, 'opener', ['requestsPerSecond=0']).secret;
+  writer = (await createApiKeyRecord({ DATABASE_URL: databaseUrl }, 'writer', ['requestsPerSecond=0'])).secret;
+  opener = (await createApiKeyRecord({ DATABASE_URL: databaseUrl }, 'opener', ['requestsPerSecond=0'])).secret;
   const env = {
     DATABASE_URL: databaseUrl,
     SWITCHBOARD_MAX_REQUESTS_PER_SECOND_PER_CALLER: '1',

@@ -23,8 +23,8 @@ let bob: string;
 beforeAll(async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-limits-'));
   const env = { DATABASE_URL: `file:${path.join(dataDir, 'switchboard.db')}` };
-  alice = createApiKey(env, 'alice');
-  bob = createApiKey(env, 'bob');
+  alice = await createApiKey(env, 'alice');
+  bob = await createApiKey(env, 'bob');
   app = await startApp(
     { ...env, SWITCHBOARD_GRPC_PORT: String(await freePort()), SWITCHBOARD_PUSH_ALLOWLIST: '127.0.0.1', SWITCHBOARD_MAX_PUSH_CONFIGS_PER_TASK: String(MAX_PUSH), SWITCHBOARD_MAX_STREAMS_PER_CALLER: String(MAX_STREAMS) },
     { dataDir },

@@ -45,10 +45,10 @@ describe('requests per second per caller', () => {
 
   beforeAll(async () => {
     const { env, dataDir } = await databaseEnv('switchboard-rate-');
-    alice = createApiKeyRecord(env, 'alice');
-    bob = createApiKeyRecord(env, 'bob');
-    roomy = createApiKeyRecord(env, 'roomy', ['requestsPerSecond=1000']);
-    tight = createApiKeyRecord(env, 'tight', ['requestsPerSecond=1']);
+    alice = await createApiKeyRecord(env, 'alice');
+    bob = await createApiKeyRecord(env, 'bob');
+    roomy = await createApiKeyRecord(env, 'roomy', ['requestsPerSecond=1000']);
+    tight = await createApiKeyRecord(env, 'tight', ['requestsPerSecond=1']);
     app = await startApp({ ...env, SWITCHBOARD_GRPC_PORT: String(await freePort()), SWITCHBOARD_MAX_REQUESTS_PER_SECOND_PER_CALLER: String(RATE) }, { dataDir });
   });
   afterAll(async () => app?.stop());
@@ -115,11 +115,11 @@ describe('open tasks and stored bytes per caller', () => {
 
   beforeAll(async () => {
     const { env, dataDir } = await databaseEnv('switchboard-quotas-');
-    alice = createApiKeyRecord(env, 'alice');
-    bob = createApiKeyRecord(env, 'bob');
-    wide = createApiKeyRecord(env, 'wide', ['openTasks=4']);
-    writer = createApiKeyRecord(env, 'writer');
-    bulk = createApiKeyRecord(env, 'bulk', ['storedBytes=1000000']);
+    alice = await createApiKeyRecord(env, 'alice');
+    bob = await createApiKeyRecord(env, 'bob');
+    wide = await createApiKeyRecord(env, 'wide', ['openTasks=4']);
+    writer = await createApiKeyRecord(env, 'writer');
+    bulk = await createApiKeyRecord(env, 'bulk', ['storedBytes=1000000']);
     app = await startApp(
       {
         ...env,

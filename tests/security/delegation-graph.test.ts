@@ -21,8 +21,8 @@ let bob: string;
 beforeAll(async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-graph-'));
   const env = { DATABASE_URL: `file:${path.join(dataDir, 'switchboard.db')}` };
-  alice = createApiKey(env, 'alice');
-  bob = createApiKey(env, 'bob');
+  alice = await createApiKey(env, 'alice');
+  bob = await createApiKey(env, 'bob');
   app = await startApp(env, { dataDir });
 });
 afterAll(async () => app?.stop());
