@@ -6,29 +6,18 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 type Ctx = { params: Promise<{ slug: string }> };
+type Verb = 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
 
-export async function GET(req: Request, ctx: Ctx): Promise<Response> {
-  await switchboard(); // started (instrumentation.ts), else started now
-  return serveAgentRest(req, (await ctx.params).slug, 'GET');
+function serveVerb(verb: Verb) {
+  return async (req: Request, ctx: Ctx): Promise<Response> => {
+    await switchboard(); // started (instrumentation.ts), else started now
+    return serveAgentRest(req, (await ctx.params).slug, verb);
+  };
 }
 
-export async function POST(req: Request, ctx: Ctx): Promise<Response> {
-  await switchboard();
-  return serveAgentRest(req, (await ctx.params).slug, 'POST');
-}
-
-export async function DELETE(req: Request, ctx: Ctx): Promise<Response> {
-  await switchboard();
-  return serveAgentRest(req, (await ctx.params).slug, 'DELETE');
-}
-
+export const GET = serveVerb('GET');
+export const POST = serveVerb('POST');
+export const DELETE = serveVerb('DELETE');
 // Verbs the binding has no operation for get its 405 in the binding's error shape, not Next's empty one.
-export async function PUT(req: Request, ctx: Ctx): Promise<Response> {
-  await switchboard();
-  return serveAgentRest(req, (await ctx.params).slug, 'PUT');
-}
-
-export async function PATCH(req: Request, ctx: Ctx): Promise<Response> {
-  await switchboard();
-  return serveAgentRest(req, (await ctx.params).slug, 'PATCH');
-}
+export const PUT = serveVerb('PUT');
+export const PATCH = serveVerb('PATCH');
