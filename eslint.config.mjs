@@ -56,7 +56,7 @@ export default tseslint.config(
               message: 'A2A reads are scoped: use findTaskInScope / listTasksInScope or the engine operations that take a CallerScope.',
             },
             {
-              group: ['**/engine/snapshot', '@/lib/engine/snapshot'],
+              group: ['**/engine/core/snapshot', '@/lib/engine/core/snapshot'],
               importNames: ['loadTask'],
               message: 'loadTask reads any task; the A2A surface uses the scoped engine operations (getTask, cancel, resubscribe).',
             },

@@ -11,7 +11,7 @@ process.env.DATABASE_URL = `file:${path.join(dir, 'micro.db')}`;
 process.env.SWITCHBOARD_LOG_LEVEL = 'error';
 const N = Number(process.argv[2] ?? 3000);
 
-const { sendMessage } = await import('../../lib/engine/inbound');
+const { sendMessage } = await import('../../lib/engine/inbound/operations');
 const { findAgent } = await import('../../lib/agents/registry');
 const repo = await import('../../lib/db/task-repo');
 const { taskToV10 } = await import('../../lib/protocol/v10');

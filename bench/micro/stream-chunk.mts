@@ -13,7 +13,7 @@ const N = Number(process.argv[2] ?? 20000);
 
 const repo = await import('../../lib/db/task-repo');
 const { taskWriter } = await import('../../lib/db/client');
-const { toStreamEvent } = await import('../../lib/engine/stream-events');
+const { toStreamEvent } = await import('../../lib/engine/inbound/stream-events');
 const { streamEventToV10 } = await import('../../lib/protocol/v10');
 const { sseData } = await import('../../lib/protocol/sse-frames');
 

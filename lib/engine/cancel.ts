@@ -11,11 +11,11 @@ import type { TaskRecord } from '../db/task-records';
 import type { TaskScope } from '../db/task-scope';
 import { A2AError } from '../protocol/errors';
 import { isTerminalState, type Task } from '../protocol/types';
-import { claimTerminal } from './task-writer';
-import { executions } from './executions';
-import { agentText } from './messages';
-import { loadTask } from './snapshot';
-import { requireTaskInScope } from './scoped-task';
+import { claimTerminal } from './core/task-writer';
+import { executions } from './core/executions';
+import { agentText } from './core/messages';
+import { loadTask } from './core/snapshot';
+import { requireTaskInScope } from './core/scoped-task';
 import { cancelOutboundAtPeer } from './outbound/cancel';
 
 /**

@@ -10,11 +10,11 @@
  */
 
 // The agent contract: what a built-in agent, a launcher or a relay implements for one turn.
-export type { AgentRunner, AgentSkill, AgentTurn, ContextArtifact, Conversation, ServedAgent, TurnEmitter, TurnOutcome } from './agent';
+export type { AgentRunner, AgentSkill, AgentTurn, ContextArtifact, Conversation, ServedAgent, TurnEmitter, TurnOutcome } from '../agent-runner';
 
 // A2A task operations on our served agents, each in the caller's scope.
-export { getTask, resubscribe, startSend, streamMessage, timingFor } from './inbound';
-export type { GenerationWait, SendMode, SendRequest, StreamBatch } from './inbound';
+export { getTask, resubscribe, startSend, streamMessage, timingFor } from './inbound/operations';
+export type { GenerationWait, SendMode, SendRequest, StreamBatch } from './inbound/operations';
 export { cancel } from './cancel';
 export type { CancelDoor, CancelOrigin } from './cancel';
 
@@ -23,27 +23,26 @@ export { dispatchTask, DispatchRequestSchema } from './outbound/dispatch';
 export type { DispatchAnswer, DispatchExtras, DispatchRequest } from './outbound/dispatch';
 
 // Reading a task: its A2A snapshot, its live events, its remote children.
-export { buildTask } from './snapshot';
-export { observeTask } from './observe';
-export type { ObservationEnd, ObserveOptions } from './observe';
-export { toStreamEvent } from './stream-events';
+export { buildTask } from './core/snapshot';
+export { observeTask } from './core/observe';
+export type { ObservationEnd, ObserveOptions } from './core/observe';
+export { toStreamEvent } from './inbound/stream-events';
 export { readRemoteChildren } from './outbound/remote-children';
 export type { RemoteChildren } from './outbound/remote-children';
 
 // Start-up and shutdown: recovery, resumption, relays, draining.
-export { drainAndStop, INTERRUPTED_RESTART, isAcceptingWork, recoverInterruptedTasks } from './lifecycle';
-export { resumeStrandedTurns, turnResumer } from './resume-turn';
+export { drainAndStop, INTERRUPTED_RESTART, isAcceptingWork, recoverInterruptedTasks } from './inbound/lifecycle';
+export { resumeStrandedTurns, turnResumer } from './inbound/resume-turn';
 export { startOutboundClient } from './outbound/resume';
 export { startRelays } from './relay';
-export { applyHeapGrowth } from './heap-growth';
 
 // What the store's membership borrows (lib/runtime/member-host.ts) and metrics read: the turns
 // running here, and the one terminal claim to end one a lost instance left.
-export { executions } from './executions';
-export { claimTerminal } from './task-writer';
-export { agentText } from './messages';
+export { executions } from './core/executions';
+export { claimTerminal } from './core/task-writer';
+export { agentText } from './core/messages';
 
 // The engine's per-app state, built by the composition root (lib/app/parts.ts).
-export { ExecutionRegistry } from './executions';
-export { OutputMeter } from './output-limit';
+export { ExecutionRegistry } from './core/executions';
+export { OutputMeter } from './core/output-limit';
 export { FollowerRegistry } from './outbound/follow-registry';

@@ -13,7 +13,7 @@ import { createSwitchboard } from '../../lib/app';
 import { findAgent } from '../../lib/agents/registry';
 import { store } from '../../lib/db/store';
 import { callerScope } from '../../lib/db/task-scope';
-import { sendMessage } from '../../lib/engine/inbound';
+import { sendMessage } from '../../lib/engine/inbound/operations';
 import { outboundFollowers } from '../../lib/engine/outbound/follow-registry';
 import { eventHub } from '../../lib/events/hub';
 

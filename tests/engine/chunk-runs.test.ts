@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { freshStore } from '../support/in-process';
 import type { FollowState } from '../../lib/engine/outbound/follow-state';
 
-let writer: typeof import('../../lib/engine/task-writer');
+let writer: typeof import('../../lib/engine/core/task-writer');
 let repo: typeof import('../../lib/db/task-repo');
 let recorders: typeof import('../../lib/engine/outbound/remote-recorder');
 let hub: typeof import('../../lib/events/hub');
@@ -17,7 +17,7 @@ let store: typeof import('../../lib/db/task-store');
 
 beforeAll(async () => {
   await freshStore();
-  writer = await import('../../lib/engine/task-writer');
+  writer = await import('../../lib/engine/core/task-writer');
   repo = await import('../../lib/db/task-repo');
   recorders = await import('../../lib/engine/outbound/remote-recorder');
   hub = await import('../../lib/events/hub');

@@ -5,15 +5,15 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { freshStore, onlyTask } from '../support/in-process';
-import type { Conversation, ServedAgent } from '../../lib/engine/agent';
+import type { Conversation, ServedAgent } from '../../lib/agent-runner';
 
-type Engine = typeof import('../../lib/engine/inbound');
+type Engine = typeof import('../../lib/engine/inbound/operations');
 let engine: Engine;
 let scopeOf: (agent: string) => import('../../lib/db/task-scope').CallerScope;
 
 beforeAll(async () => {
   await freshStore({ SWITCHBOARD_RESPONSE_WINDOW: '5' });
-  engine = await import('../../lib/engine/inbound');
+  engine = await import('../../lib/engine/inbound/operations');
   const { callerScope } = await import('../../lib/db/task-scope');
   scopeOf = (agent) => callerScope(agent, 'anonymous');
 });

@@ -5,9 +5,9 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { freshStore, onlyTask } from '../support/in-process';
-import type { ServedAgent } from '../../lib/engine/agent';
+import type { ServedAgent } from '../../lib/agent-runner';
 
-type Engine = typeof import('../../lib/engine/inbound');
+type Engine = typeof import('../../lib/engine/inbound/operations');
 type Repo = typeof import('../../lib/db/task-repo');
 type Cancel = typeof import('../../lib/engine/cancel');
 let engine: Engine;
@@ -17,7 +17,7 @@ let scopeOf: (agent: string) => import('../../lib/db/task-scope').CallerScope;
 
 beforeAll(async () => {
   await freshStore({ SWITCHBOARD_RESPONSE_WINDOW: '5' });
-  engine = await import('../../lib/engine/inbound');
+  engine = await import('../../lib/engine/inbound/operations');
   repo = await import('../../lib/db/task-repo');
   ({ cancel } = await import('../../lib/engine/cancel'));
   const { callerScope } = await import('../../lib/db/task-scope');

@@ -7,16 +7,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { freshStore } from '../support/in-process';
 
-type Writer = typeof import('../../lib/engine/task-writer');
+type Writer = typeof import('../../lib/engine/core/task-writer');
 let writer: Writer;
 let repo: typeof import('../../lib/db/task-repo');
-let meter: typeof import('../../lib/engine/output-limit');
+let meter: typeof import('../../lib/engine/core/output-limit');
 
 beforeAll(async () => {
   await freshStore({ SWITCHBOARD_MAX_TASK_OUTPUT_BYTES: '2000' });
-  writer = await import('../../lib/engine/task-writer');
+  writer = await import('../../lib/engine/core/task-writer');
   repo = await import('../../lib/db/task-repo');
-  meter = await import('../../lib/engine/output-limit');
+  meter = await import('../../lib/engine/core/output-limit');
 });
 
 const chunk = (i: number) => ({ type: 'artifact' as const, payload: { artifact: { artifactId: 'r', parts: [{ kind: 'text' as const, text: 'x'.repeat(400) }] }, append: i > 0 } });

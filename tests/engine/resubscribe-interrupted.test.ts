@@ -6,13 +6,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { onlyTask, useFreshDatabase } from '../support/in-process';
 
-let engine: typeof import('../../lib/engine/inbound');
+let engine: typeof import('../../lib/engine/inbound/operations');
 let agents: typeof import('../../lib/agents/builtin-agents');
 let scopes: typeof import('../../lib/db/task-scope');
 
 beforeAll(async () => {
   useFreshDatabase({ SWITCHBOARD_RESPONSE_WINDOW: '5' });
-  engine = await import('../../lib/engine/inbound');
+  engine = await import('../../lib/engine/inbound/operations');
   agents = await import('../../lib/agents/builtin-agents');
   scopes = await import('../../lib/db/task-scope');
 });

@@ -8,7 +8,7 @@ import { useFreshDatabase } from '../support/in-process';
 import type { ArtifactChunk } from '../../lib/protocol/types';
 
 
-type Writer = typeof import('../../lib/engine/task-writer');
+type Writer = typeof import('../../lib/engine/core/task-writer');
 type Repo = typeof import('../../lib/db/task-repo');
 type Client = typeof import('../../lib/db/client');
 let writer: Writer;
@@ -17,7 +17,7 @@ let client: Client;
 
 beforeAll(async () => {
   useFreshDatabase();
-  writer = await import('../../lib/engine/task-writer');
+  writer = await import('../../lib/engine/core/task-writer');
   repo = await import('../../lib/db/task-repo');
   client = await import('../../lib/db/client');
 });

@@ -6,13 +6,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { freshStore } from '../support/in-process';
 
-let writer: typeof import('../../lib/engine/task-writer');
-let snapshot: typeof import('../../lib/engine/snapshot');
+let writer: typeof import('../../lib/engine/core/task-writer');
+let snapshot: typeof import('../../lib/engine/core/snapshot');
 
 beforeAll(async () => {
   await freshStore();
-  writer = await import('../../lib/engine/task-writer');
-  snapshot = await import('../../lib/engine/snapshot');
+  writer = await import('../../lib/engine/core/task-writer');
+  snapshot = await import('../../lib/engine/core/snapshot');
 });
 
 const chunk = (text: string, append: boolean) => ({ artifact: { artifactId: 'a', parts: [{ kind: 'text' as const, text }] }, append });

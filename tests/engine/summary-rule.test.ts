@@ -11,14 +11,14 @@ import type { NewEvent } from '../../lib/db/task-records';
 import type { TaskDetail } from '../../lib/dashboard/wire';
 import type { Message, TaskState } from '../../lib/protocol/types';
 
-let writer: typeof import('../../lib/engine/task-writer');
+let writer: typeof import('../../lib/engine/core/task-writer');
 let detail: typeof import('../../lib/dashboard/task-detail');
 let reducer: typeof import('../../lib/query/task-reducer');
 let cli: typeof import('../../lib/cli/follow-view');
 
 beforeAll(async () => {
   await freshStore();
-  writer = await import('../../lib/engine/task-writer');
+  writer = await import('../../lib/engine/core/task-writer');
   detail = await import('../../lib/dashboard/task-detail');
   reducer = await import('../../lib/query/task-reducer');
   cli = await import('../../lib/cli/follow-view');

@@ -8,12 +8,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { freshStore } from '../support/in-process';
 
-let writer: typeof import('../../lib/engine/task-writer');
+let writer: typeof import('../../lib/engine/core/task-writer');
 let repo: typeof import('../../lib/db/task-repo');
 
 beforeAll(async () => {
   await freshStore();
-  writer = await import('../../lib/engine/task-writer');
+  writer = await import('../../lib/engine/core/task-writer');
   repo = await import('../../lib/db/task-repo');
 });
 

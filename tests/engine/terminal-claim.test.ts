@@ -6,10 +6,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { freshStore, onlyTask } from '../support/in-process';
 import { waitFor } from '../support/a2a-clients';
 
-type Engine = typeof import('../../lib/engine/inbound');
+type Engine = typeof import('../../lib/engine/inbound/operations');
 type Repo = typeof import('../../lib/db/task-repo');
 type Cancel = typeof import('../../lib/engine/cancel');
-type Writer = typeof import('../../lib/engine/task-writer');
+type Writer = typeof import('../../lib/engine/core/task-writer');
 let engine: Engine;
 let repo: Repo;
 let cancel: Cancel['cancel'];
@@ -19,12 +19,12 @@ let agents: typeof import('../../lib/agents/builtin-agents');
 
 beforeAll(async () => {
   await freshStore({ SWITCHBOARD_RESPONSE_WINDOW: '1', SWITCHBOARD_LATE_RESULT_GRACE: '30' });
-  engine = await import('../../lib/engine/inbound');
+  engine = await import('../../lib/engine/inbound/operations');
   repo = await import('../../lib/db/task-repo');
   ({ cancel } = await import('../../lib/engine/cancel'));
   const { callerScope } = await import('../../lib/db/task-scope');
   scopeOf = (agent) => callerScope(agent, 'anonymous');
-  writer = await import('../../lib/engine/task-writer');
+  writer = await import('../../lib/engine/core/task-writer');
   agents = await import('../../lib/agents/builtin-agents');
 });
 

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useFreshDatabase } from '../support/in-process';
 import { waitFor } from '../support/a2a-clients';
 
-type Writer = typeof import('../../lib/engine/task-writer');
+type Writer = typeof import('../../lib/engine/core/task-writer');
 type Client = typeof import('../../lib/db/client');
 type Checkpointer = typeof import('../../lib/db/sqlite/wal-checkpointer');
 let writer: Writer;
@@ -16,7 +16,7 @@ let checkpointer: Checkpointer;
 
 beforeAll(async () => {
   useFreshDatabase();
-  writer = await import('../../lib/engine/task-writer');
+  writer = await import('../../lib/engine/core/task-writer');
   client = await import('../../lib/db/client');
   checkpointer = await import('../../lib/db/sqlite/wal-checkpointer');
 });

@@ -131,6 +131,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['process-singleton', 'log'],
   ['metrics', 'tracing'],
   ['client'], // the A2A wire client: cards, JSON-RPC, SSE, HTTP transport
+  ['agent-runner'], // the contract a served agent's runner implements: built-in agents, launchers, relays
   ['launchers'],
   ['config'],
   ['db'],

@@ -6,8 +6,8 @@
  */
 import { findTask } from '../../db/task-repo';
 import type { TaskRecord } from '../../db/task-records';
-import { claimTerminal } from '../task-writer';
-import { agentText } from '../messages';
+import { claimTerminal } from '../core/task-writer';
+import { agentText } from '../core/messages';
 import { isTerminalState, type Task } from '../../protocol/types';
 import { errorMessage } from '../../log';
 import { cancelTask, getTask } from '../../client/a2a-client';

@@ -6,7 +6,7 @@
 import { parentProof } from '../../auth/parent-proof';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { createTaskRecord, recordEvents } from '../task-writer';
+import { createTaskRecord, recordEvents } from '../core/task-writer';
 import { findTask } from '../../db/task-repo';
 import { newId } from '../../db/ids';
 import { timeoutFloorWarning } from '../../protocol/timeout-floor';

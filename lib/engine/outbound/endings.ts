@@ -3,8 +3,8 @@
  * are kept apart in the reason: what the peer reported (`peer reported failed: <its reason>`),
  * and what happened on our side (`follow limit exceeded`, `dispatch failed: ...`).
  */
-import { claimTerminal, type TerminalState } from '../task-writer';
-import { agentText } from '../messages';
+import { claimTerminal, type TerminalState } from '../core/task-writer';
+import { agentText } from '../core/messages';
 import type { Message, TaskStatus } from '../../protocol/types';
 import { textOf } from '../../protocol/types';
 

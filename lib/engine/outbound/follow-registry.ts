@@ -5,7 +5,7 @@
  * stop stops them all. One follower per task.
  */
 import { appPart } from '../../process-singleton';
-import { leaseWork } from '../membership';
+import { leaseWork } from '../core/membership';
 
 interface Follower {
   controller: AbortController;

@@ -6,14 +6,14 @@
  * Non-terminal writes are guarded (onlyIfNotTerminal): once the task ended locally (a cancel,
  * the follow limit) nothing more is written and the caller learns it and stops.
  */
-import { recordChunkRun, recordEvents, type WriteOptions } from '../task-writer';
+import { recordChunkRun, recordEvents, type WriteOptions } from '../core/task-writer';
 import type { NewEvent } from '../../db/task-records';
 import { accumulateArtifacts, artifactContent, joinedParts } from '../../protocol/artifacts';
 import type { EventPayload } from '../../protocol/task-events';
 import type { Artifact, ArtifactChunk, Message, StreamEvent, Task, TaskStatus } from '../../protocol/types';
 import { isTerminalState, isTurnEndState } from '../../protocol/types';
 import { followJson, statusKey, type FollowState } from './follow-state';
-import { EmitPipe } from '../emit-pipe';
+import { EmitPipe } from '../core/emit-pipe';
 
 /** What applying one remote event means for the follower. */
 export type Step =

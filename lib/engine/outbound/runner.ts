@@ -5,7 +5,7 @@
  */
 import { findTask } from '../../db/task-repo';
 import type { TaskRecord } from '../../db/task-records';
-import { loadTask } from '../snapshot';
+import { loadTask } from '../core/snapshot';
 import { getSettings } from '../../config/settings';
 import { isTerminalState } from '../../protocol/types';
 import { log, errorMessage } from '../../log';

@@ -3,7 +3,7 @@
  * peer's card: read at boot, and again from the peer's cached card (refreshed by every
  * connection to it) after each relay turn. Configured facts always win.
  */
-import type { AgentSkill, ServedAgent } from '../agent';
+import type { AgentSkill, ServedAgent } from '../../agent-runner';
 import { findAgent, agentRegistry } from '../../agents/registry';
 import { findPeerRecord } from '../../db/peer-repo';
 import { connect } from '../../peers/connect';

@@ -3,7 +3,7 @@
  * again through the one dispatch path (lib/engine/outbound/dispatch.ts). The peer sees only the
  * caller's message parts: no caller metadata, headers or credentials cross the hop.
  */
-import type { AgentTurn } from '../agent';
+import type { AgentTurn } from '../../agent-runner';
 import { dispatchTask } from '../outbound/dispatch';
 import { readFollowState } from '../outbound/follow-state';
 import { findTask } from '../../db/task-repo';

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ArtifactMirror } from './mirror';
 import { applyPeerCard } from './card';
-import type { AgentTurn, ServedAgent } from '../agent';
+import type { AgentTurn, ServedAgent } from '../../agent-runner';
 import type { ArtifactChunk } from '../../protocol/types';
 
 const text = (artifactId: string, ...texts: string[]) => ({ artifactId, parts: texts.map((t) => ({ kind: 'text' as const, text: t })) });

@@ -7,9 +7,9 @@
  * the end, and any that differ go out with the outcome as replacing chunks: the caller's result
  * equals the peer's. A fresh turn saw the child's whole log, so what it mirrored is the result.
  */
-import type { AgentTurn, TurnOutcome } from '../agent';
-import { observeTaskBatches, type ObservationEnd } from '../observe';
-import { loadTask } from '../snapshot';
+import type { AgentTurn, TurnOutcome } from '../../agent-runner';
+import { observeTaskBatches, type ObservationEnd } from '../core/observe';
+import { loadTask } from '../core/snapshot';
 import type { StoredEvent, TaskRecord } from '../../db/task-records';
 import { accumulateArtifacts, joinedParts } from '../../protocol/artifacts';
 import type { Artifact, ArtifactChunk, Message } from '../../protocol/types';

@@ -9,10 +9,10 @@
  * - a cancel (or the grace running out) cancels the child through the one cancel; a shutdown
  *   leaves it running, to be resumed.
  */
-import type { AgentTurn, TurnOutcome } from '../agent';
+import type { AgentTurn, TurnOutcome } from '../../agent-runner';
 import { cancel } from '../cancel';
-import { executions } from '../executions';
-import { loadTask } from '../snapshot';
+import { executions } from '../core/executions';
+import { loadTask } from '../core/snapshot';
 import { findTask } from '../../db/task-repo';
 import { operatorScope } from '../../db/task-scope';
 import { isTurnEndState } from '../../protocol/types';

@@ -3,16 +3,16 @@
  * goes on at the peer) is started again as the same turn (AgentTurn.resumed) instead of ending
  * `interrupted: restart`; a detached one gets the rest of its grace.
  */
-import type { ServedAgent } from './agent';
+import type { ServedAgent } from '../../agent-runner';
 import { startTurn } from './run-turn';
 import { rearmGrace } from './detach';
 import { timingFor } from './timing';
-import { findTask, findTasksInStates, listMessages } from '../db/task-repo';
-import type { TurnResumer } from '../db/membership';
-import { findAgent } from '../agents/registry';
-import { log } from '../log';
-import type { TaskRecord } from '../db/task-records';
-import { ANONYMOUS_OWNER } from '../db/task-scope';
+import { findTask, findTasksInStates, listMessages } from '../../db/task-repo';
+import type { TurnResumer } from '../../db/membership';
+import { findAgent } from '../../agents/registry';
+import { log } from '../../log';
+import type { TaskRecord } from '../../db/task-records';
+import { ANONYMOUS_OWNER } from '../../db/task-scope';
 
 /** Resumes the task's current turn; false when it has no caller message to resume (not resumed). */
 async function resumeStrandedTurn(agent: ServedAgent, record: TaskRecord): Promise<boolean> {

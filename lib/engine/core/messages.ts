@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Message, Part } from '../protocol/types';
+import type { Message, Part } from '../../protocol/types';
 
 export function agentMessage(taskId: string, contextId: string, parts: Part[], metadata?: Record<string, unknown>): Message {
   return {

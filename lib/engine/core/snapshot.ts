@@ -2,11 +2,11 @@
  * Builds the A2A Task (internal shape) for a stored task: status, history and the accumulated
  * artifacts (materialised once the task ended; derived from the event log while it runs).
  */
-import { findTaskWithParts, listEvents, listMessages, listStoredArtifacts } from '../db/task-repo';
-import type { TaskRecord } from '../db/task-records';
-import { accumulateArtifacts } from '../protocol/artifacts';
-import type { Artifact, Message, Task } from '../protocol/types';
-import { isTerminalState } from '../protocol/types';
+import { findTaskWithParts, listEvents, listMessages, listStoredArtifacts } from '../../db/task-repo';
+import type { TaskRecord } from '../../db/task-records';
+import { accumulateArtifacts } from '../../protocol/artifacts';
+import type { Artifact, Message, Task } from '../../protocol/types';
+import { isTerminalState } from '../../protocol/types';
 
 export interface SnapshotOptions {
   /** undefined = full history; 0 = none; N = the N most recent messages. */

@@ -8,12 +8,12 @@
  * - SIGTERM: refuse new work, detach open calls, give running turns the drain time, then end
  *   the rest FAILED `interrupted: shutdown`.
  */
-import { findTasksInStates } from '../db/task-repo';
-import { claimTerminal } from './task-writer';
-import { agentText } from './messages';
-import { executions } from './executions';
-import { log } from '../log';
-import { settledWithin } from '../util/abortable';
+import { findTasksInStates } from '../../db/task-repo';
+import { claimTerminal } from '../core/task-writer';
+import { agentText } from '../core/messages';
+import { executions } from '../core/executions';
+import { log } from '../../log';
+import { settledWithin } from '../../util/abortable';
 
 export const INTERRUPTED_RESTART = 'interrupted: restart';
 export const INTERRUPTED_SHUTDOWN = 'interrupted: shutdown';

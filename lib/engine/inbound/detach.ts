@@ -3,15 +3,15 @@
  * away, the task keeps running: we record one `detached` event carrying instructions for
  * getting the result, and start the late-result grace, the bound on how long it may still run.
  */
-import { findTask } from '../db/task-repo';
-import type { CommittedChange } from '../db/task-repo';
-import { claimTerminal, recordEvents } from './task-writer';
-import { agentText } from './messages';
-import { executions } from './executions';
-import { isTurnEndState } from '../protocol/types';
-import { log } from '../log';
-import { metrics } from '../metrics/metrics';
-import { taskSpanEvent } from '../tracing/spans';
+import { findTask } from '../../db/task-repo';
+import type { CommittedChange } from '../../db/task-repo';
+import { claimTerminal, recordEvents } from '../core/task-writer';
+import { agentText } from '../core/messages';
+import { executions } from '../core/executions';
+import { isTurnEndState } from '../../protocol/types';
+import { log } from '../../log';
+import { metrics } from '../../metrics/metrics';
+import { taskSpanEvent } from '../../tracing/spans';
 
 export type DetachReason = 'response window ended' | 'caller disconnected' | 'non-blocking request' | 'shutdown';
 

@@ -3,10 +3,10 @@
  * from the hub, with no gap and no duplicate. Used by A2A streams and blocking sends (bounded by
  * the response window) and by the dashboard's SSE (bounded by the task's end).
  */
-import { eventHub } from '../events/hub';
-import { listEvents } from '../db/task-repo';
-import type { StoredEvent } from '../db/task-records';
-import { isTerminalState, isTurnEndState } from '../protocol/types';
+import { eventHub } from '../../events/hub';
+import { listEvents } from '../../db/task-repo';
+import type { StoredEvent } from '../../db/task-records';
+import { isTerminalState, isTurnEndState } from '../../protocol/types';
 import { executions } from './executions';
 
 export type ObservationEnd = 'ended' | 'window' | 'aborted' | 'shutdown';

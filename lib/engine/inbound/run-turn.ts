@@ -2,17 +2,17 @@
  * Runs one agent turn in the background, detached from whoever asked for it: the HTTP caller
  * may leave, the window may end; the turn's real outcome is still recorded.
  */
-import type { AgentTurn, ServedAgent, TurnOutcome } from './agent';
-import { claimTerminal, recordEvents } from './task-writer';
-import { agentMessage, agentText } from './messages';
-import { executions, type TurnAbort } from './executions';
-import { onTurnStarted } from './membership';
-import { EmitPipe } from './emit-pipe';
+import type { AgentTurn, ServedAgent, TurnOutcome } from '../../agent-runner';
+import { claimTerminal, recordEvents } from '../core/task-writer';
+import { agentMessage, agentText } from '../core/messages';
+import { executions, type TurnAbort } from '../core/executions';
+import { onTurnStarted } from '../core/membership';
+import { EmitPipe } from '../core/emit-pipe';
 import { loadConversation } from './conversation';
-import type { ArtifactChunk } from '../protocol/types';
-import { errorMessage, log } from '../log';
-import { metrics } from '../metrics/metrics';
-import { beginTurnSpan } from '../tracing/spans';
+import type { ArtifactChunk } from '../../protocol/types';
+import { errorMessage, log } from '../../log';
+import { metrics } from '../../metrics/metrics';
+import { beginTurnSpan } from '../../tracing/spans';
 
 /** What starts a turn: the agent, the turn's facts as the agent gets them, and its number. */
 export interface TurnStart extends Pick<AgentTurn, 'taskId' | 'contextId' | 'message' | 'history' | 'peer' | 'owner'> {

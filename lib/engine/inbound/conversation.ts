@@ -7,12 +7,12 @@
  * (an accumulated artifact has no single time). The bounds keep the newest items: the oldest are
  * dropped first, and `truncated` says that something was.
  */
-import type { Conversation, ConversationBounds, ContextArtifact } from './agent';
-import { listContextTasks, listMessagesOfTasks, type ContextTaskRow } from '../db/conversation-repo';
-import { listEvents, listStoredArtifacts } from '../db/task-repo';
-import { accumulateArtifacts } from '../protocol/artifacts';
-import type { ArtifactChunk, Message } from '../protocol/types';
-import { isTerminalState } from '../protocol/types';
+import type { Conversation, ConversationBounds, ContextArtifact } from '../../agent-runner';
+import { listContextTasks, listMessagesOfTasks, type ContextTaskRow } from '../../db/conversation-repo';
+import { listEvents, listStoredArtifacts } from '../../db/task-repo';
+import { accumulateArtifacts } from '../../protocol/artifacts';
+import type { ArtifactChunk, Message } from '../../protocol/types';
+import { isTerminalState } from '../../protocol/types';
 
 export interface ConversationOf {
   taskId: string;

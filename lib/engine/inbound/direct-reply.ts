@@ -3,8 +3,8 @@
  * marked `reply: "message"`. A caller still waiting on the send that created the task receives
  * that Message instead of the Task (A2A allows either); the record stays a completed task.
  */
-import type { StoredEvent } from '../db/task-records';
-import type { Message } from '../protocol/types';
+import type { StoredEvent } from '../../db/task-records';
+import type { Message } from '../../protocol/types';
 
 interface ReplyPayload {
   reply?: string;

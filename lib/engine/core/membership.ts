@@ -3,9 +3,9 @@
  * runs here is told to the member, which leases it where instances share the database and does
  * nothing where one owns it.
  */
-import { store } from '../db/store';
-import { eventHub } from '../events/hub';
-import { isTerminalState } from '../protocol/types';
+import { store } from '../../db/store';
+import { eventHub } from '../../events/hub';
+import { isTerminalState } from '../../protocol/types';
 import { executions } from './executions';
 
 /** A turn started here (run-turn.ts): its member leases it and stops it when another instance ends its task. */

@@ -6,8 +6,8 @@
  * window, detaches, and decides the end through claimTerminal. A runner only performs one turn
  * and reports what happened; it never writes task state itself.
  */
-import type { Artifact, ArtifactChunk, Message, Part } from '../protocol/types';
-import type { AgentExtension } from '../protocol/extensions';
+import type { Artifact, ArtifactChunk, Message, Part } from './protocol/types';
+import type { AgentExtension } from './protocol/extensions';
 
 export interface TurnEmitter {
   /** A progress status update (state stays `working`). */

@@ -4,7 +4,7 @@
  * promise cannot survive a restart, and restart recovery ends such tasks through the claim.
  */
 import { setMaxListeners } from 'node:events';
-import { appPart } from '../process-singleton';
+import { appPart } from '../../process-singleton';
 
 /** What stops a running turn (an AbortController, or run-turn.ts's lazy one). */
 export interface TurnAbort {
@@ -63,7 +63,7 @@ export function executions(): ExecutionRegistry {
   return appPart('executions', () => new ExecutionRegistry());
 }
 
-declare module '../process-singleton' {
+declare module '../../process-singleton' {
   interface AppParts {
     /** Running turns. */
     executions: ExecutionRegistry;

@@ -7,31 +7,31 @@
  * Every operation takes the caller's scope (lib/db/task-scope.ts): a task of another owner or
  * agent, or an outbound one, reads exactly as a task that does not exist.
  */
-import { provesParent } from '../auth/parent-proof';
-import type { ServedAgent } from './agent';
-import { createTaskRecord, recordEvents } from './task-writer';
+import { provesParent } from '../../auth/parent-proof';
+import type { ServedAgent } from '../../agent-runner';
+import { createTaskRecord, recordEvents } from '../core/task-writer';
 import { startTurn } from './run-turn';
-import { committedThrough, observeTaskBatches, type ObservationEnd } from './observe';
+import { committedThrough, observeTaskBatches, type ObservationEnd } from '../core/observe';
 import { detachTask, detachGuidance, markReattached, wantsPartialArtifacts, type DetachReason } from './detach';
-import { buildTask, loadTask } from './snapshot';
+import { buildTask, loadTask } from '../core/snapshot';
 import { toStreamEvent, type StreamEnd } from './stream-events';
-import { agentText } from './messages';
+import { agentText } from '../core/messages';
 import { directReplyIn } from './direct-reply';
-import { findTask, findTaskWithSentMessage, listEvents, listMessages, listTasksInScope } from '../db/task-repo';
-import { newId } from '../db/ids';
-import { isContextTaken, type StoredEvent, type TaskRecord } from '../db/task-records';
-import type { CallerScope } from '../db/task-scope';
-import { A2AError } from '../protocol/errors';
-import { requireTaskInScope } from './scoped-task';
-import type { Message, StreamEvent, Task } from '../protocol/types';
-import { isTerminalState, isTurnEndState, textOf } from '../protocol/types';
+import { findTask, findTaskWithSentMessage, listEvents, listMessages, listTasksInScope } from '../../db/task-repo';
+import { newId } from '../../db/ids';
+import { isContextTaken, type StoredEvent, type TaskRecord } from '../../db/task-records';
+import type { CallerScope } from '../../db/task-scope';
+import { A2AError } from '../../protocol/errors';
+import { requireTaskInScope } from '../core/scoped-task';
+import type { Message, StreamEvent, Task } from '../../protocol/types';
+import { isTerminalState, isTurnEndState, textOf } from '../../protocol/types';
 import { timingFor } from './timing';
-import { getSettings } from '../config/settings';
-import { appPart } from '../process-singleton';
-import { parentFromMetadata, traceFromMetadata, wantsChildren, withChildrenMetadata, type TraceContext } from '../protocol/trace-context';
-import { listChildTasks, type ChildTask } from '../db/task-graph';
-import { beginTaskSpan } from '../tracing/spans';
-import type { ProtocolVersion } from '../protocol/types';
+import { getSettings } from '../../config/settings';
+import { appPart } from '../../process-singleton';
+import { parentFromMetadata, traceFromMetadata, wantsChildren, withChildrenMetadata, type TraceContext } from '../../protocol/trace-context';
+import { listChildTasks, type ChildTask } from '../../db/task-graph';
+import { beginTaskSpan } from '../../tracing/spans';
+import type { ProtocolVersion } from '../../protocol/types';
 
 export type SendMode = 'blocking' | 'non-blocking';
 
@@ -437,7 +437,7 @@ export async function* resubscribe(taskId: string, scope: CallerScope, version: 
   yield* followTurn(fresh, { graceMs: 0, signal, detachOnLeave: false, endsAt: 'terminal' });
 }
 
-declare module '../process-singleton' {
+declare module '../../process-singleton' {
   interface AppParts {
     /** Sends being begun, per idempotency key. */
     sendsBeginning: Map<string, Promise<Begun>>;

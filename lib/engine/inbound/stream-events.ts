@@ -2,9 +2,9 @@
  * Maps stored events to the A2A stream events a subscriber receives (internal v0.3 shape).
  * Events that are bookkeeping only (submitted, message, reattached...) produce nothing.
  */
-import type { StoredEvent } from '../db/task-records';
-import type { StreamEvent } from '../protocol/types';
-import { isTerminalState, isTurnEndState } from '../protocol/types';
+import type { StoredEvent } from '../../db/task-records';
+import type { StreamEvent } from '../../protocol/types';
+import { isTerminalState, isTurnEndState } from '../../protocol/types';
 
 /**
  * Where a stream ends, which is what v0.3's `final` marks: a send's stream at the turn's end

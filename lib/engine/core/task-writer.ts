@@ -2,22 +2,22 @@
  * The engine's write path: every task change is committed through here and then published to
  * the event hub, so no live view can see an event that is not in the database.
  */
-import { appendEvents, insertTask, type AppendOptions, type CommittedChange } from '../db/task-repo';
-import type { NewEvent, NewTask, TaskPatch } from '../db/task-records';
-import { eventJson } from '../db/task-store';
-import { applySummary, readsSummary, type SummaryFields } from '../protocol/summary-rule';
-import { eventHub } from '../events/hub';
-import { appPart } from '../process-singleton';
-import { taskReader } from '../db/client';
-import { getSettings } from '../config/settings';
-import type { Message } from '../protocol/types';
-import { log } from '../log';
+import { appendEvents, insertTask, type AppendOptions, type CommittedChange } from '../../db/task-repo';
+import type { NewEvent, NewTask, TaskPatch } from '../../db/task-records';
+import { eventJson } from '../../db/task-store';
+import { applySummary, readsSummary, type SummaryFields } from '../../protocol/summary-rule';
+import { eventHub } from '../../events/hub';
+import { appPart } from '../../process-singleton';
+import { taskReader } from '../../db/client';
+import { getSettings } from '../../config/settings';
+import type { Message } from '../../protocol/types';
+import { log } from '../../log';
 import { outputMeter, OUTPUT_LIMIT_EXCEEDED } from './output-limit';
 import { executions } from './executions';
 import { agentText } from './messages';
-import { metrics, taskLabels, truncationKind } from '../metrics/metrics';
-import { endTaskSpan } from '../tracing/spans';
-import { chargeStoredBytes } from '../quotas/caller-quotas';
+import { metrics, taskLabels, truncationKind } from '../../metrics/metrics';
+import { endTaskSpan } from '../../tracing/spans';
+import { chargeStoredBytes } from '../../quotas/caller-quotas';
 
 export async function createTaskRecord(task: NewTask, events: NewEvent[], messages: Message[] = []): Promise<CommittedChange> {
   outputMeter().start(task.id, events);
@@ -120,7 +120,7 @@ async function chargeOwner(change: CommittedChange, events: readonly NewEvent[])
   await chargeStoredBytes(owner, bytes);
 }
 
-import type { TerminalState } from '../protocol/types';
+import type { TerminalState } from '../../protocol/types';
 export type { TerminalState };
 
 export interface TerminalClaim {
@@ -194,7 +194,7 @@ function countEnd(change: CommittedChange, claim: TerminalClaim, metadata: Recor
   if (kind) m.truncations.inc({ agent: labels.agent || labels.peer, kind });
 }
 
-declare module '../process-singleton' {
+declare module '../../process-singleton' {
   interface AppParts {
     /** Publications in commit order, per task. */
     taskPublications: Map<string, Promise<void>>;

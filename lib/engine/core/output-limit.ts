@@ -9,11 +9,11 @@
  * task (the writes of a task all pass through this process) and is read back from the event log
  * the first time a task is seen, e.g. a follow-up turn after a restart.
  */
-import { getSettings } from '../config/settings';
-import { taskReader } from '../db/client';
-import type { NewEvent } from '../db/task-records';
-import { eventJson } from '../db/task-store';
-import { appPart } from '../process-singleton';
+import { getSettings } from '../../config/settings';
+import { taskReader } from '../../db/client';
+import type { NewEvent } from '../../db/task-records';
+import { eventJson } from '../../db/task-store';
+import { appPart } from '../../process-singleton';
 
 export const OUTPUT_LIMIT_EXCEEDED = 'output limit exceeded';
 
@@ -69,7 +69,7 @@ export function outputMeter(): OutputMeter {
   return appPart('outputMeter', () => new OutputMeter());
 }
 
-declare module '../process-singleton' {
+declare module '../../process-singleton' {
   interface AppParts {
     /** Bytes each running task has written. */
     outputMeter: OutputMeter;
