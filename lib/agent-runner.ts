@@ -1,6 +1,8 @@
 /**
  * The contract between the task engine and whatever does the work for a served agent:
- * built-in agents (lib/agents) and launchers (lib/launchers) both implement AgentRunner.
+ * built-in agents (lib/agents), launchers (lib/launchers) and relays (lib/engine/relay) implement
+ * AgentRunner. It sits below all of them in the layer order (decision 329), so a launcher names
+ * no part of the engine, not even its types.
  *
  * The engine owns the task: it creates the row, records every event, applies the response
  * window, detaches, and decides the end through claimTerminal. A runner only performs one turn

@@ -1,4 +1,4 @@
-import type { AgentRunner } from '../engine';
+import type { AgentRunner } from '../agent-runner';
 import { textOf } from '../protocol/types';
 
 /** Answers input-required on the first turn, and completes on the follow-up (text, or data) in the same task. */

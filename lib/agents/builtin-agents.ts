@@ -1,4 +1,4 @@
-import type { ServedAgent } from '../engine';
+import type { ServedAgent } from '../agent-runner';
 import { echoRunner } from './echo-agent';
 import { slowRunner } from './slow-agent';
 import { budgetRunner } from './budget-agent';

@@ -1,4 +1,4 @@
-import type { AgentRunner } from '../engine';
+import type { AgentRunner } from '../agent-runner';
 
 /** Completes at once with the input text as an artifact. */
 export const echoRunner: AgentRunner = {

@@ -2,7 +2,7 @@
  * The served agents: built-ins plus those declared in the config file. Built once per process;
  * config errors are logged (each naming file, agent and key) and the valid agents still served.
  */
-import type { ServedAgent } from '../engine';
+import type { ServedAgent } from '../agent-runner';
 import { builtinAgents } from './builtin-agents';
 import { configIssue, fileConfig, isPeerConfigError, relayPeerName, type AgentConfig, type ConfigIssue } from '../config/file-config';
 import { relayRunner } from './relay-port';

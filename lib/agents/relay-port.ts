@@ -3,7 +3,7 @@
  * mirrored into the inbound one: lib/engine/relay), but agents sit below the engine, so the
  * engine installs its relay turn here at start-up and the runner reaches it through the app slot.
  */
-import type { AgentRunner, AgentTurn, TurnOutcome } from '../engine';
+import type { AgentRunner, AgentTurn, TurnOutcome } from '../agent-runner';
 import { appPart } from '../process-singleton';
 
 export type RelayTurn = (relay: { peer: string; slug: string }, turn: AgentTurn) => Promise<TurnOutcome>;

@@ -1,4 +1,4 @@
-import type { AgentRunner } from '../engine';
+import type { AgentRunner } from '../agent-runner';
 import { sleep } from '../util/abortable';
 import { durationMs, namedNumber } from './turn-input';
 

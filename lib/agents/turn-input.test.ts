@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentTurn } from '../engine';
+import type { AgentTurn } from '../agent-runner';
 import { durationMs, KNOB_TEXT_PREFIX, knobTokens, namedNumber } from './turn-input';
 
 const turn = (text: string, metadata?: Record<string, unknown>) =>

@@ -6,7 +6,7 @@
  * with a backtracking regex over the whole body: 60,000 digits once froze the event loop for
  * seconds.
  */
-import type { AgentTurn } from '../engine';
+import type { AgentTurn } from '../agent-runner';
 import { textOf } from '../protocol/types';
 
 /** Knobs are read only from the start of the text. */

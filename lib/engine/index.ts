@@ -1,6 +1,7 @@
 /**
  * The engine's one entry for code outside lib/engine: the task service the adapters (A2A
- * bindings, REST routes, dashboard, MCP, CLI), the start-up wiring and the agents use.
+ * bindings, REST routes, dashboard, MCP, CLI) and the start-up wiring use. The agent-runner
+ * contract is not the engine's: it is lib/agent-runner.ts, below the launchers and agents.
  * tests/layering/import-graph.test.ts fails when outside code imports a file behind it, so the
  * files inside can be split, merged or moved without touching an adapter (decision 290).
  *
@@ -8,9 +9,6 @@
  * here, not whatever a file happens to export. Server-only: browser code reads the wire shapes
  * of lib/protocol and lib/dashboard/*-wire.ts, never this module (the layering test checks it).
  */
-
-// The agent contract: what a built-in agent, a launcher or a relay implements for one turn.
-export type { AgentRunner, AgentSkill, AgentTurn, ContextArtifact, Conversation, ServedAgent, TurnEmitter, TurnOutcome } from '../agent-runner';
 
 // A2A task operations on our served agents, each in the caller's scope.
 export { getTask, resubscribe, startSend, streamMessage, timingFor } from './inbound/operations';

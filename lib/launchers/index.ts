@@ -7,7 +7,7 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import type { AgentRunner } from '../engine';
+import type { AgentRunner } from '../agent-runner';
 import { NO_LEDGER, type GroupLedger } from './group-ledger';
 import { defaultLauncherLog, type LauncherLog } from './log';
 import { MemorySessionStore, type SessionStore } from './session-store';

@@ -2,7 +2,7 @@
  * The `process` launcher: one child process per turn (docs/launchers.md).
  */
 import { TurnTracker } from './turn-tracker';
-import type { AgentRunner, AgentTurn, TurnOutcome } from '../engine';
+import type { AgentRunner, AgentTurn, TurnOutcome } from '../agent-runner';
 import { textOf } from '../protocol/types';
 import { linkedSignal } from '../util/abortable';
 import { buildChildEnv } from './child-env';

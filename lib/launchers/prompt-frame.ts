@@ -4,7 +4,7 @@
  * keep working: the whole message (id, metadata, referenceTaskIds), the turn number, and the
  * conversation so far within the agent's history bounds (docs/worker-protocol.md).
  */
-import type { AgentTurn } from '../engine';
+import type { AgentTurn } from '../agent-runner';
 import { textOf } from '../protocol/types';
 import type { PromptFrame } from './rpc/frames';
 

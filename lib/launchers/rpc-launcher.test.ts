@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { agent, EXAMPLE_WORKER, isAlive, makeRunner, NODE, RecordingLog, waitFor } from '../../tests/fixtures/launcher-test-kit';
 import { RecordingTurn } from '../../tests/fixtures/recording-turn';
 import type { LauncherRunner, LauncherSpecInput } from './index';
-import type { TurnOutcome } from '../engine';
+import type { TurnOutcome } from '../agent-runner';
 
 const runners: LauncherRunner[] = [];
 afterEach(async () => {

@@ -4,7 +4,7 @@
  * sees half a line, and concatenating the chunks gives stdout exactly.
  */
 import { randomUUID } from 'node:crypto';
-import type { TurnEmitter } from '../engine';
+import type { TurnEmitter } from '../agent-runner';
 import type { EmitQueue } from './emit-queue';
 
 export class StdoutArtifact {

@@ -2,7 +2,7 @@
  * What both launchers share about their running turns: refuse new turns once closing, and let
  * close() wait for every turn still running (each kills its own tree when `closing` aborts).
  */
-import type { TurnOutcome } from '../engine';
+import type { TurnOutcome } from '../agent-runner';
 
 export class TurnTracker {
   readonly closing = new AbortController();

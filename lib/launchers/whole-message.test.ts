@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { agent, makeRunner, NODE } from '../../tests/fixtures/launcher-test-kit';
 import { RecordingTurn } from '../../tests/fixtures/recording-turn';
-import type { Conversation, TurnOutcome } from '../engine';
+import type { Conversation, TurnOutcome } from '../agent-runner';
 import type { LauncherRunner, LauncherSpecInput } from './index';
 import { fitFrameLine } from './prompt-frame';
 import type { PromptFrame } from './rpc/frames';

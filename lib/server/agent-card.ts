@@ -11,7 +11,8 @@
  * `extendedSkills` declares its extended card; that card (`extended`) lists them after the public
  * skills (decisions 206–207).
  */
-import { timingFor, type ServedAgent } from '../engine';
+import { timingFor } from '../engine';
+import type { ServedAgent } from '../agent-runner';
 import { GENERATION_EXTENSION_URI, TIMING_EXTENSION_URI } from '../protocol/extensions';
 import { getSettings, type OidcSettings } from '../config/settings';
 import { isV1, requestedVersion } from './requested-version';

@@ -3,7 +3,7 @@
  * agent does not accept is refused with ContentTypeNotSupported (-32005; HTTP+JSON 415) before
  * any task exists, naming the part and what the agent accepts.
  */
-import type { ServedAgent } from '../engine';
+import type { ServedAgent } from '../agent-runner';
 import { A2AError } from '../protocol/errors';
 import { acceptsMediaType, baseMediaType, DEFAULT_INPUT_MODES } from '../protocol/media-types';
 

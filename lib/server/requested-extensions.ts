@@ -3,7 +3,7 @@
  * §14.2.2) and of v0.3's `X-A2A-Extensions`. A message to an agent that requires one the
  * request does not name is refused with ExtensionSupportRequiredError (v1.0 §3.3.2).
  */
-import type { ServedAgent } from '../engine';
+import type { ServedAgent } from '../agent-runner';
 import { A2AError } from '../protocol/errors';
 import type { HeaderCarrier } from '../auth/api-keys';
 

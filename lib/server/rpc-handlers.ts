@@ -2,7 +2,8 @@
  * Runs one JSON-RPC operation against the engine and renders the result in the caller's
  * protocol version. Streaming operations return an async iterable of wire results.
  */
-import { cancel, getTask, isAcceptingWork, resubscribe, startSend, streamMessage, type GenerationWait, type SendRequest, type ServedAgent, type StreamBatch } from '../engine';
+import { cancel, getTask, isAcceptingWork, resubscribe, startSend, streamMessage, type GenerationWait, type SendRequest, type StreamBatch } from '../engine';
+import type { ServedAgent } from '../agent-runner';
 import type { CallerScope } from '../db/task-scope';
 import { listInboundTasks } from './list-tasks';
 import { A2AError } from '../protocol/errors';

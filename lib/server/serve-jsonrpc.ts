@@ -3,7 +3,7 @@
  * streaming methods. JSON-RPC errors go out with HTTP 200 (the A2A specification); a missing or bad
  * credential gets 401 with WWW-Authenticate; never a stack trace or an HTML page.
  */
-import type { ServedAgent } from '../engine';
+import type { ServedAgent } from '../agent-runner';
 import { authenticateInbound } from '../auth/api-keys';
 import { callerScope } from '../db/task-scope';
 import { getSettings } from '../config/settings';

@@ -5,7 +5,7 @@
  * naming another A2A-Version gets VersionNotSupported (no header is read as 1.0, the one
  * generation this binding has).
  */
-import type { ServedAgent } from '../engine';
+import type { ServedAgent } from '../agent-runner';
 import { authenticateInbound } from '../auth/api-keys';
 import { callerScope } from '../db/task-scope';
 import { cardOrigin } from './served-card';

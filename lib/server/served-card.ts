@@ -4,7 +4,7 @@
  * The public card (a2a-routes.ts) and the extended card (GetExtendedAgentCard, rpc-handlers.ts)
  * both come from here, so both carry the same signature scheme.
  */
-import type { ServedAgent } from '../engine';
+import type { ServedAgent } from '../agent-runner';
 import { keysRequired } from '../auth/api-keys';
 import { getSettings } from '../config/settings';
 import { requestOrigin, type HeaderSource } from '../auth/web-origin';

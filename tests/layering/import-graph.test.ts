@@ -85,6 +85,44 @@ function engineFacadeBypasses(all: Map<string, string[]>): string[] {
   return bad;
 }
 
+/**
+ * Inside the engine (decision 327): core/ is a task's state, shared by both directions; inbound/
+ * serves our agents' tasks to callers and outbound/ follows tasks at peers, each through core/
+ * only, never the other; the top-level joins (cancel.ts: the one cancel of both directions) and
+ * relay/ (an inbound turn done by an outbound child, decision 328) sit above both; only the
+ * facade (index.ts) sees every part, and no part imports the facade. Type-only imports count.
+ */
+const ENGINE_PARTS: Record<string, readonly string[]> = {
+  core: [],
+  inbound: ['core'],
+  outbound: ['core'],
+  joins: ['core', 'inbound', 'outbound'],
+  relay: ['core', 'inbound', 'outbound', 'joins'],
+  facade: ['core', 'inbound', 'outbound', 'joins', 'relay'],
+};
+
+/** The part of an engine file: its folder under lib/engine, or facade / joins for a top-level file. */
+function enginePart(file: string): string {
+  const rest = file.slice('lib/engine/'.length);
+  if (rest === 'index.ts') return 'facade';
+  return rest.includes('/') ? rest.split('/')[0] : 'joins';
+}
+
+/** Imports (type-only ones too) between engine parts that ENGINE_PARTS does not allow. */
+function enginePartViolations(all: Map<string, string[]>): string[] {
+  const bad: string[] = [];
+  for (const [file, deps] of all) {
+    if (!file.startsWith('lib/engine/')) continue;
+    const from = enginePart(file);
+    for (const dep of deps) {
+      if (!dep.startsWith('lib/engine/')) continue;
+      const to = enginePart(dep);
+      if (to !== from && !(ENGINE_PARTS[from] ?? []).includes(to)) bad.push(`${file} → ${dep}`);
+    }
+  }
+  return bad;
+}
+
 /** Strongly connected components with more than one module (Tarjan), or a module importing itself. */
 function cycles(graph: Map<string, string[]>): string[][] {
   let index = 0;
@@ -138,7 +176,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['audit'], // the operator audit log, written by the doors above
   ['events', 'auth', 'quotas'], // quotas: per-caller limits, counted by the engine's write path and checked by the bindings
   ['agents', 'peers'],
-  ['engine'], // the task lifecycle, inbound and outbound (engine/outbound)
+  ['engine'], // the task service: core/, inbound/, outbound/, relay/ (ENGINE_PARTS below)
   ['push'],
   ['notify'],
   ['runtime'], // what start-up lends the layers below (the membership host, the refusal)
@@ -155,6 +193,19 @@ const ALSO_FORBIDDEN: Record<string, string[]> = { client: ['process-singleton']
 
 const layerOf = (c: string) => LAYERS.findIndex((layer) => layer.includes(c));
 const mayImport = (from: string, to: string) => from === to || (layerOf(to) < layerOf(from) && !(ALSO_FORBIDDEN[from] ?? []).includes(to));
+
+/**
+ * The concerns below the engine never name it, type-only imports included: what they share with
+ * it (the agent-runner contract a launcher or built-in agent implements) sits below them both.
+ */
+function namesOfEngineFromBelow(all: Map<string, string[]>): string[] {
+  const bad: string[] = [];
+  for (const [file, deps] of all) {
+    if (!file.startsWith('lib/') || layerOf(concern(file)) >= layerOf('engine')) continue;
+    for (const dep of deps) if (dep.startsWith('lib/engine/')) bad.push(`${file} → ${dep}`);
+  }
+  return bad;
+}
 
 /** Imports from a lib/ concern to one it may not use; `extra` are edges to pretend exist. */
 function layeringViolations(graph: Map<string, string[]>, extra: [string, string][] = []): string[] {
@@ -203,7 +254,7 @@ describe('the import graph', () => {
   it('refuses the imports the split removed (wire client → db/engine/peers/settings/state/auth/api, peers → engine)', () => {
     const removed: [string, string][] = [
       ['lib/client/json-rpc.ts', 'lib/db/task-repo.ts'],
-      ['lib/client/a2a-client.ts', 'lib/engine/task-writer.ts'],
+      ['lib/client/a2a-client.ts', 'lib/engine/core/task-writer.ts'],
       ['lib/client/agent-card.ts', 'lib/peers/resolve.ts'],
       ['lib/client/http-transport.ts', 'lib/config/settings.ts'],
       ['lib/client/sse.ts', 'lib/process-singleton.ts'],
@@ -221,17 +272,55 @@ describe('the import graph', () => {
 
   it('refuses a deep engine import from outside, a type-only one too, and allows one inside the engine', () => {
     const deep = new Map([
-      ['lib/server/list-tasks.ts', ['lib/engine/snapshot.ts']],
-      ['lib/launchers/process-runner.ts', ['lib/engine/agent.ts']],
+      ['lib/server/list-tasks.ts', ['lib/engine/core/snapshot.ts']],
+      ['lib/launchers/process-runner.ts', ['lib/engine/inbound/run-turn.ts']],
       ['app/api/dispatch/route.ts', ['lib/engine/outbound/dispatch.ts']],
-      ['lib/engine/outbound/runner.ts', ['lib/engine/task-writer.ts']],
+      ['lib/engine/outbound/runner.ts', ['lib/engine/core/task-writer.ts']],
       ['lib/dashboard/cancel.ts', [ENGINE_FACADE]],
     ]);
     expect(engineFacadeBypasses(deep)).toEqual([
-      'lib/server/list-tasks.ts → lib/engine/snapshot.ts',
-      'lib/launchers/process-runner.ts → lib/engine/agent.ts',
+      'lib/server/list-tasks.ts → lib/engine/core/snapshot.ts',
+      'lib/launchers/process-runner.ts → lib/engine/inbound/run-turn.ts',
       'app/api/dispatch/route.ts → lib/engine/outbound/dispatch.ts',
     ]);
+  });
+
+  it('inside the engine, core imports no other part and inbound and outbound only core (types included)', () => {
+    const parts = new Set([...all.keys()].filter((f) => f.startsWith('lib/engine/')).map(enginePart));
+    expect([...parts].sort()).toEqual(Object.keys(ENGINE_PARTS).sort()); // every part is placed, and every rule has files
+    expect(enginePartViolations(all)).toEqual([]);
+  });
+
+  it('refuses core → inbound, inbound ⇄ outbound and a part → the facade, and allows the joins', () => {
+    const edges = new Map([
+      ['lib/engine/core/task-writer.ts', ['lib/engine/inbound/detach.ts']],
+      ['lib/engine/core/snapshot.ts', ['lib/engine/relay/mirror.ts']],
+      ['lib/engine/inbound/run-turn.ts', ['lib/engine/outbound/follow-state.ts']],
+      ['lib/engine/outbound/endings.ts', ['lib/engine/inbound/lifecycle.ts']],
+      ['lib/engine/outbound/runner.ts', ['lib/engine/cancel.ts']],
+      ['lib/engine/relay/child.ts', [ENGINE_FACADE]],
+      ['lib/engine/cancel.ts', ['lib/engine/outbound/cancel.ts', 'lib/engine/core/executions.ts']],
+      ['lib/engine/relay/relay-turn.ts', ['lib/engine/cancel.ts', 'lib/engine/outbound/dispatch.ts']],
+      ['lib/engine/inbound/detach.ts', ['lib/engine/core/executions.ts']],
+    ]);
+    expect(enginePartViolations(edges)).toEqual([
+      'lib/engine/core/task-writer.ts → lib/engine/inbound/detach.ts',
+      'lib/engine/core/snapshot.ts → lib/engine/relay/mirror.ts',
+      'lib/engine/inbound/run-turn.ts → lib/engine/outbound/follow-state.ts',
+      'lib/engine/outbound/endings.ts → lib/engine/inbound/lifecycle.ts',
+      'lib/engine/outbound/runner.ts → lib/engine/cancel.ts',
+      `lib/engine/relay/child.ts → ${ENGINE_FACADE}`,
+    ]);
+  });
+
+  it('the concerns below the engine (agents, launchers...) never name it, type-only imports included', () => {
+    expect(namesOfEngineFromBelow(all)).toEqual([]);
+    const typeOnly = new Map([
+      ['lib/launchers/process-runner.ts', [ENGINE_FACADE]],
+      ['lib/agents/echo-agent.ts', ['lib/agent-runner.ts']],
+      ['lib/push/push-delivery.ts', [ENGINE_FACADE]],
+    ]);
+    expect(namesOfEngineFromBelow(typeOnly)).toEqual([`lib/launchers/process-runner.ts → ${ENGINE_FACADE}`]);
   });
 
   it('browser code imports no server module, directly or through another module', () => {

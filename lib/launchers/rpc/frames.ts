@@ -5,7 +5,7 @@
  * is a protocol error, because we cannot know what the worker meant by it.
  */
 import { z } from 'zod';
-import type { ContextArtifact } from '../../engine';
+import type { ContextArtifact } from '../../agent-runner';
 import type { Message, Part } from '../../protocol/types';
 
 export const WORKER_PROTOCOL = 'switchboard.worker/1';

@@ -3,7 +3,7 @@
  * that context's turns one at a time (docs/launchers.md, docs/worker-protocol.md).
  */
 import { TurnTracker } from '../turn-tracker';
-import type { AgentRunner, AgentTurn, TurnOutcome } from '../../engine';
+import type { AgentRunner, AgentTurn, TurnOutcome } from '../../agent-runner';
 import { linkedSignal, untilAborted } from '../../util/abortable';
 import { KeyedLock } from '../keyed-lock';
 import { directoryProblem, type LauncherContext } from '../launcher-context';

@@ -7,7 +7,7 @@
  * killed first, then the turn ends `failed` with the reason, so a caller that sees the outcome
  * knows the processes are gone.
  */
-import type { AgentTurn, TurnOutcome } from '../../engine';
+import type { AgentTurn, TurnOutcome } from '../../agent-runner';
 import { TailBuffer } from '../byte-buffers';
 import { buildChildEnv } from '../child-env';
 import { launchRecorder } from '../group-ledger';

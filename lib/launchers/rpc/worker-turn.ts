@@ -3,7 +3,7 @@
  * order, counts the turn's output against its limits, and settles the outcome exactly once,
  * after every chunk has been handed to the engine.
  */
-import type { AgentTurn, TurnOutcome } from '../../engine';
+import type { AgentTurn, TurnOutcome } from '../../agent-runner';
 import type { Part } from '../../protocol/types';
 import { EmitQueue } from '../emit-queue';
 import type { RpcLauncherSpec } from '../spec';
