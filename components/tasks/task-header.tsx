@@ -31,7 +31,7 @@ function EndReason({ task }: { task: TaskDetail['task'] }) {
   );
 }
 
-/** The terminal status event says `reply: "message"` (lib/engine/direct-reply.ts). */
+/** The terminal status event says `reply: "message"` (lib/engine/inbound/direct-reply.ts). */
 function isDirectReply(detail: TaskDetail): boolean {
   return detail.events.some((e) => e.type === 'status' && (e.payload as { reply?: unknown } | null)?.reply === 'message');
 }

@@ -1,5 +1,5 @@
 /**
- * Reads for a turn's conversation (lib/engine/conversation.ts): the tasks of one agent in one
+ * Reads for a turn's conversation (lib/engine/inbound/conversation.ts): the tasks of one agent in one
  * context and their messages, newest first and bounded, so a long context costs a bounded read.
  */
 import { db } from './client';

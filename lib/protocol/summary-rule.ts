@@ -1,6 +1,6 @@
 /**
  * The one rule for how a task's events make its summary (state, status message, detached, end).
- * The writer derives the row's summary fields from the events it commits (lib/engine/task-writer.ts),
+ * The writer derives the row's summary fields from the events it commits (lib/engine/core/task-writer.ts),
  * the browser applies the rule to its cached detail (lib/query/task-reducer.ts) and the command
  * line to what it shows while following (lib/cli/follow-view.ts), so none of them can disagree;
  * tests/engine/summary-rule.test.ts runs random event sequences through all of them.

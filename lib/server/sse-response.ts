@@ -21,7 +21,7 @@ const isJson = (v: unknown): v is Json => typeof v === 'object' && v !== null;
 
 /**
  * The generation a stream result carries in `metadata.switchboard.generation` (the generation
- * extension, lib/engine/stream-events.ts): on the event itself (v0.3) or inside its StreamResponse
+ * extension, lib/engine/inbound/stream-events.ts): on the event itself (v0.3) or inside its StreamResponse
  * member (v1.0: statusUpdate, artifactUpdate, task).
  */
 export function generationOf(result: unknown): number | undefined {

@@ -6,7 +6,7 @@
 import { setMaxListeners } from 'node:events';
 import { appPart } from '../../process-singleton';
 
-/** What stops a running turn (an AbortController, or run-turn.ts's lazy one). */
+/** What stops a running turn (an AbortController, or inbound/run-turn.ts's lazy one). */
 export interface TurnAbort {
   abort(reason?: unknown): void;
 }

@@ -8,7 +8,7 @@ import { eventHub } from '../../events/hub';
 import { isTerminalState } from '../../protocol/types';
 import { executions } from './executions';
 
-/** A turn started here (run-turn.ts): its member leases it and stops it when another instance ends its task. */
+/** A turn started here (inbound/run-turn.ts): its member leases it and stops it when another instance ends its task. */
 export function onTurnStarted(taskId: string, done: Promise<void>, opts: { resumable?: boolean } = {}): void {
   store().membership.turnStarted(taskId, done, {
     stopOnEnd: () =>

@@ -73,7 +73,7 @@ export function startTurn(start: TurnStart): void {
       return controller.signal;
     },
     emit: {
-      // Pipelined (emit-pipe.ts): an emit returns once queued; the turn's end waits for all.
+      // Pipelined (core/emit-pipe.ts): an emit returns once queued; the turn's end waits for all.
       // Progress is the task's current status message, so a caller that polls (tasks/get)
       // sees it, also after a detach (the detach facts stay in metadata.switchboard).
       progress: (text, metadata) =>

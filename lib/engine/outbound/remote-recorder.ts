@@ -41,7 +41,7 @@ export class RemoteRecorder {
   /** The last status recorded, so repeated snapshots (polling, reconnects) add no duplicates. */
   private lastStatus: string | undefined;
   /**
-   * Artifact chunks are pipelined like a served turn's emits (emit-pipe.ts): a stream's chunks
+   * Artifact chunks are pipelined like a served turn's emits (core/emit-pipe.ts): a stream's chunks
    * commit many per transaction instead of one commit each. Every other write waits for them
    * first (flush), so the log keeps the peer's order.
    */
