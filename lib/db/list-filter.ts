@@ -1,6 +1,6 @@
 /**
  * Two rewrites of the task list's filter that keep what matches and let every store answer from
- * an index (issue 28: no list, search or count reads every task; bench/query-plans.ts).
+ * an index (decisions 302 and 305: no list, search or count reads every task; bench/query-plans.ts).
  */
 import { isTerminalState } from '../protocol/types';
 import type { TaskListFilter } from './task-repo';
