@@ -1,5 +1,5 @@
 /**
- * The benchmark suite (issue #7): builds Switchboard and the next-floor app, starts the servers
+ * The benchmark suite: builds Switchboard and the next-floor app, starts the servers
  * on loopback ports, runs the scenarios, and writes bench/results/*.json plus, for full runs, the
  * summary in docs/benchmarks.md. Everything it starts it stops, also on failure or Ctrl-C.
  */

@@ -11,7 +11,7 @@
  *
  * With `--repeat R` each call runs R more times and p50/p95 are printed (the dashboard's counts
  * with their one-second cache emptied first, so every run counts); the database's size per task
- * closes the output. Issue 28's 1M-task figures: `--tasks 1000000 --repeat 20`, each store.
+ * closes the output. The 1M-task figures: `--tasks 1000000 --repeat 20`, each store.
  *
  * `--db FILE` measures a SQLite file seeded before (bench/seed.ts; migrated in place, kept), and
  * `--json FILE` also writes every call's statements, plans and whole-table or whole-index reads

@@ -22,7 +22,7 @@ export interface BenchOptions {
   tasks?: number;
   /** Scenario detach: tasks detached at once (default 10,000; quick 100; at most MAX_DETACHED). */
   detached?: number;
-  /** Scenario history: tasks seeded (default 100,000; quick 5,000); issue 28's figure: 1,000,000. */
+  /** Scenario history: tasks seeded (default 100,000; quick 5,000); the 1M-task figure: 1,000,000. */
   historyTasks?: number;
   /** Scenario history: a file seeded before by bench/seed.ts, used in place of seeding (a 1M seed takes over half an hour). */
   historyDb?: string;

@@ -8,7 +8,7 @@
  * counts the list page loads (alone, with the agent filter, over 24 hours). Then
  * bench/query-plans.ts runs on the same file and prints the plan of every list, search and
  * count statement: a statement that reads a whole table or index fails the scenario's plan target.
- * `--history-tasks N` seeds N (issue 28: 1,000,000); `--history-db FILE` uses a file seeded before.
+ * `--history-tasks N` seeds N (1,000,000 for the 1M-task figures); `--history-db FILE` uses a file seeded before.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Scenario 8 — what a relay agent costs (issues 24 and 28, docs/relay.md): the same requests to
+ * Scenario 8 — what a relay agent costs (docs/relay.md): the same requests to
  * the @a2a-js/sdk reference server (bench/ref-sdk) directly, and through a Switchboard relay
  * agent in front of it, interleaved so a slow moment of the machine hurts both sides alike.
  *

@@ -1,5 +1,5 @@
 /**
- * The benchmark suite still runs (issue #7): `npm run bench -- --quick` against this checkout's
+ * The benchmark suite still runs: `npm run bench -- --quick` against this checkout's
  * test build must finish and write a results file holding every scenario with its table and
  * targets. Timings are not asserted here — they belong in docs/benchmarks.md, not in a test.
  */

@@ -1,5 +1,5 @@
 /**
- * The detach scenario's knobs (issue 28: 10,000 detached tasks): `--detached N` is bounded and
+ * The detach scenario's knobs (10,000 detached tasks): `--detached N` is bounded and
  * names itself when wrong, `--no-quiet-wait` skips the wait for a quiet machine, the work
  * outlasts the burst, and the /api/health summary counts only the probes sent in its window.
  */

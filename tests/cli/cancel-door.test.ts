@@ -1,5 +1,5 @@
 /**
- * Issue 22 "cancel says where it came from": the reason of a cancel names its door. The CLI
+ * The reason of a cancel names its door. The CLI
  * labels its calls (X-Switchboard-Client: cli), the dashboard its own; a plain API call is the
  * API; the peer side of a cancelled dispatch (here our own `slow` agent) was cancelled by its
  * A2A caller.

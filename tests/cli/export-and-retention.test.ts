@@ -1,5 +1,5 @@
 /**
- * Issue 28, on both stores. `switchboard tasks export` (a viewer token is enough) writes every
+ * On both stores: `switchboard tasks export` (a viewer token is enough) writes every
  * task with all its events as JSON Lines, read back here: every line parses, its events are the
  * task's whole log (seq 1..lastSeq, artifact chunks whole) and its snapshot is what tasks/get
  * answers; a connection cut mid-page leaves no file. Then a server with

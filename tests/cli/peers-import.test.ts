@@ -1,5 +1,5 @@
 /**
- * Issue 22 §2: `switchboard peers import --from hermes` — the real binary against a real
+ * `switchboard peers import --from hermes` — the real binary against a real
  * Switchboard, on a Hermes config file written from Hermes's documentation (`a2a_agents`: url,
  * auth {type: bearer, token}, timeout in seconds, headers, capabilities, tenant).
  */

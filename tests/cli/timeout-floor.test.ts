@@ -1,5 +1,5 @@
 /**
- * Issue 22 "a client timeout below the peer's keepalive": a timeout below the 10 s floor is
+ * A client timeout below the peer's keepalive: a timeout below the 10 s floor is
  * accepted and warned about, by the dispatch API, `switchboard dispatch` and the peer config.
  */
 import fs from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Issue 22 §1 "stored twice" and "many parts", against real HTTP peers: after an outbound task
+ * A result "stored twice" and "many parts", against real HTTP peers: after an outbound task
  * ends, what Switchboard stores and serves as its result equals the peer's final task (artifacts
  * by content and id as the peer reports them), the streamed text is never held twice, appended
  * text is one part, and a final task that differs from its stream leaves a visible note.

@@ -1,5 +1,5 @@
 /**
- * Issue 22 "a false end reason": a background dispatch to a v1.0 peer that holds the call past
+ * No false end reason: a background dispatch to a v1.0 peer that holds the call past
  * our client timeout (Hermes ignores returnImmediately) and lists tasks without history. In a
  * context minted for this dispatch the only listed task is ours: it is adopted and followed to
  * its result. In a context the operator named, it cannot be told apart: the task ends with an

@@ -1,5 +1,5 @@
 /**
- * Issue 12 §4, client side, against real HTTP peers:
+ * Peer shapes, client side, against real HTTP peers:
  * - a VoltAgent-shaped peer (results without `kind`, its card at a non-standard path, another
  *   agent's card at the origin) is spoken to in every mode: the card URL is the card, the card's
  *   `url` the endpoint, and kind-less results are accepted on send, stream and get alike;

@@ -1,5 +1,5 @@
 /**
- * Issue 4 unit rules: URL normalisation, timeout precedence and override
+ * The wire client's unit rules: URL normalisation, timeout precedence and override
  * validation, SSE framing, and reading versions and endpoints from agent cards.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Issue 4 against a peer nobody here wrote: the @a2a-js/sdk 1.3.0 reference server (v1.0, and
+ * The wire client against a peer nobody here wrote: the @a2a-js/sdk 1.3.0 reference server (v1.0, and
  * v0.3 through its compatibility layer). Switchboard A (client timeout 1.5 s) dispatches in every
  * mode and version; the SDK would hold a blocking send until the end, past A's timeout, so A's
  * blocking dispatch streams instead (the card offers it): the first event names the task, and

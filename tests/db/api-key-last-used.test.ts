@@ -1,5 +1,5 @@
 /**
- * Issue 11 §6: `ApiKey.lastUsedAt` is written when a key authenticates (at most once a minute
+ * `ApiKey.lastUsedAt` is written when a key authenticates (at most once a minute
  * per key) and `npm run keys -- list` shows it.
  */
 import { spawnSync } from 'node:child_process';

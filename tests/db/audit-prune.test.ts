@@ -1,5 +1,5 @@
 /**
- * Issue 27 "Audit": the log is bounded. Entries older than the retention are deleted by the
+ * The audit log is bounded. Entries older than the retention are deleted by the
  * pruner's audit step in bounded batches, on both providers; newer ones stay, and the page reads
  * newest first across the cursor.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 27: notification rows written before decision 179 kept the rule's full webhook URL (a
+ * Notification rows written before decision 179 kept the rule's full webhook URL (a
  * Slack-style webhook's token is its path). The start-up step cuts every such row to its origin,
  * on both providers; rows already holding an origin are left alone, and a second run changes
  * nothing.

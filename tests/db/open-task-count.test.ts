@@ -1,7 +1,7 @@
 /**
  * The open-task quota (lib/quotas/caller-quotas.ts) asks the store how many open tasks a caller
  * has, counted only up to its limit: a caller with thousands of open tasks must not make every
- * new send count all of them (issue 28, 10,000 detached tasks). Both providers.
+ * new send count all of them (10,000 detached tasks). Both providers.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { freshStore } from '../support/in-process';

@@ -1,5 +1,5 @@
 /**
- * Issue 28: the agent filter (a served agent's slug or a peer's name) lists newest first from two
+ * The agent filter (a served agent's slug or a peer's name) lists newest first from two
  * index walks merged, on both providers: every task of the agent and of the peer, each once (also
  * one that has both), in order, page after page.
  */

@@ -4,7 +4,7 @@
  * written through lib/db's task writer; a task never deleted: one still open (submitted,
  * working, detached, input-required), one with an open descendant (also a grandparent), one with
  * a push delivery or notification still pending, and one that ended inside the retention.
- * A ListTasks page token outlives the task it points at (issue 26 §3): it is a keyset cursor.
+ * A ListTasks page token outlives the task it points at: it is a keyset cursor.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { freshStore } from '../support/in-process';

@@ -1,5 +1,5 @@
 /**
- * Issue 28: the dashboard's counts and the metrics gauge come from tallies kept by triggers
+ * The dashboard's counts and the metrics gauge come from tallies kept by triggers
  * (migration 0019), on both providers (the `postgresql` Vitest project runs this file again).
  * After inserts, state changes, detaching, a detached task ending and pruning, the tallies say
  * what counting the tasks says; on PostgreSQL folding the per-connection rows changes no sum.

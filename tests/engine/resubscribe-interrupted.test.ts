@@ -1,5 +1,5 @@
 /**
- * Issue 26 §1 (superseding issue 13 §2): resubscribing to a task that waits for input keeps the
+ * Resubscribing to a task that waits for input keeps the
  * stream open until the task is terminal (v1.0 §3.1.6; v0.3 alike, decision 160). The answer's
  * turn comes over it, and `final` marks only the terminal status.
  */

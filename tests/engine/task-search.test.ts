@@ -1,7 +1,7 @@
 /**
  * The dashboard's text search looks at text (request and result), never at the
  * stored JSON of a message, where the keys "role", "kind" and "parts" occur in every task.
- * Issue 28: search is indexed (SQLite: a trigram index narrowing the LIKE; PostgreSQL: trigram
+ * Search is indexed (SQLite: a trigram index narrowing the LIKE; PostgreSQL: trigram
  * GIN indexes under the ILIKE) and matches what it matched before: any substring, ASCII case
  * ignored, `%` and `_` literally, one or two characters too, in the result text once written.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 3 rule 6: exactly-once end. Cancel and completion fired at the same instant, hundreds
+ * Exactly-once end. Cancel and completion fired at the same instant, hundreds
  * of times: every task has exactly one terminal event, and its state matches that event.
  */
 import { beforeAll, describe, expect, it } from 'vitest';

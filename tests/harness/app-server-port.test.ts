@@ -1,5 +1,5 @@
 /**
- * Issue 23: the test harness must not take another process's server for its app. A port is only
+ * The test harness must not take another process's server for its app. A port is only
  * free until someone binds it (test files in parallel, other engineers' processes), and a server
  * that answers /api/health on it would pass a health check alone: startApp also waits for its
  * own child to say it listens, and chooses another port when the bind fails (EADDRINUSE).

@@ -1,5 +1,5 @@
 /**
- * Issue 27 §1 (supply chain): npm 11 skips a dependency's install scripts unless package.json's
+ * Supply chain: npm 11 skips a dependency's install scripts unless package.json's
  * `allowScripts` approves it. Every package in the lockfile that has one must be listed, or a
  * fresh `npm ci` silently leaves better-sqlite3 unbuilt and the Prisma engines missing.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 25: `wait` on a quiet task costs no database query while it waits. It sleeps on the
+ * `wait` on a quiet task costs no database query while it waits. It sleeps on the
  * in-process event hub, so a 4 s wait costs exactly what a 0 s one does (the read when the call
  * starts). Counted with SWITCHBOARD_QUERY_LOG=1 (GET /api/debug/queries), which sees every
  * connection the app opens, as tests/protocol/idle-queries.test.ts does. Open mode (no token):

@@ -1,5 +1,5 @@
 /**
- * Issue 16's check, automated: a three-hop chain across three real instances (A's launched agent
+ * The delegation graph's check, automated: a three-hop chain across three real instances (A's launched agent
  * → B, B's launched agent → C, C's echo answers; tests/support/hop-chain.ts), all exporting to
  * one OTLP/HTTP receiver on loopback. The chain is one trace with each hop's spans parented on
  * the previous hop's client call, and A's task tree (the task page's API) reaches down to C's

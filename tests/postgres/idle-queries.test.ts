@@ -1,5 +1,5 @@
 /**
- * Issue 15: "No idle polling storm: waiting work costs no queries beyond lease renewal." Two real
+ * No idle polling storm: waiting work costs no queries beyond lease renewal. Two real
  * `next start` instances on one PostgreSQL, with a 1 s lease, each holding every kind of waiting
  * work (tests/support/waiting-work.ts) and open dashboard feeds and A2A streams on both. Over a
  * window of four leases, every statement either instance sends is lease renewal: statements on

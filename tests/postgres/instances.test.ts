@@ -194,7 +194,7 @@ describe('two instances on one PostgreSQL', () => {
     expect((await getTask(a, 'slow', id)).status.state).toBe('canceled');
   });
 
-  it('after kill -9 of A, its launched tree ends at once (its guardian), long before B ends the task (issue 27)', async () => {
+  it('after kill -9 of A, its launched tree ends at once (its guardian), long before B ends the task', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-dead-'));
     const stubborn = { slug: 'stubborn', name: 'Stubborn', launcher: { type: 'process', command: [path.resolve('tests/fixtures/agents/stubborn-tree.mjs'), path.join(dir, 'pids.json'), 'hang'], killGraceMs: 200 } };
     fs.writeFileSync(path.join(dir, 'switchboard.json'), JSON.stringify({ agents: [stubborn] }));

@@ -1,5 +1,5 @@
 /**
- * Issue 27: two instances on one PostgreSQL database spend one caller's quotas together. The
+ * Two instances on one PostgreSQL database spend one caller's quotas together. The
  * request counter and the stored-bytes counter are rows of "QuotaCounter" (rate-limiter-flexible's
  * PostgreSQL store), and open tasks are counted from the task table, so what a caller spent on
  * one instance is refused on the other; a per-instance count would let each call below through.

@@ -1,5 +1,5 @@
 /**
- * Issue 22 "a follow-up that carries only a contextId": Hermes cannot send a taskId. A message
+ * A follow-up that carries only a contextId: Hermes cannot send a taskId. A message
  * with a contextId and no taskId answers the caller's one task in that context that asks for
  * input; no new task is created. Against the `ask` agent, over v0.3 and v1.0.
  */

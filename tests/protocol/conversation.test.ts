@@ -1,5 +1,5 @@
 /**
- * Issue 14 §1–2 through the real server: direct-message replies in both wire versions (send and
+ * Through the real server: direct-message replies in both wire versions (send and
  * stream) with the record kept for the dashboard; the conversation reaching a fresh worker after
  * an idle close and after a restart; input-required answered as the next turn; a process
  * agent's session resumed after a restart.

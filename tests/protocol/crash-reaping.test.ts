@@ -1,5 +1,5 @@
 /**
- * Issue 14 §3 and issue 27 through the real server: `kill -9` of the hub mid-turn. Each launched
+ * Through the real server: `kill -9` of the hub mid-turn. Each launched
  * group leads its own session, so nothing the kernel does ends it; its guardian (decision 234)
  * sees its lifeline from the dead hub close and ends the whole group (leader and grandchild
  * that ignore SIGTERM) within its grace period, for both launcher types and on both providers.

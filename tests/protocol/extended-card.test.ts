@@ -1,5 +1,5 @@
 /**
- * Issue 26 §2, the authenticated extended card: an agent whose config names `extendedSkills`
+ * The authenticated extended card: an agent whose config names `extendedSkills`
  * declares it on its card (v1.0 `capabilities.extendedAgentCard`, v0.3
  * `supportsAuthenticatedExtendedCard`) and serves it over v1.0 JSON-RPC `GetExtendedAgentCard`,
  * HTTP+JSON `GET /extendedAgentCard`, gRPC and v0.3 `agent/getAuthenticatedExtendedCard`: the

@@ -1,5 +1,5 @@
 /**
- * Issue 22 §2 through the real server: examples/hermes.yaml as SWITCHBOARD_CONFIG, with the
+ * Through the real server: examples/hermes.yaml as SWITCHBOARD_CONFIG, with the
  * stand-in `hermes` (tests/fixtures/agent-clis/hermes) first on PATH. A conversation resumes its
  * Hermes session across turns and across a restart of the Switchboard; a run Hermes reports as
  * not completed is FAILED over A2A with Hermes's reason; no result file is left behind.

@@ -1,5 +1,5 @@
 /**
- * Issue 15's idle rule on the SQLite default, where a lone instance has no lease to renew: a real
+ * The idle rule (no queries while work waits) on the SQLite default, where a lone instance has no lease to renew: a real
  * `next start` holding every kind of waiting work (tests/support/waiting-work.ts), with a
  * dashboard feed and an A2A stream open, sends no query at all over the window. Counted with
  * SWITCHBOARD_QUERY_LOG=1 (GET /api/debug/queries, lib/db/query-counter.ts), which sees every

@@ -1,5 +1,5 @@
 /**
- * Issue 22 "quiet streams look dead": every SSE stream, A2A and dashboard, sends a keepalive
+ * Quiet streams must not look dead: every SSE stream, A2A and dashboard, sends a keepalive
  * comment within SWITCHBOARD_SSE_KEEPALIVE (default 2 s, at most 4 s). The interval is lowered
  * here so the test is quick; what is asserted is an order of events, not a time.
  */

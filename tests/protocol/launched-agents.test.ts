@@ -1,5 +1,5 @@
 /**
- * Issue 6 through the real server: agents declared in SWITCHBOARD_CONFIG are served at their
+ * Through the real server: agents declared in SWITCHBOARD_CONFIG are served at their
  * own route with their own card; an invalid entry is reported by key and left out while the
  * others are served; a launched agent past the window detaches and its late result is recorded;
  * tasks/cancel kills its process tree.

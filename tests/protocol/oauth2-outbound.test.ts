@@ -1,5 +1,5 @@
 /**
- * Issue 27 §2, OAuth2 outbound: a peer whose card declares an OAuth2 client-credentials flow
+ * OAuth2 outbound: a peer whose card declares an OAuth2 client-credentials flow
  * (an @a2a-js/sdk 1.3.0 server guarded by a jose check of the provider's tokens) is called with
  * an access token a real `oidc-provider` on the peer's origin issued to the hub. The token is
  * cached across dispatches, fetched again once on a 401, and the client secret never goes to a

@@ -1,5 +1,5 @@
 /**
- * Issue 27 §2: operators sign in to the dashboard through the OpenID provider. A real
+ * Operators sign in to the dashboard through the OpenID provider. A real
  * `oidc-provider` runs the authorization code flow with PKCE; its login and consent are
  * completed by the test (the provider's own interaction API), and a small cookie-keeping client
  * follows every redirect as a browser would. The role comes from the ID token's `roles` claim;

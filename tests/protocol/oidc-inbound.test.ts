@@ -1,5 +1,5 @@
 /**
- * Issue 27 §2, OIDC/OAuth2 inbound: a real OpenID provider (`oidc-provider`) on loopback issues
+ * OIDC/OAuth2 inbound: a real OpenID provider (`oidc-provider`) on loopback issues
  * client-credentials access tokens as JWTs; the hub, configured with that issuer, accepts them
  * on JSON-RPC and HTTP+JSON, isolates the two clients' tasks, refuses expired, wrong-audience,
  * foreign and tampered tokens with 401, a token without the agent's scope with 403, and keeps

@@ -1,5 +1,5 @@
 /**
- * Issue 24, the edges of a relay: credentials stay on their own leg, the trace goes across,
+ * The edges of a relay: credentials stay on their own leg, the trace goes across,
  * callers are isolated (the inbound task is the key's, the outbound child nobody's), and bad
  * peers (garbage, stall, a task that vanishes) end the caller's task FAILED with the reason.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 24 with the third peer version: a relay agent in front of an @a2a-js/sdk 0.3.14 server
+ * A relay with the third peer version: a relay agent in front of an @a2a-js/sdk 0.3.14 server
  * (A2A v0.3 JSON-RPC only, no tasks/list), called by v0.3 and v1.0 clients. Times are scaled by
  * configuration: W = 1 s, our client timeout to the peer 2 s, the caller's own timeout 6 s.
  */

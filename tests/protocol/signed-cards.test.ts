@@ -1,5 +1,5 @@
 /**
- * Issue 27 §2, signed cards (A2A v1.0 §8.4). Served side: every card (dual, pure v1.0, a
+ * Signed cards (A2A v1.0 §8.4). Served side: every card (dual, pure v1.0, a
  * per-agent card) carries a detached JWS over its JCS form that verifies with `jose` against the
  * published JWKS its `jku` names; after a key rotation a card signed with the old key still
  * verifies. Peer side: a peer whose card key is pinned (config file: JWKS URL; API: JWK) is

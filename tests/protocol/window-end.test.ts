@@ -1,5 +1,5 @@
 /**
- * Issue 12 §2 and §4: what a caller sees when the response window ends (here 2 s).
+ * What a caller sees when the response window ends (here 2 s).
  * - An open stream carries every event committed up to and including the detach status, in seq
  *   order, also those that committed in the same instant as the window's end (the log is the
  *   truth; the stream must equal it).

@@ -1,5 +1,5 @@
 /**
- * Issue 27 "Audit": operator actions are recorded with who, when, from where, what and the
+ * The audit log: operator actions are recorded with who, when, from where, what and the
  * outcome, and shown to operators only. Each action kind goes through its one door: dispatch and
  * reply (dispatchTask), cancel (cancelAsOperator, here from the CLI), peer create/change/delete
  * (the peer registry), API key create/revoke (the `switchboard keys` command on the host).

@@ -1,5 +1,5 @@
 /**
- * Issue 27: per-caller quotas, on a real server (both stores). Requests per second on every
+ * Per-caller quotas, on a real server (both stores). Requests per second on every
  * binding (JSON-RPC -32029 with Retry-After, HTTP+JSON 429 with Retry-After, gRPC
  * RESOURCE_EXHAUSTED), open tasks per caller and bytes stored per window, each refusing past its
  * limit with QuotaExceeded; another caller is unaffected; an API key's own quota (set with the

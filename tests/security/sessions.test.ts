@@ -1,5 +1,5 @@
 /**
- * Issue 11 §5 (and the cookie item of §3): a logout survives a restart, wrong tokens are
+ * A logout survives a restart, wrong tokens are
  * throttled with 429 + Retry-After, a cookie with broken percent-encoding is no cookie (never a
  * 500), and pages carry the security headers.
  */

@@ -1,5 +1,5 @@
 /**
- * A badly behaved A2A v0.3 peer (issue 24 "bad peers"), one per path: `/garbage` answers every
+ * A badly behaved A2A v0.3 peer (the relay's bad peers), one per path: `/garbage` answers every
  * call with HTML, `/stall` takes a send and never answers it, `/no-result` answers a WORKING
  * task and then denies knowing it (tasks/get: -32001). Its card offers no streaming, so a client
  * sends non-blocking and polls.

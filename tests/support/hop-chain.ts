@@ -1,5 +1,5 @@
 /**
- * Three Switchboards in a delegation chain (issue 16's check): A's launched agent dispatches
+ * Three Switchboards in a delegation chain (the delegation graph's check): A's launched agent dispatches
  * through A to B (a configured peer of A), B's launched agent dispatches through B to C (a peer
  * of B), and C's echo agent answers. Each instance is a real `next start` with its own SQLite
  * data dir; `otlpUrl` points all three at one OTLP/HTTP receiver. The launched agents are
