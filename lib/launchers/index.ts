@@ -3,7 +3,8 @@
  *
  * The config loader validates an agent's `launcher` key with LauncherSpecSchema, then calls
  * createLauncherRunner; both report problems by key, so one bad agent never stops the others.
- * At shutdown the engine calls close() on each runner.
+ * At shutdown the app's stop (lib/app/stop-steps.ts) calls close() on each runner. A runner is
+ * an AgentRunner (lib/agent-runner.ts, below the launchers and the engine alike).
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
