@@ -4,6 +4,8 @@
  * contract is not the engine's: it is lib/agent-runner.ts, below the launchers and agents.
  * tests/layering/import-graph.test.ts fails when outside code imports a file behind it, so the
  * files inside can be split, merged or moved without touching an adapter (decision 290).
+ * Inside, core/ (a task's state) sits below inbound/ and outbound/, which never import each
+ * other; cancel.ts and relay/ join the two (decisions 327 and 328, checked by the same test).
  *
  * Named re-exports only, grouped by what the caller does: a new operation is a deliberate line
  * here, not whatever a file happens to export. Server-only: browser code reads the wire shapes
