@@ -1,10 +1,22 @@
 /**
  * The outbox rows both stores read and write alike (sqlite/outboxes.ts, postgres/outboxes.ts):
- * the notification record and its stored shape, the values of an outcome, the due time.
+ * the notification record and its stored shape, the push delivery record, the values of an
+ * outcome, the due time.
  */
 import { sqliteTime } from './task-store';
 import type { NewDelivery } from './change-outbox';
-import type { PushDeliveryRecord, PushOutcome } from './push-delivery-repo';
+
+/** A push delivery (table PushDelivery): deliveries of one config go out in seq order. */
+export interface PushDeliveryRecord {
+  taskId: string;
+  configId: string;
+  seq: number;
+  attempts: number;
+  /** Set when an attempt was in flight and its outcome never recorded (its instance died). */
+  attemptStartedAt: string | null;
+}
+
+export type PushOutcome = { state: 'delivered' } | { state: 'failed'; error: string } | { state: 'pending'; error: string; retryAt: Date };
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'refused';
 

@@ -10,7 +10,7 @@ import type pg from 'pg';
 import { notificationValues, plannedRows, type NewDelivery, type NewPush } from '../change-outbox';
 import type { WriteResult } from '../task-store';
 import { named } from './pool';
-import type { PushDeliveryRecord, PushOutcome } from '../push-delivery-repo';
+import type { PushDeliveryRecord, PushOutcome } from '../outbox-rows';
 import { NOTIFICATION_COLUMNS, notificationOutcomeValues, pushOutcomeValues, toDeliveryRecord, toDueDate, type AttemptOutcome, type DeliveryRow } from '../outbox-rows';
 import type { NotificationOutbox, PushDeliveryOutbox } from '../store';
 import type { PgQuery } from './store';

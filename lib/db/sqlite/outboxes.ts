@@ -1,5 +1,5 @@
 /**
- * The two outboxes on SQLite (push-delivery-repo.ts, notification-repo.ts say what they hold):
+ * The two outboxes on SQLite (store.ts says what they hold):
  * synchronous statements on the task writer's connection, and the rows a change causes
  * (change-outbox.ts) inserted in the change's savepoint. One instance owns the file, so every
  * row is its own, whatever name wrote it: `owner` is not asked.
@@ -8,7 +8,7 @@ import type Database from 'better-sqlite3';
 import { sqliteTime } from '../task-store';
 import { notificationValues, plannedRows, type NewDelivery } from '../change-outbox';
 import type { WriteResult } from '../task-store';
-import type { PushDeliveryRecord, PushOutcome } from '../push-delivery-repo';
+import type { PushDeliveryRecord, PushOutcome } from '../outbox-rows';
 import { NOTIFICATION_COLUMNS, notificationOutcomeValues, pushOutcomeValues, toDeliveryRecord, toDueDate, type AttemptOutcome, type DeliveryRecord, type DeliveryRow } from '../outbox-rows';
 import type { NotificationOutbox, PushDeliveryOutbox } from '../store';
 
