@@ -54,7 +54,8 @@ export const toDeliveryRecord = (r: DeliveryRow): DeliveryRecord => ({ ...r, att
 export const NOTIFICATION_COLUMNS = '"id","taskId","rule","event","seq","url","format","payload","state","attempts","attemptLog","nextAttemptAt","attemptStartedAt","lastError","createdAt","deliveredAt"';
 
 /** The SET values, then the key, of a notification attempt's outcome. */
-export const notificationOutcomeValues = (id: string, o: AttemptOutcome) => [o.state, JSON.stringify(o.attemptLog), sqliteTime(o.nextAttemptAt), o.lastError, o.deliveredAt ? sqliteTime(o.deliveredAt) : null, id];
+export const notificationOutcomeValues = (id: string, o: AttemptOutcome) =>
+  [o.state, JSON.stringify(o.attemptLog), sqliteTime(o.nextAttemptAt), o.lastError, o.deliveredAt ? sqliteTime(o.deliveredAt) : null, id];
 
 /** The SET values, then the key, of a push attempt's outcome. */
 export const pushOutcomeValues = (d: PushDeliveryRecord, outcome: PushOutcome, now: Date) => [
