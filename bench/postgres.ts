@@ -104,7 +104,7 @@ async function echoComparison(db: EmbeddedServer): Promise<void> {
 async function streamLinearity(adminUrl: string): Promise<void> {
   const server = await start({ DATABASE_URL: await freshPgDatabase(adminUrl) });
   try {
-    const perChunk: Record<number, number[]> = { 200: [], 2000: [] };
+    const perChunk: Record<number, number[]> = { '200': [], '2000': [] };
     for (let run = 0; run < 3; run++) {
       for (const chunks of [200, 2000]) {
         let received = 0;
@@ -282,12 +282,12 @@ async function crossInstance(db: EmbeddedServer, tree: Tree): Promise<void> {
     const reports = await feeds.finish();
     const client = new pg.Client({ connectionString: DATABASE_URL });
     await client.connect();
-    const completed = (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Task" WHERE "state" = 'completed'`)).rows[0].n;
+    const completed = (await client.query<{ n: number }>('SELECT count(*)::int AS n FROM "Task" WHERE "state" = \'completed\'')).rows[0].n;
     // What the load committed, to set against "N task changes/s": one change is one write of a
     // task, and its events share their `at`; the watched tasks' chunks count too.
     const committed = (
       await client.query<{ changes: number; events: number }>(
-        `SELECT count(DISTINCT ("taskId", "at"))::int AS changes, count(*)::int AS events FROM "TaskEvent" WHERE "at" >= $1 AND "at" < $2`,
+        'SELECT count(DISTINCT ("taskId", "at"))::int AS changes, count(*)::int AS events FROM "TaskEvent" WHERE "at" >= $1 AND "at" < $2',
         [new Date(cpu0.at), new Date(cpu0.at + wall * 1000)],
       )
     ).rows[0];
@@ -350,7 +350,7 @@ async function main(): Promise<void> {
 }
 
 /** The settings that decide what a durable commit costs (printed with every run; fsync and synchronous_commit stay on). */
-const PG_SETTINGS_SQL = `SELECT name, setting, unit FROM pg_settings WHERE name IN ('fsync','synchronous_commit','wal_sync_method','full_page_writes','shared_buffers','wal_buffers','commit_delay','max_connections') ORDER BY name`;
+const PG_SETTINGS_SQL = 'SELECT name, setting, unit FROM pg_settings WHERE name IN (\'fsync\',\'synchronous_commit\',\'wal_sync_method\',\'full_page_writes\',\'shared_buffers\',\'wal_buffers\',\'commit_delay\',\'max_connections\') ORDER BY name';
 
 async function adminQuery(url: string, sql: string): Promise<Record<string, string | null>[]> {
   const client = new pg.Client({ connectionString: url });

@@ -147,7 +147,6 @@ function storedTaskCount(file: string): number {
 /** A captured driver-adapter argument as better-sqlite3 binds it. */
 const sqliteValue = (v: unknown): unknown => (typeof v === 'boolean' ? Number(v) : v instanceof Date ? v.toISOString() : v);
 
-
 /** PostgreSQL: an embedded server, migrated by the store, seeded through the repository, analysed. */
 async function pgStoreFor(tasks: number): Promise<Opened> {
   const server = await startEmbeddedPostgres();
@@ -192,7 +191,7 @@ async function main(): Promise<void> {
     [`search, rare word (${RARE_WORD})`, () => listTaskPage({ limit: 50, q: RARE_WORD })],
     ['search, frequent word (invoice)', () => listTaskPage({ limit: 50, q: 'invoice' })],
     ['search, no hit', () => listTaskPage({ limit: 50, q: 'nothing-matches' })],
-    [`search, rare word, agent=echo`, () => listTaskPage({ limit: 50, q: RARE_WORD, agent: 'echo' })],
+    ['search, rare word, agent=echo', () => listTaskPage({ limit: 50, q: RARE_WORD, agent: 'echo' })],
     ['counts, no filter', uncachedCounts({})],
     ['counts, agent=echo', uncachedCounts({ agent: 'echo' })],
     ['counts, outbound', uncachedCounts({ direction: 'outbound' })],

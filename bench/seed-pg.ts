@@ -44,7 +44,7 @@ export async function seedPg(count: number, log: (m: string) => void = () => {})
     if ((i + CONCURRENT) % 10_000 === 0) log(`seeded ${i + CONCURRENT} tasks`);
   }
   // Spread over 30 days, as bench/seed.ts does: the time filters then select a part.
-  await pgQuery(`UPDATE "Task" SET "createdAt" = now() - random() * interval '30 days'`);
-  await pgQuery(`UPDATE "Task" SET "updatedAt" = "createdAt" + interval '2 seconds', "endedAt" = CASE WHEN "endedAt" IS NULL THEN NULL ELSE "createdAt" + interval '2 seconds' END`);
+  await pgQuery('UPDATE "Task" SET "createdAt" = now() - random() * interval \'30 days\'');
+  await pgQuery('UPDATE "Task" SET "updatedAt" = "createdAt" + interval \'2 seconds\', "endedAt" = CASE WHEN "endedAt" IS NULL THEN NULL ELSE "createdAt" + interval \'2 seconds\' END');
   return ids;
 }

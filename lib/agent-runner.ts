@@ -75,15 +75,15 @@ export interface Conversation {
  */
 export type TurnOutcome =
   | {
-      state: 'completed';
-      parts?: Part[];
-      metadata?: Record<string, unknown>;
-      /**
+    state: 'completed';
+    parts?: Part[];
+    metadata?: Record<string, unknown>;
+    /**
        * Chunks recorded with the completion, in the same transaction: for a result that is
        * ready only at the end, one write instead of an emit and then the end (bench scenario 1).
        */
-      artifacts?: ArtifactChunk[];
-    }
+    artifacts?: ArtifactChunk[];
+  }
   | { state: 'input-required'; parts: Part[]; metadata?: Record<string, unknown> }
   /**
    * A direct message instead of a task result, as A2A allows: a caller still waiting for this

@@ -198,7 +198,7 @@ export async function runDetachBurst(opts: DetachBurstOptions): Promise<DetachBu
     opts.log(`detach: ${((windowEnd - windowStart) / 1000).toFixed(1)} s quiet window with ${total} tasks waiting: ${JSON.stringify(waiting)}`);
 
     // Then every task must complete on its own: read the database, not the API.
-    const slowTasks = `FROM "Task" WHERE "agentSlug" = 'slow'`;
+    const slowTasks = 'FROM "Task" WHERE "agentSlug" = \'slow\'';
     const deadline = Date.now() + (workSeconds + 120) * 1000;
     let completed = 0;
     while (Date.now() < deadline) {
@@ -208,8 +208,8 @@ export async function runDetachBurst(opts: DetachBurstOptions): Promise<DetachBu
     }
     const allDone = Date.now();
     const failed = await opts.count(`SELECT COUNT(*) AS n ${slowTasks} AND "state" IN ('failed','canceled','rejected')`);
-    const detachEvents = await opts.count(`SELECT COUNT(*) AS n FROM "TaskEvent" e JOIN "Task" t ON t."id" = e."taskId" WHERE t."agentSlug" = 'slow' AND e."type" = 'detached'`);
-    const withArtifact = await opts.count(`SELECT COUNT(DISTINCT a."taskId") AS n FROM "Artifact" a JOIN "Task" t ON t."id" = a."taskId" WHERE t."agentSlug" = 'slow' AND t."state" = 'completed'`);
+    const detachEvents = await opts.count('SELECT COUNT(*) AS n FROM "TaskEvent" e JOIN "Task" t ON t."id" = e."taskId" WHERE t."agentSlug" = \'slow\' AND e."type" = \'detached\'');
+    const withArtifact = await opts.count('SELECT COUNT(DISTINCT a."taskId") AS n FROM "Artifact" a JOIN "Task" t ON t."id" = a."taskId" WHERE t."agentSlug" = \'slow\' AND t."state" = \'completed\'');
     const samples = await health.finish();
     const everySecondMb = rssSamples.stop();
     const latency = outcomes.map((o) => o.ms);

@@ -84,8 +84,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     else if (arg === '--tasks') {
       opts.tasks = Number(value());
       if (!Number.isInteger(opts.tasks) || opts.tasks < 1) throw new Error(`--tasks: expected a positive whole number\n${USAGE}`);
-    }
-    else if (arg === '--detached') opts.detached = detachedCount(value());
+    } else if (arg === '--detached') opts.detached = detachedCount(value());
     else if (arg === '--history-tasks') {
       opts.historyTasks = Number(value());
       if (!Number.isInteger(opts.historyTasks) || opts.historyTasks < 1) throw new Error(`--history-tasks: expected a positive whole number\n${USAGE}`);

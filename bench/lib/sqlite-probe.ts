@@ -17,7 +17,7 @@ export function countRows(dbFile: string, sql: string, ...params: unknown[]): nu
 export function persistedCounts(dbFile: string, agentSlug: string) {
   return {
     tasks: countRows(dbFile, 'SELECT COUNT(*) AS n FROM "Task" WHERE "agentSlug" = ?', agentSlug),
-    completed: countRows(dbFile, `SELECT COUNT(*) AS n FROM "Task" WHERE "agentSlug" = ? AND "state" = 'completed'`, agentSlug),
+    completed: countRows(dbFile, 'SELECT COUNT(*) AS n FROM "Task" WHERE "agentSlug" = ? AND "state" = \'completed\'', agentSlug),
     events: countRows(dbFile, 'SELECT COUNT(*) AS n FROM "TaskEvent" e JOIN "Task" t ON t."id" = e."taskId" WHERE t."agentSlug" = ?', agentSlug),
   };
 }

@@ -63,7 +63,7 @@ export function detachReport(r: DetachBurstResult, store: string): ScenarioResul
     notes: [
       `The burst lasted ${fmt(r.lastAnswerSec, 1)} s (first send to last answer); every task completed ${fmt(r.allDoneSec, 1)} s after the first send (${r.workSeconds} s of work each). Load average ${r.loadAverage[0]} at the start, ${r.loadAverage[1]} at the end (2 cores, shared).`,
       `/api/health is probed one request at a time (20 ms apart) from a separate process; while the tasks waited: p50 ${fmt(hw.p50, 1)} / p99 ${fmt(hw.p99, 1)} ms.`,
-      `The waiting window runs from 0.3 s after the last answer to 0.4 s before the first task can finish its work; counts come from SWITCHBOARD_QUERY_LOG=1 (Prisma statements at the driver adapter, hot-path reads, queued writes, commits).`,
+      'The waiting window runs from 0.3 s after the last answer to 0.4 s before the first task can finish its work; counts come from SWITCHBOARD_QUERY_LOG=1 (Prisma statements at the driver adapter, hot-path reads, queued writes, commits).',
       `RSS every second: ${rss.everySecondMb.join(' ')}.`,
     ],
   };

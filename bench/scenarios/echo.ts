@@ -91,7 +91,10 @@ export async function echoScenario(ctx: BenchContext, servers: Servers): Promise
     id: 'echo',
     title: '1. Echo throughput (blocking SendMessage)',
     params: { connections: CONNECTIONS, durationSec: duration, warmupSec: warmup, runs: ctx.runs, fixedRate: FIXED_RATE, fixedRateDurationSec: rateDuration },
-    data: { rps, cpuMsPerSend: cpu, foreignCores: foreign, loadP99, fixedP50: p50, fixedP99: p99, ratioToFloor: toFloor, ratioToRef: toRef, badResponses: bad, goodResponses: good, persisted, raw: { throughput, fixed } },
+    data: {
+      rps, cpuMsPerSend: cpu, foreignCores: foreign, loadP99, fixedP50: p50, fixedP99: p99, ratioToFloor: toFloor, ratioToRef: toRef,
+      badResponses: bad, goodResponses: good, persisted, raw: { throughput, fixed },
+    },
     table,
     targets: [
       { name: 'Switchboard ≥ 0.75× next-floor (same run)', value: `${fmt(toFloor.median, 2)}×`, met: toFloor.median >= 0.75 },

@@ -160,7 +160,7 @@ async function runPass(ctx: BenchContext, shape: Shape, label: string, env?: Rec
     const foreign = foreignCores(mark, server.cpuSeconds());
     const checks = await Promise.race([Promise.all(streams), new Promise<null>((r) => setTimeout(() => r(null), (shape.watchedWorkSeconds + 60) * 1000))]);
     await new Promise((r) => setTimeout(r, 1000)); // the feed's last coalesced frame
-    const completed = countRows(server.dbFile!, `SELECT COUNT(*) AS n FROM "Task" WHERE "state" = 'completed'`);
+    const completed = countRows(server.dbFile!, 'SELECT COUNT(*) AS n FROM "Task" WHERE "state" = \'completed\'');
     const parsing = feeds.slice(0, PARSING_FEEDS);
     const feedBytes = parsing[0]?.bytes ?? 0;
     const pass: FanoutPass = {
@@ -214,10 +214,10 @@ export async function fanoutScenario(ctx: BenchContext): Promise<ScenarioResult>
     foreignCores: p.foreign,
   });
   const targetsFor = (p: FanoutPass) => [
-    { name: `per-task streams: event-to-client p99 < 100 ms`, value: `${fmt(p.taskLatency.percentile(99))} ms`, met: p.taskLatency.percentile(99) < 100 },
-    { name: `global feed: change-to-client p99 < 100 ms`, value: `${fmt(p.feedLatency.percentile(99))} ms`, met: p.feedLatency.percentile(99) < 100 },
-    { name: `server RSS < 400 MB`, value: `${fmt(p.rss.peak)} MB peak (idle ${fmt(p.rss.idle)}, ${fmt(p.feeds)} feeds open ${fmt(p.rss.feedsConnected)})`, met: p.rss.peak < 400 },
-    { name: `no subscriber misses an event`, value: `${p.streamProblems.length} streams, ${p.feedMissing} feeds`, met: missed(p) === 0 },
+    { name: 'per-task streams: event-to-client p99 < 100 ms', value: `${fmt(p.taskLatency.percentile(99))} ms`, met: p.taskLatency.percentile(99) < 100 },
+    { name: 'global feed: change-to-client p99 < 100 ms', value: `${fmt(p.feedLatency.percentile(99))} ms`, met: p.feedLatency.percentile(99) < 100 },
+    { name: 'server RSS < 400 MB', value: `${fmt(p.rss.peak)} MB peak (idle ${fmt(p.rss.idle)}, ${fmt(p.feeds)} feeds open ${fmt(p.rss.feedsConnected)})`, met: p.rss.peak < 400 },
+    { name: 'no subscriber misses an event', value: `${p.streamProblems.length} streams, ${p.feedMissing} feeds`, met: missed(p) === 0 },
   ];
   return {
     id: 'fanout',

@@ -65,7 +65,7 @@ export async function historyScenario(ctx: BenchContext, given: { tasks?: number
     { name: 'search, frequent word (?q=invoice)', limitMs: 200, path: () => '/api/tasks?q=invoice' },
     { name: 'search, no hit (?q=nothing-matches)', limitMs: 200, path: () => '/api/tasks?q=nothing-matches' },
     { name: 'list, detached', limitMs: 50, path: () => '/api/tasks?state=detached' },
-    { name: `search, rare word with agent=echo`, limitMs: 200, path: () => `/api/tasks?q=${RARE_WORD}&agent=echo` },
+    { name: 'search, rare word with agent=echo', limitMs: 200, path: () => `/api/tasks?q=${RARE_WORD}&agent=echo` },
     // Counts are shared for a second (lib/dashboard/task-list.ts), so over HTTP most of these are
     // answered from that cache; their targets are taken from query-plans' uncached runs below.
     { name: 'per-state counts (mostly cached)', path: () => '/api/tasks/counts' },

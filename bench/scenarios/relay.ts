@@ -125,7 +125,8 @@ export async function measureRelay(ctx: BenchContext, opts: RelayOptions) {
     }
     const cpuUsPerChunk = new Map([...streamCpu].map(([name, seconds]) => [name, opts.streams > 0 ? round((seconds * 1e6) / (opts.streams * CHUNKS)) : null]));
     const otherCores = round(foreignCores(mark, cpu() - cpuStart), 2);
-    return { sides: sides.map((s) => s.name), ms, cpuMsPerSend, cpuUsPerChunk, rate, load: { otherCores, loadavg1mStart: round(loadavgBefore, 2), loadavg1mEnd: round(os.loadavg()[0], 2), cores: os.cpus().length } };
+    const load = { otherCores, loadavg1mStart: round(loadavgBefore, 2), loadavg1mEnd: round(os.loadavg()[0], 2), cores: os.cpus().length };
+    return { sides: sides.map((s) => s.name), ms, cpuMsPerSend, cpuUsPerChunk, rate, load };
   } finally {
     await Promise.all(sides.map((s) => s.server?.stop()));
     await peer.stop();

@@ -82,7 +82,7 @@ async function persistedWhole(server: RunningServer, taskId: string, chunks: num
   const reply = await postJson(`${server.url}/a2a/slow`, getTaskBody(taskId));
   const task = reply.result as { artifacts?: V10Artifact[]; status: { state: string } };
   const stored = (task.artifacts ?? []).find((a) => a.artifactId === 'result');
-  const events = countRows(server.dbFile!, `SELECT COUNT(*) AS n FROM "TaskEvent" WHERE "taskId" = ? AND "type" = 'artifact'`, taskId);
+  const events = countRows(server.dbFile!, 'SELECT COUNT(*) AS n FROM "TaskEvent" WHERE "taskId" = ? AND "type" = \'artifact\'', taskId);
   return task.status.state === 'TASK_STATE_COMPLETED' && !!stored && textOf(stored) === expected && events === chunks;
 }
 

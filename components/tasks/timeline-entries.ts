@@ -8,18 +8,18 @@ import type { TimelineEvent } from '@/lib/dashboard/wire';
 export type TimelineEntry =
   | { kind: 'event'; key: string; event: TimelineEvent; at: string; sinceMs: number | null }
   | {
-      kind: 'chunks';
-      key: string;
-      fromSeq: number;
-      toSeq: number;
-      count: number;
-      artifactIds: string[];
-      chars: number;
-      at: string;
-      lastAt: string;
-      sinceMs: number | null;
-      lastChunk: boolean;
-    };
+    kind: 'chunks';
+    key: string;
+    fromSeq: number;
+    toSeq: number;
+    count: number;
+    artifactIds: string[];
+    chars: number;
+    at: string;
+    lastAt: string;
+    sinceMs: number | null;
+    lastChunk: boolean;
+  };
 
 interface ArtifactInfo {
   artifactId: string;

@@ -55,7 +55,6 @@ export async function logOut(req: Request): Promise<Response> {
   return new Response(null, { status: 204, headers: { 'Set-Cookie': sessionCookie(req, '', 0) } });
 }
 
-
 /** A step of sign-in through the OpenID provider (dashboard-oidc.ts) as a public route; 404 when it is not configured. */
 export function providerSignInRoute(step: (req: Request, settings: Settings) => Promise<Response>) {
   return apiRoute({ role: 'public' }, ({ req }) => {

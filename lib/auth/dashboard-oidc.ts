@@ -140,7 +140,8 @@ export async function finishSignIn(req: Request, settings: Settings): Promise<Re
   current.search = answer.search;
   let claims: Record<string, unknown> | undefined;
   try {
-    const tokens = await oidc.authorizationCodeGrant(await providerConfig(login), current, { pkceCodeVerifier: flow.verifier, expectedState: flow.state, expectedNonce: flow.nonce, idTokenExpected: true });
+    const checks = { pkceCodeVerifier: flow.verifier, expectedState: flow.state, expectedNonce: flow.nonce, idTokenExpected: true };
+    const tokens = await oidc.authorizationCodeGrant(await providerConfig(login), current, checks);
     claims = tokens.claims() as Record<string, unknown> | undefined;
   } catch (err) {
     log.warn('OIDC sign-in refused', { issuer: login.issuer, error: errorMessage(err) });

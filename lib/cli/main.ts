@@ -14,8 +14,6 @@ import { mcpCommand } from './commands/mcp';
 import { auditCommand } from './commands/audit';
 import { commandGroup } from './commands/options';
 
-
-
 export function buildProgram(exit: (code: ExitCode) => void): Command {
   const subcommands = [dispatchCommand(exit), tasksCommand(exit), peersCommand(exit), keysCommand(exit), auditCommand(exit), mcpCommand(exit)];
   return commandGroup('switchboard', 'dispatch, follow and manage tasks on a running Switchboard', subcommands)

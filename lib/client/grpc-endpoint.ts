@@ -37,4 +37,3 @@ export function grpcCredentialOrigin(endpoint: string): string | null {
   const parsed = parseGrpcEndpoint(endpoint);
   return parsed ? `http://${parsed.target}` : null;
 }
-

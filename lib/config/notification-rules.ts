@@ -13,7 +13,6 @@ export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 export const NOTIFICATION_FORMATS = ['json', 'slack'] as const;
 export type NotificationFormat = (typeof NOTIFICATION_FORMATS)[number];
 
-
 export const NotificationRuleSchema = z
   .strictObject({
     name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/, 'expected 1-63 letters, digits, dot, dash or underscore'),

@@ -1,6 +1,7 @@
 /** A task's notification deliveries as the task page shows them (lib/dashboard/notification-wire). */
-import { listTaskDeliveries, type DeliveryRecord } from '../db/notification-repo';
+import type { DeliveryRecord } from '../db/notification-repo';
 import { findTask } from '../db/task-repo';
+import { store } from '../db/store';
 import type { Delivery, DeliveryList } from './notification-wire';
 
 function originOf(url: string): string {
@@ -33,5 +34,5 @@ function toDelivery(r: DeliveryRecord): Delivery {
 /** null when there is no such task. */
 export async function taskDeliveries(taskId: string): Promise<DeliveryList | null> {
   if (!(await findTask(taskId))) return null;
-  return { deliveries: (await listTaskDeliveries(taskId)).map(toDelivery) };
+  return { deliveries: (await store().notifications.byTask(taskId)).map(toDelivery) };
 }

@@ -12,7 +12,6 @@ import { encodeFrame } from '../protocol/sse-frames';
 import { loadTaskDetail, toTimelineEvent } from './task-detail';
 import { TASK_STREAM_EVENTS, type TaskStreamEnd } from './wire';
 
-
 function eventFrame(event: Parameters<typeof toTimelineEvent>[0]): string {
   return encodeFrame({ event: TASK_STREAM_EVENTS.event, id: event.seq, data: toTimelineEvent(event) });
 }

@@ -58,8 +58,8 @@ export async function listAuditEntries(limit: number, before?: AuditCursor): Pro
 }
 
 const PRUNE: PruneStatement = {
-  sqlite: `DELETE FROM "AuditEntry" WHERE rowid IN (SELECT rowid FROM "AuditEntry" WHERE "at" < ? LIMIT ?)`,
-  pg: `DELETE FROM "AuditEntry" WHERE ctid = ANY(ARRAY(SELECT ctid FROM "AuditEntry" WHERE "at" < $1 LIMIT $2 FOR UPDATE SKIP LOCKED))`,
+  sqlite: 'DELETE FROM "AuditEntry" WHERE rowid IN (SELECT rowid FROM "AuditEntry" WHERE "at" < ? LIMIT ?)',
+  pg: 'DELETE FROM "AuditEntry" WHERE ctid = ANY(ARRAY(SELECT ctid FROM "AuditEntry" WHERE "at" < $1 LIMIT $2 FOR UPDATE SKIP LOCKED))',
 };
 
 /** Deletes entries older than `now - retentionMs`, in bounded batches; the number deleted. */

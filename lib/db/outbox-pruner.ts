@@ -13,7 +13,7 @@
  */
 import { sqliteTime } from './task-store';
 import type { OwnedOutbox } from './postgres/leases';
-import type { PushOutcome } from './push-delivery-repo';
+import type { PushOutcome } from './outbox-rows';
 import type { DeliveryState } from './notification-repo';
 import { deleteInBatches, PRUNE_BATCH, type PruneStatement } from './prune-batches';
 

@@ -1,10 +1,22 @@
 /**
  * The outbox rows both stores read and write alike (sqlite/outboxes.ts, postgres/outboxes.ts):
- * the notification record and its stored shape, the values of an outcome, the due time.
+ * the notification record and its stored shape, the push delivery record, the values of an
+ * outcome, the due time.
  */
 import { sqliteTime } from './task-store';
 import type { NewDelivery } from './change-outbox';
-import type { PushDeliveryRecord, PushOutcome } from './push-delivery-repo';
+
+/** A push delivery (table PushDelivery): deliveries of one config go out in seq order. */
+export interface PushDeliveryRecord {
+  taskId: string;
+  configId: string;
+  seq: number;
+  attempts: number;
+  /** Set when an attempt was in flight and its outcome never recorded (its instance died). */
+  attemptStartedAt: string | null;
+}
+
+export type PushOutcome = { state: 'delivered' } | { state: 'failed'; error: string } | { state: 'pending'; error: string; retryAt: Date };
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'refused';
 
@@ -42,7 +54,8 @@ export const toDeliveryRecord = (r: DeliveryRow): DeliveryRecord => ({ ...r, att
 export const NOTIFICATION_COLUMNS = '"id","taskId","rule","event","seq","url","format","payload","state","attempts","attemptLog","nextAttemptAt","attemptStartedAt","lastError","createdAt","deliveredAt"';
 
 /** The SET values, then the key, of a notification attempt's outcome. */
-export const notificationOutcomeValues = (id: string, o: AttemptOutcome) => [o.state, JSON.stringify(o.attemptLog), sqliteTime(o.nextAttemptAt), o.lastError, o.deliveredAt ? sqliteTime(o.deliveredAt) : null, id];
+export const notificationOutcomeValues = (id: string, o: AttemptOutcome) =>
+  [o.state, JSON.stringify(o.attemptLog), sqliteTime(o.nextAttemptAt), o.lastError, o.deliveredAt ? sqliteTime(o.deliveredAt) : null, id];
 
 /** The SET values, then the key, of a push attempt's outcome. */
 export const pushOutcomeValues = (d: PushDeliveryRecord, outcome: PushOutcome, now: Date) => [

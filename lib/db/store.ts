@@ -20,7 +20,7 @@ import { createSqliteStore } from './sqlite/store';
 import { createPostgresStore } from './postgres/store';
 import type { PrismaClient } from './generated/client';
 import type { TaskReader, TaskWriter } from './task-store';
-import type { PushDeliveryRecord, PushOutcome } from './push-delivery-repo';
+import type { PushDeliveryRecord, PushOutcome } from './outbox-rows';
 import type { AttemptOutcome, DeliveryRecord } from './outbox-rows';
 import type { NewDelivery } from './change-outbox';
 import type { LaunchedGroupRow, SessionRowKey } from './launch-rows';
@@ -35,7 +35,12 @@ import type { StateCounts } from './state-counts';
 /** Both Prisma clients are generated from prisma/schema.prisma and expose the same model API. */
 export type Db = InstanceType<typeof PrismaClient>;
 
-/** The push-delivery outbox (push-delivery-repo.ts); `owner` limits a shared database to this instance's rows. */
+/**
+ * The push-delivery outbox (table PushDelivery). Rows are written in the transaction of the task
+ * change that causes them (change-outbox.ts); the sender (lib/push/push-delivery.ts) reads them
+ * here. `owner` limits a shared database to this instance's rows; only the oldest pending row of
+ * each config is due, so a config's deliveries go out in seq order.
+ */
 export interface PushDeliveryOutbox {
   due(owner: string, now: Date, limit: number): MaybeAsync<PushDeliveryRecord[]>;
   nextDue(owner: string): MaybeAsync<Date | null>;
@@ -43,7 +48,7 @@ export interface PushDeliveryOutbox {
   recordOutcome(d: PushDeliveryRecord, owner: string, outcome: PushOutcome, now: Date): MaybeAsync<boolean>;
 }
 
-/** The notification outbox (notification-repo.ts), owned per row as the push outbox is. */
+/** The notification outbox (table NotificationDelivery; lib/notify sends it), owned per row as the push outbox is. */
 export interface NotificationOutbox {
   enqueue(d: NewDelivery, now: Date): MaybeAsync<boolean>;
   due(owner: string, now: Date, limit: number): MaybeAsync<DeliveryRecord[]>;

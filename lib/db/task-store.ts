@@ -58,7 +58,6 @@ export interface RawArtifactRow {
   metadata: string | null;
 }
 
-
 /** A task row with what a snapshot of it needs: its recent messages and stored artifacts. */
 export interface RawTaskParts {
   task: RawTaskRow;

@@ -18,14 +18,12 @@ export interface TaskTally {
   count: number;
 }
 
-
 /** The filters a tally can answer: the others (time, text, owner…) need the tasks themselves. */
 export interface TallyFilter {
   direction?: Direction;
   /** A served agent's slug or a peer's name, as the dashboard's agent filter. */
   agentOrPeer?: string;
 }
-
 
 /** For the metrics gauge: tasks per (state, direction). */
 export async function tallyTasksByState(): Promise<TaskTally[]> {
@@ -47,4 +45,3 @@ export async function tallyByState(f: TallyFilter): Promise<StateCounts> {
   );
   return toStateCounts(rows);
 }
-

@@ -18,7 +18,6 @@ import type { MaybeAsync } from '../util/maybe-async';
 export type LaunchedGroupRecord = LaunchedGroupRow;
 export type LaunchKind = LaunchedGroupRecord['kind'];
 
-
 /**
  * Where records live. add() must be durable when it returns (or its promise resolves), and throw
  * (reject) if it cannot be. SQLite's ledger is synchronous; PostgreSQL's returns promises.

@@ -40,9 +40,11 @@ class ArrayLedger implements GroupLedger {
   add(record: LaunchedGroupRecord): void {
     this.rows.push(record);
   }
+
   remove(record: LaunchedGroupRecord): void {
     this.rows = this.rows.filter((r) => !(r.pgid === record.pgid && r.startTime === record.startTime));
   }
+
   list(): LaunchedGroupRecord[] {
     return [...this.rows];
   }

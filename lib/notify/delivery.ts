@@ -1,5 +1,5 @@
 /**
- * Sends queued notifications (the outbox in lib/db/notification-repo). Each attempt passes the
+ * Sends queued notifications (the store's notification outbox). Each attempt passes the
  * push SSRF guard first; a 2xx marks the row delivered (final: it is never sent again, also after
  * a restart); a network error, 408, 429 or 5xx is retried with doubling backoff up to the rule's
  * `retries`; anything else, or the last retry, marks it failed. Every attempt is logged on the row,
@@ -8,7 +8,8 @@
  */
 import type { NotificationRule } from '../config/notification-rules';
 import { getSettings } from '../config/settings';
-import { dueDeliveries, nextDeliveryDue, recordDeliveryAttempt, startDeliveryAttempt, type AttemptOutcome, type DeliveryAttempt, type DeliveryRecord } from '../db/notification-repo';
+import type { AttemptOutcome, DeliveryAttempt, DeliveryRecord } from '../db/notification-repo';
+import { store } from '../db/store';
 import { refuseWebhookTarget } from '../push/webhook-target';
 import { PushAllowlist } from '../push/address-policy';
 import { postWebhook, WebhookRefusedError } from '../push/guarded-post';
@@ -64,14 +65,14 @@ async function post(record: DeliveryRecord, rule: NotificationRule): Promise<Sen
 const unknownOutcome = (startedAt: string): DeliveryAttempt => ({ at: new Date(startedAt).toISOString(), error: 'outcome unknown: the instance sending it stopped during the attempt' });
 
 async function attempt(record: DeliveryRecord, rule: NotificationRule | undefined, owner: string): Promise<void> {
-  const attempts = await startDeliveryAttempt(record.id, owner);
+  const attempts = await store().notifications.startAttempt(record.id, owner, new Date());
   if (attempts === null) return; // finished meanwhile, or no longer this instance's
   const now = new Date();
   const entry: DeliveryAttempt = { at: now.toISOString() };
   const earlier = record.attemptStartedAt ? [unknownOutcome(record.attemptStartedAt)] : [];
   if (record.attemptStartedAt) log.warn('notification sent again: the outcome of an earlier attempt is unknown', { delivery: record.id, since: record.attemptStartedAt });
   const logged = (e: DeliveryAttempt) => [...record.attemptLog, ...earlier, e].slice(-ATTEMPT_LOG_LIMIT);
-  const finish = (o: AttemptOutcome) => recordOutcome(() => recordDeliveryAttempt(record.id, owner, o), `notification ${record.id}`);
+  const finish = (o: AttemptOutcome) => recordOutcome(() => store().notifications.recordAttempt(record.id, owner, o), `notification ${record.id}`);
   if (!rule) {
     const error = `rule "${record.rule}" is no longer in the config file`;
     await finish({ state: 'failed', attemptLog: logged({ ...entry, error }), nextAttemptAt: now, lastError: error, deliveredAt: null });
@@ -108,8 +109,8 @@ async function attempt(record: DeliveryRecord, rule: NotificationRule | undefine
  */
 export function deliveryWorker(rules: () => ReadonlyMap<string, NotificationRule>, owner: string): OutboxWorker<DeliveryRecord> {
   return new OutboxWorker('notification delivery', {
-    due: () => dueDeliveries(owner),
-    nextDue: () => nextDeliveryDue(owner),
+    due: () => store().notifications.due(owner, new Date(), 20),
+    nextDue: () => store().notifications.nextDue(owner),
     key: (d) => d.id,
     attempt: (d) => attempt(d, rules().get(d.rule), owner),
   });

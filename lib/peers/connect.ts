@@ -41,7 +41,14 @@ const urlCache = () => appPart('clientCardCache', () => new Map<string, CachedIn
 function toConnection(target: ResolvedTarget, iface: CachedInterface): PeerConnection {
   // Credentials are chosen for the endpoint itself: the card may name another origin.
   const authorization = authorizationFor(target, iface.endpoint);
-  return { ...iface, headers: headersFor(target, iface.endpoint), ...(authorization ? { authorization } : {}), timeoutMs: target.timeout.ms, label: target.peerName ?? target.url, ...(target.peerName ? { peerName: target.peerName } : {}) };
+  return {
+    ...iface,
+    headers: headersFor(target, iface.endpoint),
+    ...(authorization ? { authorization } : {}),
+    timeoutMs: target.timeout.ms,
+    label: target.peerName ?? target.url,
+    ...(target.peerName ? { peerName: target.peerName } : {}),
+  };
 }
 
 async function cachedInterface(target: ResolvedTarget, prefer?: ProtocolVersion): Promise<CachedInterface | null> {

@@ -12,11 +12,9 @@ import { HEADER_NAME, PeerAuthInputSchema } from '../protocol/peer-auth';
 /** Headers the client sets itself; a peer's extra headers may not replace them. */
 export const PROTECTED_HEADERS = ['content-type', 'accept', 'a2a-version', 'content-length', 'host', 'transfer-encoding', 'connection'];
 
-
 export const PeerNameSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/, 'expected 1-63 letters, digits, dot, dash or underscore');
 
 const PeerUrlSchema = z.url({ protocol: /^https?$/, message: 'expected an absolute http(s) URL' });
-
 
 export const PeerHeadersSchema = z
   .record(z.string().regex(HEADER_NAME, 'expected an HTTP header name'), z.string())

@@ -22,11 +22,11 @@ const SENT_MESSAGE = {
   mode: z.string().optional(),
 };
 
-export const SubmittedPayloadSchema = z.looseObject({
-  ...SENT_MESSAGE,
-  /** Outbound: the resolved target. */
-  target: z.unknown().optional(),
-});
+/** The payload of a sent message, with what only one of its two events carries. */
+const sentMessage = <T extends z.ZodRawShape>(extra: T) => z.looseObject({ ...SENT_MESSAGE, ...extra });
+
+/** Outbound: `target` is the resolved target. */
+export const SubmittedPayloadSchema = sentMessage({ target: z.unknown().optional() });
 
 export const StatusPayloadSchema = z.looseObject({
   message: MessageSchema.optional(),
@@ -41,11 +41,8 @@ export const StatusPayloadSchema = z.looseObject({
   connected: z.looseObject({ version: z.string(), endpoint: z.string(), streaming: z.boolean() }).optional(),
 });
 
-export const MessagePayloadSchema = z.looseObject({
-  ...SENT_MESSAGE,
-  /** A message the peer sent (outbound): not the caller's input, so no new turn. */
-  remote: z.boolean().optional(),
-});
+/** `remote`: a message the peer sent (outbound), not the caller's input, so no new turn. */
+export const MessagePayloadSchema = sentMessage({ remote: z.boolean().optional() });
 
 export const DetachedPayloadSchema = z.looseObject({
   reason: z.string(),
@@ -64,17 +61,14 @@ export const FollowErrorPayloadSchema = z.looseObject({
   retryInMs: z.number().optional(),
 });
 
+/** Optional string fields, by name: most of a peer note is text the client may or may not have. */
+const optionalStrings = <K extends string>(...names: K[]) =>
+  Object.fromEntries(names.map((name) => [name, z.string().optional()])) as Record<K, z.ZodOptional<z.ZodString>>;
+
 /** What the outbound client noted about the peer; `event` says which note it is. */
 export const RemotePayloadSchema = z.looseObject({
   event: z.string(),
-  note: z.string().optional(),
-  reason: z.string().optional(),
-  via: z.string().optional(),
-  warning: z.string().optional(),
-  phase: z.string().optional(),
-  answer: z.string().optional(),
-  remoteTaskId: z.string().optional(),
-  remoteContextId: z.string().optional(),
+  ...optionalStrings('note', 'reason', 'via', 'warning', 'phase', 'answer', 'remoteTaskId', 'remoteContextId'),
   timeoutMs: z.number().optional(),
 });
 

@@ -12,7 +12,7 @@ export function timeoutFloorWarning(seconds: number | null | undefined, what = '
   if (seconds === null || seconds === undefined || !Number.isFinite(seconds) || seconds >= CLIENT_TIMEOUT_FLOOR_SECONDS) return null;
   return (
     `${what} ${seconds} s is below the ${CLIENT_TIMEOUT_FLOOR_SECONDS} s floor: a peer that sends keepalives every 5 s (Hermes) ` +
-    `can have its stream cut between them, and may fail its task when we disconnect`
+    'can have its stream cut between them, and may fail its task when we disconnect'
   );
 }
 

@@ -8,7 +8,6 @@ import { settledWithin, sleep } from '../util/abortable';
 import { backoffDelay } from '../util/backoff';
 import type { MaybeAsync } from '../util/maybe-async';
 
-
 export interface OutboxSource<T> {
   /** What is due now (on PostgreSQL: what this instance may send). */
   due(): MaybeAsync<T[]>;
@@ -133,4 +132,3 @@ export async function recordOutcome(record: () => unknown, what: string, forMs =
     }
   }
 }
-

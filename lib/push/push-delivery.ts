@@ -18,7 +18,7 @@ import { eventHub } from '../events/hub';
 import { findPushConfig, taskIdsWithPushConfigs, type PushConfigRecord } from '../db/push-repo';
 import { planOutbox, type OutboxRows } from '../db/change-outbox';
 import { backoffDelay } from '../util/backoff';
-import { duePushDeliveries, nextPushDeliveryDue, recordPushOutcome, startPushAttempt, type PushDeliveryRecord, type PushOutcome } from '../db/push-delivery-repo';
+import type { PushDeliveryRecord, PushOutcome } from '../db/outbox-rows';
 import type { WriteResult } from '../db/task-store';
 import { findTask, listEvents } from '../db/task-repo';
 import type { TaskRecord } from '../db/task-records';
@@ -77,8 +77,8 @@ export function ensurePushDelivery(): void {
   if (s.worker) return;
   const owner = instanceId();
   const worker = new OutboxWorker<PushDeliveryRecord>('push delivery', {
-    due: () => duePushDeliveries(owner),
-    nextDue: () => nextPushDeliveryDue(owner),
+    due: () => store().pushDeliveries.due(owner, new Date(), 50),
+    nextDue: () => store().pushDeliveries.nextDue(owner),
     key: (d) => deliveryKey(d),
     attempt: (d) => attempt(d, owner),
   });
@@ -116,12 +116,12 @@ export function trackPushTask(taskId: string): void {
 const deliveryKey = (d: Pick<PushDeliveryRecord, 'taskId' | 'configId' | 'seq'>) => `${d.taskId}:${d.configId}:${d.seq}`;
 
 async function attempt(d: PushDeliveryRecord, owner: string): Promise<void> {
-  const attempts = await startPushAttempt(d, owner);
+  const attempts = await store().pushDeliveries.startAttempt(d, owner, new Date());
   if (attempts === null) return; // delivered meanwhile, or no longer this instance's
   if (d.attemptStartedAt) log.warn('push notification sent again: the outcome of an earlier attempt is unknown', { delivery: deliveryKey(d), since: d.attemptStartedAt });
   const sent = await send(d, attempts).catch((err: unknown): PushOutcome => ({ state: 'pending', error: errorMessage(err), retryAt: new Date(Date.now() + backoffMs(attempts)) }));
   const outcome: PushOutcome = sent.state === 'pending' && attempts > RETRIES ? { state: 'failed', error: sent.error } : sent;
-  await recordOutcome(() => recordPushOutcome(d, owner, outcome), `push delivery ${deliveryKey(d)}`);
+  await recordOutcome(() => store().pushDeliveries.recordOutcome(d, owner, outcome, new Date()), `push delivery ${deliveryKey(d)}`);
 }
 
 async function send(d: PushDeliveryRecord, attempts: number): Promise<PushOutcome> {

@@ -7,7 +7,6 @@ import type { z } from 'zod';
 import { ApiErrorSchema } from '@/lib/dashboard/wire';
 import { ClientError } from '@/lib/protocol/client-error';
 
-
 type QueryValue = string | number | boolean | null | undefined;
 
 export function withQuery(path: string, params: Record<string, QueryValue>): string {

@@ -66,7 +66,7 @@ interface Prepared {
 }
 
 /** The HTTP bindings' auth refusals (401, 403, 503) as the gRPC statuses of the same meaning. */
-const AUTH_STATUS = { 401: GrpcStatus.UNAUTHENTICATED, 403: GrpcStatus.PERMISSION_DENIED, 503: GrpcStatus.UNAVAILABLE } as const;
+const AUTH_STATUS = { '401': GrpcStatus.UNAUTHENTICATED, '403': GrpcStatus.PERMISSION_DENIED, '503': GrpcStatus.UNAVAILABLE } as const;
 
 /** Everything before the operation: decoding, auth, version, agent, bounds. */
 async function prepare(call: Call, signal: AbortSignal): Promise<Prepared> {

@@ -6,7 +6,7 @@ const HOSTILE = 'a\x1b]0;pwned\x07b\x1b[2Jc\x1b]52;c;aWQ=\x07d\x9b31me\rf\x00g\x
 describe('terminal text', () => {
   it('makes every control character visible, OSC, CSI, C1, NUL, DEL, CR and bidi overrides included', () => {
     const out = terminalLine(HOSTILE);
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
     expect(out).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202e]/);
     expect(out).toBe('a\\x1b]0;pwned\\x07b\\x1b[2Jc\\x1b]52;c;aWQ=\\x07d\\x9b31me\\x0df\\x00g\\x7fh\\u{202e}i');
   });

@@ -99,7 +99,8 @@ describe('a peer that can neither stream nor send non-blocking: plain blocking, 
       const taskId = await dispatch(a.url, { url: peer.url, text: 'chunks 3 every 10ms', mode: 'blocking', protocolVersion: '0.3' });
       const { task, snapshot } = await waitForTask(a.url, taskId);
       // Compared as stored (decision 214): streamed chunks are one joined part, a plain answer keeps the peer's parts.
-      return { state: task.state, endReason: task.endReason, status: snapshot.status.message?.parts, artifacts: snapshot.artifacts?.map((a) => ({ artifactId: a.artifactId, parts: joinedParts(a.parts as Part[]) })) };
+      const artifacts = snapshot.artifacts?.map((a) => ({ artifactId: a.artifactId, parts: joinedParts(a.parts as Part[]) }));
+      return { state: task.state, endReason: task.endReason, status: snapshot.status.message?.parts, artifacts };
     };
     const [plain, streamed, nonBlocking] = await Promise.all([outcome(holding), outcome(peers['1.3.0/stream']!), outcome(peers['1.3.0/plain']!)]);
     expect(plain.state).toBe('completed');

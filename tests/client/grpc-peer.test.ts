@@ -61,4 +61,3 @@ describe('A → a gRPC-only @a2a-js/sdk peer (6 chunks over 1.8 s)', () => {
     expect(peer.requests.map((r) => r.method)).toContain('cancelTask');
   });
 });
-

@@ -23,6 +23,7 @@ class AskExecutor implements AgentExecutor {
     bus.publish({ kind: 'status-update', ...ids, status: { state: ctx.task ? 'completed' : 'input-required', timestamp: new Date().toISOString() }, final: true });
     bus.finished();
   }
+
   async cancelTask(): Promise<void> {}
 }
 

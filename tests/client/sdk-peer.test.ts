@@ -92,4 +92,3 @@ async function readState(taskId: string): Promise<{ remote: boolean }> {
   const view = await waitForTask(a.url, taskId, ['working', 'completed', 'failed']);
   return { remote: Boolean(view.task.remoteTaskId) };
 }
-

@@ -116,4 +116,3 @@ describe('multi-turn and cancel through A', () => {
     expect(theirs.task.state).toBe('canceled');
   });
 });
-

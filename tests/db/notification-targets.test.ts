@@ -29,7 +29,7 @@ async function exec(sql: string, values: unknown[]): Promise<void> {
 }
 
 async function storedUrls(): Promise<Record<string, string>> {
-  const sql = `SELECT "id", "url" FROM "NotificationDelivery" ORDER BY 1`;
+  const sql = 'SELECT "id", "url" FROM "NotificationDelivery" ORDER BY 1';
   const rows = client.store().kind === 'postgresql' ? (await client.pgQuery<{ id: string; url: string }>(sql)).rows : (client.sqliteTaskWriter().conn.prepare(sql).all() as { id: string; url: string }[]);
   return Object.fromEntries(rows.map((r) => [r.id, r.url]));
 }
@@ -42,7 +42,7 @@ beforeAll(async () => {
   await client.storeReady();
   await tasks.insertTask({ id: 't', contextId: 'ctx-t', direction: 'inbound', agentSlug: 'echo', state: 'submitted', requestText: 'hi' }, [{ type: 'submitted', state: 'submitted', payload: { message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'text', text: 'hi' }] } } }]);
   for (const [id, url] of ROWS) {
-    await exec(`INSERT INTO "NotificationDelivery" ("id","taskId","rule","event","seq","url","format","payload","state","owner") VALUES (?, 't', 'r', 'task-failed', 1, ?, 'json', '{}', 'delivered', 'me')`, [id, url]);
+    await exec('INSERT INTO "NotificationDelivery" ("id","taskId","rule","event","seq","url","format","payload","state","owner") VALUES (?, \'t\', \'r\', \'task-failed\', 1, ?, \'json\', \'{}\', \'delivered\', \'me\')', [id, url]);
   }
 });
 
@@ -56,7 +56,7 @@ describe('old notification rows lose their full webhook URLs', () => {
   });
 
   it('runs in the start-up check of stored secrets', async () => {
-    await exec(`INSERT INTO "NotificationDelivery" ("id","taskId","rule","event","seq","url","format","payload","state","owner") VALUES ('late', 't', 'r', 'task-failed', 2, 'https://late.example/path-secret', 'json', '{}', 'pending', 'me')`, []);
+    await exec('INSERT INTO "NotificationDelivery" ("id","taskId","rule","event","seq","url","format","payload","state","owner") VALUES (\'late\', \'t\', \'r\', \'task-failed\', 2, \'https://late.example/path-secret\', \'json\', \'{}\', \'pending\', \'me\')', []);
     const { checkStoredSecrets } = await import('../../lib/runtime/stored-secrets');
     expect(await checkStoredSecrets()).toBeNull();
     expect((await storedUrls()).late).toBe('https://late.example');

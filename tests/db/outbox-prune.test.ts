@@ -27,7 +27,7 @@ async function exec(sql: string, values: unknown[]): Promise<void> {
 }
 
 async function ids(table: 'PushDelivery' | 'NotificationDelivery'): Promise<string[]> {
-  const column = table === 'PushDelivery' ? `"configId"` : `"id"`;
+  const column = table === 'PushDelivery' ? '"configId"' : '"id"';
   const sql = `SELECT ${column} AS "id" FROM "${table}" ORDER BY 1`;
   if (client.store().kind === 'postgresql') return (await client.pgQuery<{ id: string }>(sql)).rows.map((r) => r.id);
   return (client.sqliteTaskWriter().conn.prepare(sql).all() as { id: string }[]).map((r) => r.id);
@@ -53,15 +53,15 @@ beforeAll(async () => {
   await client.storeReady();
   await repo.insertTask({ id: 't', contextId: 'ctx-t', direction: 'inbound', agentSlug: 'echo', state: 'submitted', requestText: 'hi' }, [{ type: 'submitted', state: 'submitted', payload: { message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'text', text: 'hi' }] } } }]);
   for (const [state, msAgo, name] of ROWS) {
-    await exec(`INSERT INTO "PushDelivery" ("taskId","configId","seq","state","owner","nextAttemptAt","createdAt") VALUES ('t', ?, 1, ?, 'me', ?, ?)`, [name, state, at(msAgo), at(msAgo)]);
-    await exec(`INSERT INTO "NotificationDelivery" ("id","taskId","rule","event","seq","url","format","payload","state","owner","nextAttemptAt","createdAt") VALUES (?, 't', 'r', 'task-failed', 1, 'https://example.com', 'json', '{}', ?, 'me', ?, ?)`, [
+    await exec('INSERT INTO "PushDelivery" ("taskId","configId","seq","state","owner","nextAttemptAt","createdAt") VALUES (\'t\', ?, 1, ?, \'me\', ?, ?)', [name, state, at(msAgo), at(msAgo)]);
+    await exec('INSERT INTO "NotificationDelivery" ("id","taskId","rule","event","seq","url","format","payload","state","owner","nextAttemptAt","createdAt") VALUES (?, \'t\', \'r\', \'task-failed\', 1, \'https://example.com\', \'json\', \'{}\', ?, \'me\', ?, ?)', [
       name,
       state,
       at(msAgo),
       at(msAgo),
     ]);
   }
-  await exec(`INSERT INTO "NotificationDelivery" ("id","taskId","rule","event","seq","url","format","payload","state","owner","nextAttemptAt","createdAt") VALUES ('old-refused', 't', 'r', 'task-failed', 1, 'https://example.com', 'json', '{}', 'refused', 'me', ?, ?)`, [at(HOUR + 1), at(HOUR + 1)]);
+  await exec('INSERT INTO "NotificationDelivery" ("id","taskId","rule","event","seq","url","format","payload","state","owner","nextAttemptAt","createdAt") VALUES (\'old-refused\', \'t\', \'r\', \'task-failed\', 1, \'https://example.com\', \'json\', \'{}\', \'refused\', \'me\', ?, ?)', [at(HOUR + 1), at(HOUR + 1)]);
 });
 
 describe(`pruning finished outbox rows (${testStore()})`, () => {

@@ -27,7 +27,7 @@ beforeAll(async () => {
   pushes = await import('../../lib/db/push-repo');
   (await import('../../lib/db/client')).db();
   raw = new Database(path.join(dir, 'test.db'));
-  raw.prepare(`INSERT INTO "Task" (id, contextId, direction, state) VALUES ('t1', 'c1', 'inbound', 'working')`).run();
+  raw.prepare('INSERT INTO "Task" (id, contextId, direction, state) VALUES (\'t1\', \'c1\', \'inbound\', \'working\')').run();
 });
 
 const peerInput = (name: string, secret: string) => ({
@@ -70,8 +70,8 @@ describe('stored secrets are encrypted', () => {
   });
 
   it('plaintext rows of an older version still read, and are sealed by the boot migration', async () => {
-    raw.prepare(`INSERT INTO "Peer" (name, url, normalizedUrl, authType, authSecret, headers) VALUES ('legacy', 'https://legacy.example', 'https://legacy.example', 'bearer', 'legacy-secret', '{"X-Team":"blue"}')`).run();
-    raw.prepare(`INSERT INTO "PushConfig" (taskId, id, url, token, authentication, version) VALUES ('t1', 'old', 'https://h.example', 'old-token', '{"scheme":"Bearer","credentials":"old-cred"}', '1.0')`).run();
+    raw.prepare('INSERT INTO "Peer" (name, url, normalizedUrl, authType, authSecret, headers) VALUES (\'legacy\', \'https://legacy.example\', \'https://legacy.example\', \'bearer\', \'legacy-secret\', \'{"X-Team":"blue"}\')').run();
+    raw.prepare('INSERT INTO "PushConfig" (taskId, id, url, token, authentication, version) VALUES (\'t1\', \'old\', \'https://h.example\', \'old-token\', \'{"scheme":"Bearer","credentials":"old-cred"}\', \'1.0\')').run();
     expect((await peers.findPeerRecord('legacy'))?.authSecret).toBe('legacy-secret');
     expect(await pushes.findPushConfig('t1', 'old')).toMatchObject({ token: 'old-token', authentication: { credentials: 'old-cred' } });
 
@@ -90,7 +90,7 @@ describe('stored secrets are encrypted', () => {
   });
 
   it('a sealed value cannot be moved to another column', async () => {
-    raw.prepare(`UPDATE "PushConfig" SET token = ? WHERE id = 'p1'`).run(rawPeerSecret('alpha'));
+    raw.prepare('UPDATE "PushConfig" SET token = ? WHERE id = \'p1\'').run(rawPeerSecret('alpha'));
     expect((await pushes.findPushConfig('t1', 'p1'))?.token).toBeNull();
     // and the start-up check names it, so the start is refused instead of pushing without the token
     expect((await pushes.sealPushSecretsAgain()).unreadable).toEqual(['push config "p1" of task t1 (PushConfig.token)']);

@@ -82,7 +82,7 @@ describe(`the list's index-shaped filters (${testStore()})`, () => {
     expect(seen).toEqual([ids.newDetached, ids.askDetached, ids.oldDetached]);
   });
 
-  it("counts the agent filter over a time range as the tasks say, a task on both sides once", async () => {
+  it('counts the agent filter over a time range as the tasks say, a task on both sides once', async () => {
     const since = new Date(Date.now() - 3_600_000);
     for (const name of ['lab', 'slow', 'echo', 'nobody']) {
       const truth = toStateCounts(

@@ -85,9 +85,9 @@ beforeAll(async () => {
   await task('pending-notification', 'completed');
   await task('sent-push', 'completed');
   const at = ago(2 * HOUR).toISOString();
-  await query(`INSERT INTO "PushDelivery" ("taskId","configId","seq","state","owner","nextAttemptAt","createdAt") VALUES ('pending-push', 'c', 4, 'pending', 'me', ?, ?)`, [at, at]);
-  await query(`INSERT INTO "PushDelivery" ("taskId","configId","seq","state","owner","nextAttemptAt","createdAt") VALUES ('sent-push', 'c', 4, 'delivered', 'me', ?, ?)`, [at, at]);
-  await query(`INSERT INTO "NotificationDelivery" ("id","taskId","rule","event","seq","url","format","payload","state","owner","nextAttemptAt","createdAt") VALUES ('n1', 'pending-notification', 'r', 'task-failed', 4, 'https://example.com', 'json', '{}', 'pending', 'me', ?, ?)`, [at, at]);
+  await query('INSERT INTO "PushDelivery" ("taskId","configId","seq","state","owner","nextAttemptAt","createdAt") VALUES (\'pending-push\', \'c\', 4, \'pending\', \'me\', ?, ?)', [at, at]);
+  await query('INSERT INTO "PushDelivery" ("taskId","configId","seq","state","owner","nextAttemptAt","createdAt") VALUES (\'sent-push\', \'c\', 4, \'delivered\', \'me\', ?, ?)', [at, at]);
+  await query('INSERT INTO "NotificationDelivery" ("id","taskId","rule","event","seq","url","format","payload","state","owner","nextAttemptAt","createdAt") VALUES (\'n1\', \'pending-notification\', \'r\', \'task-failed\', 4, \'https://example.com\', \'json\', \'{}\', \'pending\', \'me\', ?, ?)', [at, at]);
 });
 
 describe(`pruning finished tasks (${testStore()})`, () => {

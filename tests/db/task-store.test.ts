@@ -88,12 +88,12 @@ describe(`the task store (${testStore()})`, () => {
     const foreign = ['gap', 3, 'artifact', null, JSON.stringify(chunk('two ', true)), new Date().toISOString()];
     if (client.store().kind === 'postgresql') {
       const pool = client.pgStore().pool;
-      await pool.query(`UPDATE "Task" SET "lastSeq" = 3 WHERE "id" = 'gap'`);
-      await pool.query(`INSERT INTO "TaskEvent" ("taskId","seq","type","state","payload","at") VALUES ($1,$2,$3,$4,$5,$6)`, foreign);
+      await pool.query('UPDATE "Task" SET "lastSeq" = 3 WHERE "id" = \'gap\'');
+      await pool.query('INSERT INTO "TaskEvent" ("taskId","seq","type","state","payload","at") VALUES ($1,$2,$3,$4,$5,$6)', foreign);
     } else {
       const conn = client.sqliteTaskWriter().conn;
-      conn.prepare(`UPDATE "Task" SET "lastSeq" = 3 WHERE "id" = 'gap'`).run();
-      conn.prepare(`INSERT INTO "TaskEvent" ("taskId","seq","type","state","payload","at") VALUES (?,?,?,?,?,?)`).run(...foreign);
+      conn.prepare('UPDATE "Task" SET "lastSeq" = 3 WHERE "id" = \'gap\'').run();
+      conn.prepare('INSERT INTO "TaskEvent" ("taskId","seq","type","state","payload","at") VALUES (?,?,?,?,?,?)').run(...foreign);
     }
     const end = { type: 'artifact' as const, payload: chunk('three', true) };
     await repo.appendEvents('gap', [end, { type: 'status', state: 'completed', payload: {} }], { onlyIfNotTerminal: true, materializeArtifacts: true, patch: { state: 'completed' } });

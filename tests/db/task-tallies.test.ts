@@ -74,9 +74,9 @@ beforeAll(async () => {
 describe(`task tallies (${testStore()})`, () => {
   it('count what the tasks say, per filter the tallies answer', async () => {
     expect(await repo.countTasksByState({})).toEqual(await countedFromTasks());
-    expect(await repo.countTasksByState({ direction: 'outbound' })).toEqual(await countedFromTasks(`"direction" = 'outbound'`));
-    expect(await repo.countTasksByState({ agentOrPeer: 'slow' })).toEqual(await countedFromTasks(`("agentSlug" = 'slow' OR "peerName" = 'slow')`));
-    expect(await repo.countTasksByState({ direction: 'inbound', agentOrPeer: 'slow' })).toEqual(await countedFromTasks(`"direction" = 'inbound' AND "agentSlug" = 'slow'`));
+    expect(await repo.countTasksByState({ direction: 'outbound' })).toEqual(await countedFromTasks('"direction" = \'outbound\''));
+    expect(await repo.countTasksByState({ agentOrPeer: 'slow' })).toEqual(await countedFromTasks('("agentSlug" = \'slow\' OR "peerName" = \'slow\')'));
+    expect(await repo.countTasksByState({ direction: 'inbound', agentOrPeer: 'slow' })).toEqual(await countedFromTasks('"direction" = \'inbound\' AND "agentSlug" = \'slow\''));
     expect((await repo.countTasksByState({})).completed).toEqual({ total: 4, detached: 1 });
     const gauge = await tallies.tallyTasksByState();
     expect(gauge.find((t) => t.state === 'completed' && t.direction === 'inbound')?.count).toBe(3);

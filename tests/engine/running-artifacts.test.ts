@@ -7,7 +7,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useFreshDatabase } from '../support/in-process';
 import type { ArtifactChunk } from '../../lib/protocol/types';
 
-
 type Writer = typeof import('../../lib/engine/core/task-writer');
 type Repo = typeof import('../../lib/db/task-repo');
 type Client = typeof import('../../lib/db/client');
@@ -50,7 +49,7 @@ describe('materialised artifacts', () => {
     expect(client.sqliteTaskWriter().running.size).toBeGreaterThan(0);
     // The log is changed behind the writer's back: a materialisation that re-read it would show it.
     const tamper = () => {
-      client.sqliteTaskWriter().conn.prepare(`UPDATE "TaskEvent" SET "payload" = ? WHERE "taskId" = 'cached' AND "type" = 'artifact'`).run(JSON.stringify(chunk('main', 'x', true)));
+      client.sqliteTaskWriter().conn.prepare('UPDATE "TaskEvent" SET "payload" = ? WHERE "taskId" = \'cached\' AND "type" = \'artifact\'').run(JSON.stringify(chunk('main', 'x', true)));
     };
     expect(await streamAndComplete('cached', tamper)).toEqual(expected);
     expect((await repo.findTask('cached'))!.resultText).toBe(`${expected[0].slice(5)}\nfinal`);
@@ -64,9 +63,9 @@ describe('materialised artifacts', () => {
   it('come from the event log when the cache missed an event (a write it did not see)', async () => {
     await newTask('gap');
     // An event written behind the writer's back: the cache no longer covers the task.
-    client.sqliteTaskWriter().conn.prepare(`UPDATE "Task" SET "lastSeq" = "lastSeq" + 1 WHERE "id" = 'gap'`).run();
+    client.sqliteTaskWriter().conn.prepare('UPDATE "Task" SET "lastSeq" = "lastSeq" + 1 WHERE "id" = \'gap\'').run();
     client.sqliteTaskWriter().conn
-      .prepare(`INSERT INTO "TaskEvent" ("taskId","seq","type","state","payload","at") VALUES ('gap', 2, 'artifact', NULL, ?, '2026-01-01T00:00:00.000+00:00')`)
+      .prepare('INSERT INTO "TaskEvent" ("taskId","seq","type","state","payload","at") VALUES (\'gap\', 2, \'artifact\', NULL, ?, \'2026-01-01T00:00:00.000+00:00\')')
       .run(JSON.stringify(chunk('early', 'from the log', false)));
     const stored = await streamAndComplete('gap');
     expect(stored).toEqual(['early:from the log', ...expected]);
@@ -82,7 +81,7 @@ describe('materialised artifacts', () => {
     const lost = writer.recordEvents('rolled-back', [{ type: 'artifact', payload: chunk('main', 'lost', true) }]);
     const breaker = queue.enqueue(() => {
       tw.conn.pragma('defer_foreign_keys = ON');
-      tw.conn.prepare(`INSERT INTO "TaskEvent" ("taskId","seq","type","state","payload","at") VALUES ('no-such-task', 1, 'status', NULL, 'null', '2026-01-01T00:00:00.000+00:00')`).run();
+      tw.conn.prepare('INSERT INTO "TaskEvent" ("taskId","seq","type","state","payload","at") VALUES (\'no-such-task\', 1, \'status\', NULL, \'null\', \'2026-01-01T00:00:00.000+00:00\')').run();
     });
     await expect(lost).rejects.toThrow(/FOREIGN KEY/);
     await expect(breaker).rejects.toThrow(/FOREIGN KEY/);

@@ -128,7 +128,7 @@ describe('event → task summary: writer, browser and command line', () => {
     task.stop();
   });
 
-  it("a status without a message clears the last one (a status replaces the whole status, as in A2A)", async () => {
+  it('a status without a message clears the last one (a status replaces the whole status, as in A2A)', async () => {
     const task = await follow(await newTask('outbound'));
     const progress = await task.step([{ type: 'status', state: 'working', payload: { message: message('agent', '50% done') } }]);
     expect(progress.server.statusText).toBe('50% done');

@@ -77,4 +77,3 @@ describe('dashboard text search', () => {
     expect((await repo.countTasksByState({ search: 'common' })).submitted).toEqual({ total: 3, detached: 0 });
   });
 });
-

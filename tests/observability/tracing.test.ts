@@ -28,7 +28,10 @@ afterAll(async () => {
 });
 
 const pushedFor = (hooks: WebhookReceiver, taskId: string, state: string) =>
-  waitFor(async () => hooks.received.find((h) => (h.body as { id?: string; status?: { state?: string } }).id === taskId && (h.body as { status?: { state?: string } }).status?.state === state), 30_000, 100);
+  waitFor(async () => hooks.received.find((h) => {
+    const body = h.body as { id?: string; status?: { state?: string } };
+    return body.id === taskId && body.status?.state === state;
+  }), 30_000, 100);
 const pushSend = (url: string, text: string) => ({
   message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text }] },
   configuration: { blocking: false, pushNotificationConfig: { url } },

@@ -237,8 +237,8 @@ describe('two instances on one PostgreSQL', () => {
           }),
         );
         ids.push(...roundIds);
-        await waitFor(async () => (await client.query(`SELECT count(*)::int AS n FROM "Task" WHERE "id" = ANY($1) AND "endedAt" IS NOT NULL`, [roundIds])).rows[0].n === roundIds.length);
-        const { rows } = await client.query<{ state: string; n: number }>(`SELECT "state", count(*)::int AS n FROM "Task" WHERE "id" = ANY($1) GROUP BY "state"`, [roundIds]);
+        await waitFor(async () => (await client.query('SELECT count(*)::int AS n FROM "Task" WHERE "id" = ANY($1) AND "endedAt" IS NOT NULL', [roundIds])).rows[0].n === roundIds.length);
+        const { rows } = await client.query<{ state: string; n: number }>('SELECT "state", count(*)::int AS n FROM "Task" WHERE "id" = ANY($1) GROUP BY "state"', [roundIds]);
         for (const r of rows) if (r.state === 'canceled' || r.state === 'completed') wins[r.state] += r.n;
         if (!rows.some((r) => r.state === 'completed')) delayMs *= 3;
       }
@@ -379,7 +379,7 @@ describe('two instances on one PostgreSQL', () => {
       const client = new pg.Client({ connectionString: url });
       await client.connect();
       try {
-        const { rows } = await client.query(`SELECT DISTINCT "owner" FROM "NotificationDelivery" WHERE "taskId" = $1`, [id]);
+        const { rows } = await client.query('SELECT DISTINCT "owner" FROM "NotificationDelivery" WHERE "taskId" = $1', [id]);
         expect(rows).toEqual([{ owner: 'a' }]);
       } finally {
         await client.end();

@@ -81,7 +81,7 @@ describe('a restart of PostgreSQL while tasks run', () => {
     const client = new pg.Client({ connectionString: DATABASE_URL });
     await client.connect();
     try {
-      const { rows } = await client.query<{ seq: number; type: string; state: string | null }>(`SELECT "seq", "type", "state" FROM "TaskEvent" WHERE "taskId" = $1 ORDER BY "seq"`, [id]);
+      const { rows } = await client.query<{ seq: number; type: string; state: string | null }>('SELECT "seq", "type", "state" FROM "TaskEvent" WHERE "taskId" = $1 ORDER BY "seq"', [id]);
       expect(rows.map((r) => r.seq)).toEqual(rows.map((_, i) => i + 1));
       expect(rows.filter((r) => r.type === 'artifact')).toHaveLength(24);
       expect(rows.filter((r) => r.state === 'completed')).toHaveLength(1);
@@ -90,7 +90,7 @@ describe('a restart of PostgreSQL while tasks run', () => {
       const completedSeq = rows.find((r) => r.state === 'completed')!.seq;
       await waitFor(async () => hooks.received.some((r) => r.headers['idempotency-key'] === `${id}:${id}:${completedSeq}`));
       const queued = await waitFor(async () => {
-        const q = await client.query<{ seq: number; state: string }>(`SELECT "seq", "state" FROM "PushDelivery" WHERE "taskId" = $1 ORDER BY "seq"`, [id]);
+        const q = await client.query<{ seq: number; state: string }>('SELECT "seq", "state" FROM "PushDelivery" WHERE "taskId" = $1 ORDER BY "seq"', [id]);
         return q.rows.every((r) => r.state === 'delivered') ? q.rows : null;
       });
       const pushed = hooks.received.filter((r) => String(r.headers['idempotency-key']).startsWith(`${id}:`)).map((r) => Number(String(r.headers['idempotency-key']).split(':').at(-1)));

@@ -58,7 +58,7 @@ describe('the two migration sets', () => {
       expect(applied.flat().sort()).toEqual(migrationNames(pgMigrationsDir()));
       const { rows } = await pools[0].query<{ table_name: string; column_name: string }>(
         // Tables named "_…" (the migrations log, the task tallies) are lib/db's own, not models.
-        `SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public' AND table_name NOT LIKE '\\_%'`,
+        'SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = \'public\' AND table_name NOT LIKE \'\\_%\'',
       );
       const actual = new Map<string, string[]>();
       for (const r of rows) actual.set(r.table_name, [...(actual.get(r.table_name) ?? []), r.column_name].sort());

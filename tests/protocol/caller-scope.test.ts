@@ -182,7 +182,7 @@ describe.each(['0.3', '1.0'] as Version[])('two API keys, A2A v%s', (version) =>
     expect(taskOf((await call(alice, 'ask', w.get(askTask.id))).body).id).toBe(askTask.id);
   });
 
-  it("ListTasks shows a caller only its own tasks at that agent", async () => {
+  it('ListTasks shows a caller only its own tasks at that agent', async () => {
     const bobs = taskOf((await call(bob, 'ask', w.send('bob asks'))).body);
     const ids = async (key: Key, slug: string, params: Record<string, unknown> = {}) => {
       const res = await call(key, slug, w.list({ pageSize: 100, ...params }));

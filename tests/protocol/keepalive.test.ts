@@ -43,7 +43,7 @@ describe('keepalives on quiet streams', () => {
     expect(text.slice(0, firstChunk)).toContain(KEEPALIVE);
   });
 
-  it("a dashboard task stream of a task waiting for input (nothing happens) sends keepalives", async () => {
+  it('a dashboard task stream of a task waiting for input (nothing happens) sends keepalives', async () => {
     const message = { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'hello' }] };
     const sent = await fetch(`${app.url}/a2a/ask`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { message } }) });
     const { result } = (await sent.json()) as { result: { id: string; status: { state: string } } };

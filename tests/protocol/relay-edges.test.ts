@@ -94,7 +94,7 @@ describe('two legs, two sets of credentials, one trace', () => {
     for (const call of sends) expect(String(call.headers.traceparent)).toContain(TRACE_ID);
   });
 
-  it("another key cannot reach the inbound task; no caller reaches the outbound child", async () => {
+  it('another key cannot reach the inbound task; no caller reaches the outbound child', async () => {
     const foreign = await rpc(`${app.url}/a2a/relay-sec`, 'tasks/get', { id: taskId }, auth(bob));
     expect(foreign.body.error).toMatchObject({ code: -32001 });
     const { children } = (await readTask(app.url, taskId)) as unknown as { children: { id: string }[] };

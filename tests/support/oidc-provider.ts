@@ -32,7 +32,9 @@ function clientOf(req: http.IncomingMessage): string {
 }
 
 /** `extra` adds to the configuration (accounts, claims, interactions for sign-in tests); its `features` are merged. */
-export async function createTestProvider(issuer: string, clients: ClientMetadata[], resources: Record<string, ResourceInfo>, defaultResource: string, extra: Configuration = {}): Promise<TestProvider> {
+export async function createTestProvider(
+  issuer: string, clients: ClientMetadata[], resources: Record<string, ResourceInfo>, defaultResource: string, extra: Configuration = {},
+): Promise<TestProvider> {
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const provider = new Provider(issuer, {
     ...extra,

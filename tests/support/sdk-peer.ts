@@ -112,7 +112,8 @@ class ChunkingExecutor implements AgentExecutor {
     const status = (state: TaskState, message?: string) =>
       AgentEvent.statusUpdate({ ...ids, status: { state, message: message ? agentMessage(ids, message) : undefined, timestamp: new Date().toISOString() }, metadata: undefined });
     if (!ctx.task) {
-      bus.publish(AgentEvent.task({ id: ctx.taskId, contextId: ctx.contextId, status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: new Date().toISOString() }, artifacts: [], history: [ctx.userMessage], metadata: undefined }));
+      const status = { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: new Date().toISOString() };
+      bus.publish(AgentEvent.task({ id: ctx.taskId, contextId: ctx.contextId, status, artifacts: [], history: [ctx.userMessage], metadata: undefined }));
     } else {
       bus.publish(AgentEvent.task({ ...ctx.task, history: [...ctx.task.history, ctx.userMessage] }));
     }
@@ -150,8 +151,8 @@ function card(baseUrl: string, opts: SdkPeerOptions, grpcTarget?: string): Agent
     supportedInterfaces: grpcTarget
       ? [{ url: grpcTarget, protocolBinding: 'GRPC', protocolVersion: '1.0', tenant: '' }]
       : opts.restOnly
-      ? [{ url: `${baseUrl}/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', tenant: '' }]
-      : versions.map((protocolVersion) => ({ url: endpoint, protocolBinding: 'JSONRPC', protocolVersion, tenant: '' })),
+        ? [{ url: `${baseUrl}/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', tenant: '' }]
+        : versions.map((protocolVersion) => ({ url: endpoint, protocolBinding: 'JSONRPC', protocolVersion, tenant: '' })),
     provider: undefined,
     capabilities: { streaming: opts.streaming ?? true, pushNotifications: false, extensions: [], extendedAgentCard: false },
     securitySchemes: (opts.securitySchemes?.(baseUrl) ?? {}) as AgentCard['securitySchemes'],

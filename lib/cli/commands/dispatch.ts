@@ -51,4 +51,3 @@ export function dispatchCommand(exit: (code: ExitCode) => void): Command {
   reconnectOption(commonOptions(cmd));
   return cmd.action(async (peer: string, text: string, opts: DispatchOptions) => exit(await run(peer, text, opts)));
 }
-

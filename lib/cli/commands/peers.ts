@@ -47,7 +47,7 @@ function add(exit: Exit): Command {
   const cmd = new Command('add')
     .description('add a peer')
     .argument('<name>')
-    .argument('<url>', "where its agent card is found")
+    .argument('<url>', 'where its agent card is found')
     .option('--token-env <VAR>', 'send the bearer token in this environment variable')
     .option('--key-env <VAR>', 'send the API key in this environment variable')
     .option('--key-header <name>', 'header for --key-env', 'X-API-Key')

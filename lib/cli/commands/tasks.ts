@@ -82,7 +82,8 @@ function reply(exit: Exit): Command {
     .argument('[text]')
     .option('--data <json>', 'a JSON object sent as a data part (e.g. a tool approval: \'{"callId":"c1","outcome":"proceed_once"}\')', jsonObject('--data'))
     .option('--follow', 'then follow it to its end');
-  return reconnectOption(commonOptions(cmd)).action(async (id: string, text: string | undefined, opts: CommonOptions & { data?: Record<string, unknown>; follow?: boolean; reconnectLimit: number }) => {
+  type Options = CommonOptions & { data?: Record<string, unknown>; follow?: boolean; reconnectLimit: number };
+  return reconnectOption(commonOptions(cmd)).action(async (id: string, text: string | undefined, opts: Options) => {
     if (!text && !opts.data) throw new CliError('tasks reply: give the answer: <text>, --data <json>, or both', EXIT.usage, 'usage');
     const target = apiTarget(opts.url);
     await dispatch(target, { taskId: id, ...(text ? { text } : {}), ...(opts.data ? { data: opts.data } : {}), mode: 'streaming' });

@@ -100,13 +100,13 @@ export class PgLeases {
    */
   async retire(announce: string): Promise<void> {
     await this.pool.query(
-      named(`WITH gone AS (DELETE FROM "_switchboard_instances" WHERE "id" = $1 RETURNING "id") SELECT pg_notify($2, "id") FROM gone`, [this.instance, announce]),
+      named('WITH gone AS (DELETE FROM "_switchboard_instances" WHERE "id" = $1 RETURNING "id") SELECT pg_notify($2, "id") FROM gone', [this.instance, announce]),
     );
   }
 
   /** Removes the rows of instances whose lease expired; returns their ids. */
   async removeExpiredInstances(): Promise<string[]> {
-    const { rows } = await this.pool.query<{ id: string }>(named(`DELETE FROM "_switchboard_instances" WHERE "expiresAt" < now() AND "id" <> $1 RETURNING "id"`, [this.instance]));
+    const { rows } = await this.pool.query<{ id: string }>(named('DELETE FROM "_switchboard_instances" WHERE "expiresAt" < now() AND "id" <> $1 RETURNING "id"', [this.instance]));
     return rows.map((r) => r.id);
   }
 
@@ -132,13 +132,13 @@ export class PgLeases {
   async claimOrphan(orphan: OrphanedTurn): Promise<boolean> {
     const { rowCount } =
       orphan.instance === null
-        ? await this.pool.query(named(`INSERT INTO "_switchboard_turn_leases" ("taskId","instance") VALUES ($1, $2) ON CONFLICT DO NOTHING`, [orphan.id, this.instance]))
-        : await this.pool.query(named(`UPDATE "_switchboard_turn_leases" SET "instance" = $2 WHERE "taskId" = $1 AND "instance" = $3`, [orphan.id, this.instance, orphan.instance]));
+        ? await this.pool.query(named('INSERT INTO "_switchboard_turn_leases" ("taskId","instance") VALUES ($1, $2) ON CONFLICT DO NOTHING', [orphan.id, this.instance]))
+        : await this.pool.query(named('UPDATE "_switchboard_turn_leases" SET "instance" = $2 WHERE "taskId" = $1 AND "instance" = $3', [orphan.id, this.instance, orphan.instance]));
     return (rowCount ?? 0) > 0;
   }
 
   async dropLeases(taskIds: string[]): Promise<void> {
-    if (taskIds.length) await this.pool.query(named(`DELETE FROM "_switchboard_turn_leases" WHERE "taskId" = ANY($1::text[])`, [taskIds]));
+    if (taskIds.length) await this.pool.query(named('DELETE FROM "_switchboard_turn_leases" WHERE "taskId" = ANY($1::text[])', [taskIds]));
   }
 
   /**

@@ -10,7 +10,7 @@ import type pg from 'pg';
 import { notificationValues, plannedRows, type NewDelivery, type NewPush } from '../change-outbox';
 import type { WriteResult } from '../task-store';
 import { named } from './pool';
-import type { PushDeliveryRecord, PushOutcome } from '../push-delivery-repo';
+import type { PushDeliveryRecord, PushOutcome } from '../outbox-rows';
 import { NOTIFICATION_COLUMNS, notificationOutcomeValues, pushOutcomeValues, toDeliveryRecord, toDueDate, type AttemptOutcome, type DeliveryRow } from '../outbox-rows';
 import type { NotificationOutbox, PushDeliveryOutbox } from '../store';
 import type { PgQuery } from './store';
@@ -43,7 +43,7 @@ const PUSH = {
     WHERE d."state" = 'pending' AND d."owner" = $3 AND d."nextAttemptAt" <= $1 AND NOT EXISTS (SELECT 1 FROM "PushDelivery" e
       WHERE e."taskId" = d."taskId" AND e."configId" = d."configId" AND e."state" = 'pending' AND e."seq" < d."seq")
     ORDER BY d."nextAttemptAt" LIMIT $2`,
-  nextDue: `SELECT MIN("nextAttemptAt") AS "at" FROM "PushDelivery" WHERE "state" = 'pending' AND "owner" = $1`,
+  nextDue: 'SELECT MIN("nextAttemptAt") AS "at" FROM "PushDelivery" WHERE "state" = \'pending\' AND "owner" = $1',
   start: `UPDATE "PushDelivery" SET "attempts" = "attempts" + 1, "attemptStartedAt" = $1
     WHERE "taskId" = $2 AND "configId" = $3 AND "seq" = $4 AND "state" = 'pending' AND "owner" = $5 RETURNING "attempts"`,
   outcome: `UPDATE "PushDelivery" SET "state" = $1, "nextAttemptAt" = $2, "lastError" = $3, "deliveredAt" = $4, "attemptStartedAt" = NULL
@@ -53,8 +53,8 @@ const PUSH = {
 const NOTIFICATION = {
   insert: NOTIFICATION_INSERT,
   due: `SELECT ${NOTIFICATION_COLUMNS} FROM "NotificationDelivery" WHERE "state" = 'pending' AND "owner" = $3 AND "nextAttemptAt" <= $1 ORDER BY "nextAttemptAt" LIMIT $2`,
-  nextDue: `SELECT MIN("nextAttemptAt") AS "at" FROM "NotificationDelivery" WHERE "state" = 'pending' AND "owner" = $1`,
-  start: `UPDATE "NotificationDelivery" SET "attempts" = "attempts" + 1, "attemptStartedAt" = $1 WHERE "id" = $2 AND "state" = 'pending' AND "owner" = $3 RETURNING "attempts"`,
+  nextDue: 'SELECT MIN("nextAttemptAt") AS "at" FROM "NotificationDelivery" WHERE "state" = \'pending\' AND "owner" = $1',
+  start: 'UPDATE "NotificationDelivery" SET "attempts" = "attempts" + 1, "attemptStartedAt" = $1 WHERE "id" = $2 AND "state" = \'pending\' AND "owner" = $3 RETURNING "attempts"',
   outcome: `UPDATE "NotificationDelivery" SET "state"=$1, "attemptLog"=$2, "nextAttemptAt"=$3, "lastError"=$4, "deliveredAt"=$5, "attemptStartedAt"=NULL
     WHERE "id"=$6 AND "state"='pending' AND "owner"=$7`,
   byTask: `SELECT ${NOTIFICATION_COLUMNS} FROM "NotificationDelivery" WHERE "taskId" = $1 ORDER BY "createdAt", "id"`,

@@ -76,7 +76,7 @@ const SQL = {
     FROM "Task" t WHERE t."id" = $1`,
   sentMessage: `SELECT m."taskId", m."createdAt" FROM "Message" m JOIN "Task" t ON t."id" = m."taskId"
     WHERE m."messageId" = $1 AND m."role" = 'user' AND t."direction" = $2 AND t."agentSlug" = $3 AND t."owner" = $4 ORDER BY m."id" DESC LIMIT 1`,
-  openTaskCount: `SELECT count(*)::int AS "n" FROM (SELECT 1 FROM "Task" WHERE "owner" = $1 AND "direction" = 'inbound' AND "state" = ANY($2::text[]) LIMIT $3) AS open`,
+  openTaskCount: 'SELECT count(*)::int AS "n" FROM (SELECT 1 FROM "Task" WHERE "owner" = $1 AND "direction" = \'inbound\' AND "state" = ANY($2::text[]) LIMIT $3) AS open',
   // The relay's coalesced reads (pg-relay.ts): two statements, one round trip, for all tasks named meanwhile.
   tasks: 'SELECT * FROM "Task" WHERE "id" = ANY($1::text[])',
   eventsAfter: `SELECT e."taskId",e."seq",e."type",e."state",e."payload",e."at"

@@ -100,7 +100,7 @@ interface KnownArtifacts {
   lastSeq: number;
 }
 
-const ARTIFACT_EVENTS_SQL = `SELECT "payload" FROM "TaskEvent" WHERE "taskId" = $1 AND "type" = 'artifact' ORDER BY "seq"`;
+const ARTIFACT_EVENTS_SQL = 'SELECT "payload" FROM "TaskEvent" WHERE "taskId" = $1 AND "type" = \'artifact\' ORDER BY "seq"';
 
 export class PgTaskWriter implements TaskWriter {
   private readonly queue: PgWriteQueue;
@@ -134,7 +134,9 @@ export class PgTaskWriter implements TaskWriter {
     return { row, events: events.map((e, i) => ({ seq: i + 1, type: e.type, state: e.state, payload: e.payload, value: e.value, at })) };
   }
 
-  private async appendRows(client: pg.PoolClient, taskId: string, events: SerializedEvent[], patch: TaskPatch, guard: WriteGuard, messages: Message[], materialize: boolean): Promise<WriteResult | null> {
+  private async appendRows(
+    client: pg.PoolClient, taskId: string, events: SerializedEvent[], patch: TaskPatch, guard: WriteGuard, messages: Message[], materialize: boolean,
+  ): Promise<WriteResult | null> {
     const at = sqliteTime(new Date());
     const known = materialize ? this.knownArtifacts(taskId, events) : undefined;
     const { text, values } = appendSql(taskId, events, patch, guard, messages, at, known);
@@ -181,7 +183,7 @@ function appendSql(taskId: string, events: SerializedEvent[], patch: TaskPatch, 
   const sets = ['"lastSeq" = "lastSeq" + $2', '"updatedAt" = $3'];
   if (known) {
     values.push(known.lastSeq, resultTextOf(known.artifacts));
-    sets.push(`"resultText" = CASE WHEN "lastSeq" + $2 = $4 AND $5 <> '' THEN $5 ELSE "resultText" END`);
+    sets.push('"resultText" = CASE WHEN "lastSeq" + $2 = $4 AND $5 <> \'\' THEN $5 ELSE "resultText" END');
   }
   for (const [key, value] of Object.entries(patch)) {
     if (value === undefined) continue;

@@ -1,5 +1,5 @@
 /**
- * The two outboxes on SQLite (push-delivery-repo.ts, notification-repo.ts say what they hold):
+ * The two outboxes on SQLite (store.ts says what they hold):
  * synchronous statements on the task writer's connection, and the rows a change causes
  * (change-outbox.ts) inserted in the change's savepoint. One instance owns the file, so every
  * row is its own, whatever name wrote it: `owner` is not asked.
@@ -8,11 +8,11 @@ import type Database from 'better-sqlite3';
 import { sqliteTime } from '../task-store';
 import { notificationValues, plannedRows, type NewDelivery } from '../change-outbox';
 import type { WriteResult } from '../task-store';
-import type { PushDeliveryRecord, PushOutcome } from '../push-delivery-repo';
+import type { PushDeliveryRecord, PushOutcome } from '../outbox-rows';
 import { NOTIFICATION_COLUMNS, notificationOutcomeValues, pushOutcomeValues, toDeliveryRecord, toDueDate, type AttemptOutcome, type DeliveryRecord, type DeliveryRow } from '../outbox-rows';
 import type { NotificationOutbox, PushDeliveryOutbox } from '../store';
 
-const NOTIFICATION_INSERT = `INSERT OR IGNORE INTO "NotificationDelivery" ("id","taskId","rule","event","seq","url","format","payload","owner","nextAttemptAt","createdAt") VALUES (?,?,?,?,?,?,?,?,?,?,?)`;
+const NOTIFICATION_INSERT = 'INSERT OR IGNORE INTO "NotificationDelivery" ("id","taskId","rule","event","seq","url","format","payload","owner","nextAttemptAt","createdAt") VALUES (?,?,?,?,?,?,?,?,?,?,?)';
 const PUSH_INSERT = `INSERT OR IGNORE INTO "PushDelivery" ("taskId","configId","seq","owner","nextAttemptAt","createdAt")
   SELECT "taskId", "id", ?, ?, ?, ? FROM "PushConfig" WHERE "taskId" = ?`;
 
@@ -29,13 +29,13 @@ export function writeOutboxSqlite(conn: Database.Database, written: WriteResult)
   for (const p of rows.pushes) stmts.push.run(p.seq, p.owner, at, at, p.taskId);
 }
 
-const KEY = `"taskId" = ? AND "configId" = ? AND "seq" = ?`;
+const KEY = '"taskId" = ? AND "configId" = ? AND "seq" = ?';
 const PUSH = {
   due: `SELECT d."taskId", d."configId", d."seq", d."attempts", d."attemptStartedAt" FROM "PushDelivery" d
     WHERE d."state" = 'pending' AND d."nextAttemptAt" <= ? AND NOT EXISTS (SELECT 1 FROM "PushDelivery" e
       WHERE e."taskId" = d."taskId" AND e."configId" = d."configId" AND e."state" = 'pending' AND e."seq" < d."seq")
     ORDER BY d."nextAttemptAt" LIMIT ?`,
-  nextDue: `SELECT MIN("nextAttemptAt") AS "at" FROM "PushDelivery" WHERE "state" = 'pending'`,
+  nextDue: 'SELECT MIN("nextAttemptAt") AS "at" FROM "PushDelivery" WHERE "state" = \'pending\'',
   start: `UPDATE "PushDelivery" SET "attempts" = "attempts" + 1, "attemptStartedAt" = ? WHERE ${KEY} AND "state" = 'pending' RETURNING "attempts"`,
   outcome: `UPDATE "PushDelivery" SET "state" = ?, "nextAttemptAt" = ?, "lastError" = ?, "deliveredAt" = ?, "attemptStartedAt" = NULL
     WHERE ${KEY} AND "state" = 'pending'`,
@@ -44,9 +44,9 @@ const PUSH = {
 const NOTIFICATION = {
   insert: NOTIFICATION_INSERT,
   due: `SELECT ${NOTIFICATION_COLUMNS} FROM "NotificationDelivery" WHERE "state" = 'pending' AND "nextAttemptAt" <= ? ORDER BY "nextAttemptAt" LIMIT ?`,
-  nextDue: `SELECT MIN("nextAttemptAt") AS "at" FROM "NotificationDelivery" WHERE "state" = 'pending'`,
-  start: `UPDATE "NotificationDelivery" SET "attempts" = "attempts" + 1, "attemptStartedAt" = ? WHERE "id" = ? AND "state" = 'pending' RETURNING "attempts"`,
-  outcome: `UPDATE "NotificationDelivery" SET "state"=?, "attemptLog"=?, "nextAttemptAt"=?, "lastError"=?, "deliveredAt"=?, "attemptStartedAt"=NULL WHERE "id"=? AND "state"='pending'`,
+  nextDue: 'SELECT MIN("nextAttemptAt") AS "at" FROM "NotificationDelivery" WHERE "state" = \'pending\'',
+  start: 'UPDATE "NotificationDelivery" SET "attempts" = "attempts" + 1, "attemptStartedAt" = ? WHERE "id" = ? AND "state" = \'pending\' RETURNING "attempts"',
+  outcome: 'UPDATE "NotificationDelivery" SET "state"=?, "attemptLog"=?, "nextAttemptAt"=?, "lastError"=?, "deliveredAt"=?, "attemptStartedAt"=NULL WHERE "id"=? AND "state"=\'pending\'',
   byTask: `SELECT ${NOTIFICATION_COLUMNS} FROM "NotificationDelivery" WHERE "taskId" = ? ORDER BY "createdAt", "id"`,
 };
 

@@ -64,7 +64,7 @@ function whereSql(f: Omit<TaskListFilter, 'limit'>, withText: boolean): Where {
     const at = sqliteTime(new Date(f.cursor.createdAt));
     add('("createdAt" < ? OR ("createdAt" = ? AND "id" < ?))', at, at, f.cursor.id);
   }
-  if (withText && f.search) add(`("requestText" LIKE ? ESCAPE '\\' OR "resultText" LIKE ? ESCAPE '\\')`, escapeLike(f.search), escapeLike(f.search));
+  if (withText && f.search) add('("requestText" LIKE ? ESCAPE \'\\\' OR "resultText" LIKE ? ESCAPE \'\\\')', escapeLike(f.search), escapeLike(f.search));
   return { sql: and.length ? and.join(' AND ') : '1', args };
 }
 

@@ -31,7 +31,7 @@ export function wantsPartialArtifacts(metadata: Record<string, unknown> | undefi
 export function detachGuidance(taskId: string, reason: DetachReason, windowMs: number) {
   const text =
     `Task ${taskId} is still working (${reason}; it was not cancelled and will finish on its own). ` +
-    `Get the result with tasks/get (v1.0: GetTask) or follow it with tasks/resubscribe ` +
+    'Get the result with tasks/get (v1.0: GetTask) or follow it with tasks/resubscribe ' +
     `(v1.0: SubscribeToTask), using task id ${taskId}.`;
   const metadata = {
     switchboard: {

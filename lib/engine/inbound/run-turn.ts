@@ -86,7 +86,8 @@ export function startTurn(start: TurnStart): void {
     },
   };
   const done = runAndRecord(start, turn, pipe, controller);
-  executions().add({ taskId: start.taskId, contextId: start.contextId, controller, done, agent: { slug: start.agent.slug, launcher: start.agent.launcher === true, resumable: start.agent.resumable === true } });
+  const agent = { slug: start.agent.slug, launcher: start.agent.launcher === true, resumable: start.agent.resumable === true };
+  executions().add({ taskId: start.taskId, contextId: start.contextId, controller, done, agent });
   onTurnStarted(start.taskId, done, { resumable: start.agent.resumable });
 }
 

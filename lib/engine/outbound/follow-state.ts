@@ -8,7 +8,6 @@ import type { TaskRecord } from '../../db/task-records';
 import type { Message } from '../../protocol/types';
 import { DISPATCH_MODES } from '../../protocol/dispatch-modes';
 
-
 /**
  * connect: the card is not read yet and nothing was sent (safe to start over);
  * send: the connection is known, the message not sent yet (safe to send);

@@ -239,7 +239,11 @@ export class RemoteRecorder {
         return (await this.recordMessage(event)) ? CONTINUE : ENDED;
       case 'artifact-update': {
         if (!this.remoteTaskId && !(await this.learnRemote({ id: event.taskId, contextId: event.contextId }))) return ENDED;
-        const chunk: ArtifactChunk = { artifact: event.artifact, ...(event.append !== undefined ? { append: event.append } : {}), ...(event.lastChunk !== undefined ? { lastChunk: event.lastChunk } : {}) };
+        const chunk: ArtifactChunk = {
+          artifact: event.artifact,
+          ...(event.append !== undefined ? { append: event.append } : {}),
+          ...(event.lastChunk !== undefined ? { lastChunk: event.lastChunk } : {}),
+        };
         return (await this.recordChunk(chunk)) ? CONTINUE : ENDED;
       }
       case 'status-update': {

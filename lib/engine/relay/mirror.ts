@@ -60,6 +60,7 @@ export class ArtifactMirror {
     const held = this.takeHeld();
     if (held.length) await turn.emit.artifacts(held);
   }
+
   /** Whole replacements for every artifact of the peer's that differs from the mirrored one (a `whole` mirror keeps none: not for it). */
   differences(peer: Artifact[]): ArtifactChunk[] {
     const same = (a: Artifact) => {
