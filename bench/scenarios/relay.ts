@@ -123,6 +123,9 @@ export async function measureRelay(ctx: BenchContext, opts: RelayOptions) {
   const peer = await ctx.start(opts.peer);
   const sides: Side[] = [{ name: 'direct', echo: `${peer.url}/a2a/echo`, slow: `${peer.url}/a2a/slow` }];
   try {
+    // Phases in seconds since the first hub was started: windows for bench/profile-summary.ts --from/--to.
+    const hubsStarted = performance.now();
+    const phase = (what: string, from: number) => ctx.log(`relay: ${what} ${((from - hubsStarted) / 1000).toFixed(1)}–${((performance.now() - hubsStarted) / 1000).toFixed(1)} s after the hubs' start`);
     for (const [name, cwd] of [['relayed', undefined], ...(opts.baseline ? [['baseline', path.resolve(opts.baseline)]] : [])] as const) {
       const server = await startHub(ctx, peer, cwd, opts.queries);
       sides.push({ name, echo: `${server.url}/a2a/relay-echo`, slow: `${server.url}/a2a/relay-slow`, server, served: `${server.url}/a2a/echo` });
@@ -139,14 +142,18 @@ export async function measureRelay(ctx: BenchContext, opts: RelayOptions) {
     const hubs = sides.filter((s): s is Hub => s.server !== undefined);
     const relayedCounts = opts.queries ? await Promise.all(hubs.map((h) => queryCounts(h.server.url))) : [];
     const echoCpuStart = hubs.map((s) => s.server.cpuSeconds());
+    const relayedFrom = performance.now();
     for (let i = 0; i < opts.sends; i++) for (const s of sides) ms.get(s.name)!.push(await timedSend(s.echo));
+    phase('relayed echoes', relayedFrom);
     const cpuMsPerSend = new Map(hubs.map((s, i) => [s.name, round(((s.server.cpuSeconds() - echoCpuStart[i]) * 1000) / opts.sends, 2)]));
     const queriesPerSend = new Map<string, QueryCounts>();
     if (opts.queries) for (const [i, h] of hubs.entries()) queriesPerSend.set(h.name, countsBetween(relayedCounts[i], await queryCounts(h.server.url), opts.sends));
     // The same hubs serving their own echo (one process, same moments of load): the relay's cost beside it.
     const servedMs = new Map(hubs.map((h) => [h.name, [] as number[]]));
     for (const h of hubs) for (let i = 0; i < 30; i++) await timedSend(h.served); // warm-up
+    const servedFrom = performance.now();
     const served = await perEcho(hubs, opts.sends, (h) => h.served, opts.queries === true, servedMs);
+    phase('served echoes', servedFrom);
     if (opts.streams > 0) for (const s of sides.slice(1)) await timedStream(s.slow); // warm-up (none with --streams 0: an echo-only profile)
     const rate = new Map(sides.map((s) => [s.name, [] as number[]]));
     // A hub's CPU per relayed chunk, over its own streams only (as the CPU per echo above).
