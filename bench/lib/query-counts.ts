@@ -1,11 +1,7 @@
 /** A Switchboard's database work counted since its start (SWITCHBOARD_QUERY_LOG=1, lib/db/query-counter.ts). */
-export interface QueryCounts {
-  prisma: number;
-  reads: number;
-  writes: number;
-  commits: number;
-  sqlite: number;
-}
+import type { QueryCounts } from '../../lib/db/query-counter';
+
+export type { QueryCounts };
 
 export const COUNTED: (keyof QueryCounts)[] = ['prisma', 'reads', 'writes', 'commits', 'sqlite'];
 
