@@ -2,7 +2,9 @@
  * Where the time goes in a V8 CPU profile (`npm run bench -- --cpu-prof` writes them to
  * bench/results/profiles/): self time by function and by source area, top N.
  *
- *   npx tsx bench/profile-summary.ts bench/results/profiles/switchboard-*.cpuprofile [--top 30]
+ *   npx tsx bench/profile-summary.ts bench/results/profiles/switchboard-*.cpuprofile [--top 30] [--from S] [--to S]
+ *
+ * `--from` / `--to`: only the samples taken that many seconds after the profile started.
  */
 import fs from 'node:fs';
 import { SourceMap } from 'node:module';
@@ -55,14 +57,21 @@ function label(frame: ProfileNode['callFrame']): string {
   return `${name}  ${area(frame.url)}:${frame.lineNumber + 1}`;
 }
 
-function summarize(file: string, top: number): void {
+function summarize(file: string, top: number, window: { from: number; to: number }): void {
   const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const labels = new Map(profile.nodes.map((n) => [n.id, label(n.callFrame)]));
   const self = new Map<number, number>();
-  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  // Only the samples inside the window (seconds from the profile's start), e.g. the measured
+  // part of a bench run without the server's start-up.
+  let at = 0;
+  profile.samples.forEach((id, i) => {
+    at += profile.timeDeltas[i] ?? 0;
+    if (at < window.from * 1e6 || at > window.to * 1e6) return;
+    self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
   const total = [...self.values()].reduce((a, b) => a + b, 0);
   const fns = new Map<string, number>();
   const areas = new Map<string, number>();
@@ -97,8 +106,13 @@ function summarize(file: string, top: number): void {
 const args = process.argv.slice(2);
 const topAt = args.indexOf('--top');
 const top = topAt >= 0 ? Number(args.splice(topAt, 2)[1]) : 25;
+const option = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args.splice(i, 2)[1]) : fallback;
+};
+const window = { from: option('from', 0), to: option('to', Infinity) };
 if (!args.length) {
-  process.stderr.write('usage: npx tsx bench/profile-summary.ts <file.cpuprofile>... [--top N]\n');
+  process.stderr.write('usage: npx tsx bench/profile-summary.ts <file.cpuprofile>... [--top N] [--from S] [--to S]\n');
   process.exit(2);
 }
-for (const file of args) summarize(file, top);
+for (const file of args) summarize(file, top, window);

@@ -5,10 +5,11 @@
  * there), measured in the same rounds: before and after side by side.
  *
  *   npx tsx bench/relay.ts [--peer ref-sdk|switchboard] [--sends 300] [--streams 3] [--dist .next]
- *                          [--baseline DIR] [--cpu-prof]
+ *                          [--baseline DIR] [--cpu-prof] [--queries]
  *
  * `--streams 0` measures the blocking echo alone (no stream, no stream warm-up): an echo-only
- * profile with `--cpu-prof`.
+ * profile with `--cpu-prof`. `--queries` counts each hub's database work per relayed and per
+ * served echo (GET /api/debug/queries; the counting costs a little CPU, so leave it off for timings).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -40,6 +41,7 @@ const opts: RelayOptions = {
   sends: Number(arg('sends', '300')),
   streams: Number(arg('streams', '3')),
   ...(baseline ? { baseline } : {}),
+  queries: process.argv.includes('--queries'),
 };
 
 measureRelay(ctx, opts)

@@ -13,18 +13,12 @@ import path from 'node:path';
 import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { A2A_HEADERS } from './a2a';
+import { countsBetween, queryCounts, type QueryCounts } from './query-counts';
 import { percentile, round } from './stats';
 import type { HealthSample } from './health-probe';
 
 /** The most tasks one burst may send (the issue's figure; the client's sockets are the bound). */
 export const MAX_DETACHED = 10_000;
-
-interface QueryCounts {
-  prisma: number;
-  reads: number;
-  writes: number;
-  commits: number;
-}
 
 interface SendOutcome {
   taskId?: string;
@@ -124,13 +118,6 @@ function sendOnce(url: string, agent: http.Agent, body: string, started: number)
   });
 }
 
-async function queryCounts(url: string): Promise<QueryCounts> {
-  const res = await fetch(`${url}/api/debug/queries`);
-  if (!res.ok) throw new Error(`GET /api/debug/queries: HTTP ${res.status} (is SWITCHBOARD_QUERY_LOG=1 honoured?)`);
-  return (await res.json()) as QueryCounts;
-}
-
-const delta = (a: QueryCounts, b: QueryCounts): QueryCounts => ({ prisma: b.prisma - a.prisma, reads: b.reads - a.reads, writes: b.writes - a.writes, commits: b.commits - a.commits });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 
 export function summarise(samples: HealthSample[], from: number, to: number): LatencySummary {
@@ -193,7 +180,7 @@ export async function runDetachBurst(opts: DetachBurstOptions): Promise<DetachBu
     await sleep(firstDone - 400 - Date.now());
     const after = await queryCounts(url);
     const windowEnd = Date.now();
-    const waiting = delta(before, after);
+    const waiting = countsBetween(before, after);
     const waitingMb = opts.rssMb();
     opts.log(`detach: ${((windowEnd - windowStart) / 1000).toFixed(1)} s quiet window with ${total} tasks waiting: ${JSON.stringify(waiting)}`);
 

@@ -21,6 +21,7 @@ import { A2A_HEADERS, expectedArtifact, sendBody, streamBody } from '../lib/a2a'
 import { fmt, type BenchContext, type ScenarioResult } from '../lib/context';
 import { foreignCores, markLoad } from '../lib/machine-load';
 import { readSse } from '../lib/sse-client';
+import { countsBetween, queryCounts, type QueryCounts } from '../lib/query-counts';
 import type { RunningServer } from '../lib/servers';
 import { median, percentile, round } from '../lib/stats';
 
@@ -33,6 +34,8 @@ export interface RelayOptions {
   streams: number;
   /** Another checkout (its own build in the same dist dir name) relaying too: the "before". */
   baseline?: string;
+  /** Count each hub's database work per relayed and per served echo (SWITCHBOARD_QUERY_LOG=1 on the hubs). */
+  queries?: boolean;
 }
 
 async function timedSend(url: string): Promise<number> {
@@ -75,9 +78,11 @@ interface Side {
   echo: string;
   slow: string;
   server?: RunningServer;
+  /** A hub's own built-in echo: what serving (not relaying) an echo costs the same process. */
+  served?: string;
 }
 
-async function startHub(ctx: BenchContext, peer: RunningServer, cwd?: string): Promise<RunningServer> {
+async function startHub(ctx: BenchContext, peer: RunningServer, cwd?: string, queries = false): Promise<RunningServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relay-bench-'));
   const config = {
     peers: [{ name: 'ref', url: `${peer.url}/a2a/echo` }, { name: 'ref-slow', url: `${peer.url}/a2a/slow` }],
@@ -87,7 +92,30 @@ async function startHub(ctx: BenchContext, peer: RunningServer, cwd?: string): P
     ],
   };
   fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify(config));
-  return ctx.start('switchboard', { env: { SWITCHBOARD_CONFIG: path.join(dir, 'config.json') }, ...(cwd ? { cwd } : {}) });
+  const env = { SWITCHBOARD_CONFIG: path.join(dir, 'config.json'), ...(queries ? { SWITCHBOARD_QUERY_LOG: '1' } : {}) };
+  return ctx.start('switchboard', { env, ...(cwd ? { cwd } : {}) });
+}
+
+type Hub = Side & { server: RunningServer; served: string };
+
+/**
+ * `sends` echoes to each hub at `url(hub)`, interleaved one at a time: each hub's CPU ms per
+ * echo (its own process: other load inflates it little), and its database work per echo when
+ * counted.
+ */
+async function perEcho(hubs: Hub[], sends: number, url: (hub: Hub) => string, queries: boolean, ms?: Map<string, number[]>) {
+  const cpuStart = hubs.map((h) => h.server.cpuSeconds());
+  const countsStart = queries ? await Promise.all(hubs.map((h) => queryCounts(h.server.url))) : [];
+  for (let i = 0; i < sends; i++) {
+    for (const h of hubs) {
+      const took = await timedSend(url(h));
+      ms?.get(h.name)?.push(took);
+    }
+  }
+  const cpu = new Map(hubs.map((h, i) => [h.name, round(((h.server.cpuSeconds() - cpuStart[i]) * 1000) / sends, 2)]));
+  const counts = new Map<string, QueryCounts>();
+  if (queries) for (const [i, h] of hubs.entries()) counts.set(h.name, countsBetween(countsStart[i], await queryCounts(h.server.url), sends));
+  return { cpu, counts };
 }
 
 /** Everything measured, per side (direct, relayed, and the baseline's relayed when given). */
@@ -95,9 +123,12 @@ export async function measureRelay(ctx: BenchContext, opts: RelayOptions) {
   const peer = await ctx.start(opts.peer);
   const sides: Side[] = [{ name: 'direct', echo: `${peer.url}/a2a/echo`, slow: `${peer.url}/a2a/slow` }];
   try {
+    // Phases in seconds since the first hub was started: windows for bench/profile-summary.ts --from/--to.
+    const hubsStarted = performance.now();
+    const phase = (what: string, from: number) => ctx.log(`relay: ${what} ${((from - hubsStarted) / 1000).toFixed(1)}–${((performance.now() - hubsStarted) / 1000).toFixed(1)} s after the hubs' start`);
     for (const [name, cwd] of [['relayed', undefined], ...(opts.baseline ? [['baseline', path.resolve(opts.baseline)]] : [])] as const) {
-      const server = await startHub(ctx, peer, cwd);
-      sides.push({ name, echo: `${server.url}/a2a/relay-echo`, slow: `${server.url}/a2a/relay-slow`, server });
+      const server = await startHub(ctx, peer, cwd, opts.queries);
+      sides.push({ name, echo: `${server.url}/a2a/relay-echo`, slow: `${server.url}/a2a/relay-slow`, server, served: `${server.url}/a2a/echo` });
     }
     ctx.log(`relay: peer ${opts.peer} ${peer.url}; ${sides.slice(1).map((s) => `${s.name} ${s.server!.url}`).join(', ')}`);
     const mark = markLoad(0);
@@ -108,10 +139,21 @@ export async function measureRelay(ctx: BenchContext, opts: RelayOptions) {
     const ms = new Map(sides.map((s) => [s.name, [] as number[]]));
     // A hub's CPU per relayed send: it works only for its own side's sends, so other load cannot
     // inflate it (the peer serves every side, so it has no such figure).
-    const hubs = sides.filter((s) => s.server);
-    const echoCpuStart = hubs.map((s) => s.server!.cpuSeconds());
+    const hubs = sides.filter((s): s is Hub => s.server !== undefined);
+    const relayedCounts = opts.queries ? await Promise.all(hubs.map((h) => queryCounts(h.server.url))) : [];
+    const echoCpuStart = hubs.map((s) => s.server.cpuSeconds());
+    const relayedFrom = performance.now();
     for (let i = 0; i < opts.sends; i++) for (const s of sides) ms.get(s.name)!.push(await timedSend(s.echo));
-    const cpuMsPerSend = new Map(hubs.map((s, i) => [s.name, round(((s.server!.cpuSeconds() - echoCpuStart[i]) * 1000) / opts.sends, 2)]));
+    phase('relayed echoes', relayedFrom);
+    const cpuMsPerSend = new Map(hubs.map((s, i) => [s.name, round(((s.server.cpuSeconds() - echoCpuStart[i]) * 1000) / opts.sends, 2)]));
+    const queriesPerSend = new Map<string, QueryCounts>();
+    if (opts.queries) for (const [i, h] of hubs.entries()) queriesPerSend.set(h.name, countsBetween(relayedCounts[i], await queryCounts(h.server.url), opts.sends));
+    // The same hubs serving their own echo (one process, same moments of load): the relay's cost beside it.
+    const servedMs = new Map(hubs.map((h) => [h.name, [] as number[]]));
+    for (const h of hubs) for (let i = 0; i < 30; i++) await timedSend(h.served); // warm-up
+    const servedFrom = performance.now();
+    const served = await perEcho(hubs, opts.sends, (h) => h.served, opts.queries === true, servedMs);
+    phase('served echoes', servedFrom);
     if (opts.streams > 0) for (const s of sides.slice(1)) await timedStream(s.slow); // warm-up (none with --streams 0: an echo-only profile)
     const rate = new Map(sides.map((s) => [s.name, [] as number[]]));
     // A hub's CPU per relayed chunk, over its own streams only (as the CPU per echo above).
@@ -126,7 +168,7 @@ export async function measureRelay(ctx: BenchContext, opts: RelayOptions) {
     const cpuUsPerChunk = new Map([...streamCpu].map(([name, seconds]) => [name, opts.streams > 0 ? round((seconds * 1e6) / (opts.streams * CHUNKS)) : null]));
     const otherCores = round(foreignCores(mark, cpu() - cpuStart), 2);
     const load = { otherCores, loadavg1mStart: round(loadavgBefore, 2), loadavg1mEnd: round(os.loadavg()[0], 2), cores: os.cpus().length };
-    return { sides: sides.map((s) => s.name), ms, cpuMsPerSend, cpuUsPerChunk, rate, load };
+    return { sides: sides.map((s) => s.name), ms, cpuMsPerSend, queriesPerSend, servedMs, served, cpuUsPerChunk, rate, load };
   } finally {
     await Promise.all(sides.map((s) => s.server?.stop()));
     await peer.stop();
@@ -147,6 +189,11 @@ export function relayReport(figures: RelayFigures, opts: RelayOptions) {
       relayedMs: relayed,
       /** The relaying hub's CPU per relayed echo (the peer's is the direct figure). */
       hubCpuMsPerSend: figures.cpuMsPerSend.get(name)!,
+      /** The same hub serving its own echo agent: latency and CPU per echo. */
+      servedMs: summary(figures.servedMs.get(name)!),
+      servedCpuMsPerSend: figures.served.cpu.get(name)!,
+      /** Database work per relayed and per served echo (with --queries). */
+      ...(figures.queriesPerSend.size ? { queriesPerRelayedEcho: figures.queriesPerSend.get(name), queriesPerServedEcho: figures.served.counts.get(name) } : {}),
       /** The relaying hub's CPU per relayed chunk of its streams (µs). */
       hubCpuUsPerChunk: figures.cpuUsPerChunk.get(name) ?? null,
       addedMs: { p50: round(relayed.p50 - direct.p50, 1), p99: round(relayed.p99 - direct.p99, 1) },

@@ -43,6 +43,16 @@ export function isBindingEndpoint(value: string): boolean {
   return rest !== null && isHttpUrl(rest);
 }
 
+/**
+ * A dispatch target written as a URL rather than a peer name (the CLI's `dispatch <peer|url>`,
+ * the MCP tool's `target`): an http(s) URL or a stored gRPC / HTTP+JSON endpoint. Only the scheme
+ * is looked at (a peer name has no colon): a malformed one still goes as `url`, so the server
+ * refuses it with the reason instead of looking for a peer of that name.
+ */
+export function isUrlTarget(value: string): boolean {
+  return /^(https?|grpc|rest\+https?):\/\//i.test(value);
+}
+
 /** The origin an endpoint counts as for the credentials rule (credentialOrigins); throws on a malformed URL. */
 export function credentialOriginOf(endpoint: string): string {
   return grpcCredentialOrigin(endpoint) ?? new URL(restBaseUrl(endpoint) ?? endpoint).origin;

@@ -106,9 +106,31 @@ function openWith(key: Buffer, stored: string, column: SecretColumn): string | n
  */
 export type OpenedSecret = { readable: true; plain: string | null; current: boolean } | { readable: false };
 
+/** Opened sealed values kept for reuse (a relay reads its peer's row on every turn): bounded. */
+const MAX_OPENED = 256;
+const opened = () => appPart('openedSecrets', () => new Map<string, OpenedSecret>());
+
+/**
+ * A sealed value is opened once per process: the same stored text always opens to the same
+ * plain value (a changed secret is a new sealed text, with a fresh IV), and the keys are fixed
+ * for the process. Only readable values are kept, so a key that cannot open one is retried.
+ */
 export function tryOpenSecret(stored: string | null, column: SecretColumn): OpenedSecret {
   if (stored === null) return { readable: true, plain: null, current: true };
   if (!isSealed(stored)) return { readable: true, plain: stored, current: false };
+  const memo = opened();
+  const key = `${column}\n${stored}`;
+  const known = memo.get(key);
+  if (known) return known;
+  const result = openSealed(stored, column);
+  if (result.readable) {
+    if (memo.size >= MAX_OPENED) memo.clear();
+    memo.set(key, result);
+  }
+  return result;
+}
+
+function openSealed(stored: string, column: SecretColumn): OpenedSecret {
   const keys = secretKeys();
   for (let i = 0; i < keys.length; i++) {
     const plain = openWith(keys[i], stored, column);
@@ -158,5 +180,7 @@ declare module '../process-singleton' {
   interface AppParts {
     /** Keys derived from the cluster's key material, per purpose. */
     derivedKeys: Map<KeyPurpose, Buffer[]>;
+    /** Sealed values already opened (tryOpenSecret), by column and sealed text. */
+    openedSecrets: Map<string, OpenedSecret>;
   }
 }

@@ -2,7 +2,7 @@
  * What a model chooses from and names in `dispatch`: this hub's served agents and its configured
  * peers, each with the reference `dispatch` takes (`target`). Both tools use this file, so a
  * listed target is always one dispatch accepts (decisions 148, 320):
- * - a URL (http or https) is dispatched to as given;
+ * - a URL (http or https, or a task's recorded grpc:// or rest+http(s):// endpoint) is dispatched to as given;
  * - a configured peer's name is that peer (as in the CLI's `dispatch <peer|url>`);
  * - a served agent's slug is that agent at this hub's own URL (`<public URL>/a2a/<slug>`).
  * A name that is both a peer and a served slug is the peer (the meaning a name already had), and
@@ -12,6 +12,7 @@ import { agentRegistry } from '../agents/registry';
 import { listPeers } from '../peers/registry';
 import { selfBaseUrl } from '../peers/sync';
 import type { DispatchRequest } from '../engine';
+import { isUrlTarget } from '../client/endpoint-binding';
 
 export interface ListedAgent {
   kind: 'served' | 'peer';
@@ -30,7 +31,6 @@ export interface ListedAgent {
 }
 
 const servedUrl = (slug: string) => `${selfBaseUrl()}/a2a/${slug}`;
-const isUrl = (target: string) => /^https?:\/\//i.test(target);
 
 export async function listAgents(): Promise<ListedAgent[]> {
   const peers = (await listPeers()).map(
@@ -63,7 +63,7 @@ export async function listAgents(): Promise<ListedAgent[]> {
 
 /** Dispatch's `target` as the dispatch request's peer or url (the peer resolver then finds it). */
 export async function dispatchTargetOf(target: string): Promise<Pick<DispatchRequest, 'peer' | 'url'>> {
-  if (isUrl(target)) return { url: target };
+  if (isUrlTarget(target)) return { url: target };
   if (!agentRegistry().agents.has(target)) return { peer: target };
   const peerNamed = (await listPeers()).some((p) => p.name === target);
   return peerNamed ? { peer: target } : { url: servedUrl(target) };

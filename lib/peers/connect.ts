@@ -65,7 +65,7 @@ async function cachedInterface(target: ResolvedTarget, prefer?: ProtocolVersion)
  * A configured peer's card read at most `maxAgeMs` ago, as a connection; null when older or
  * unknown. Taken from what resolving the peer read with its row: no second read.
  */
-function recentCard(target: ResolvedTarget, maxAgeMs: number, prefer?: ProtocolVersion): Connected | null {
+export function recentCard(target: ResolvedTarget, maxAgeMs: number, prefer?: ProtocolVersion): Connected | null {
   const cached = target.peerName ? target.cachedCard : null;
   if (!cached || !(Date.now() - cached.fetchedAt <= maxAgeMs) || (prefer && prefer !== cached.version)) return null;
   const { version, endpoint, streaming } = cached;

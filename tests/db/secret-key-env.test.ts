@@ -23,6 +23,16 @@ describe('SWITCHBOARD_SECRET_KEY', () => {
     expect(fs.existsSync(path.join(dir, box.SECRET_KEY_FILE))).toBe(false);
   });
 
+  it('opens a sealed value once, and only for its column: a changed secret is a new sealed text', () => {
+    const sealed = box.sealSecret('token-1', 'Peer.authSecret');
+    expect(box.openSecret(sealed, 'Peer.authSecret')).toBe('token-1');
+    expect(box.tryOpenSecret(sealed, 'Peer.authSecret')).toBe(box.tryOpenSecret(sealed, 'Peer.authSecret')); // the kept result
+    expect(box.tryOpenSecret(sealed, 'Peer.headers')).toEqual({ readable: false }); // bound to its column, never taken from the memo
+    const changed = box.sealSecret('token-2', 'Peer.authSecret');
+    expect(changed).not.toBe(sealed);
+    expect(box.openSecret(changed, 'Peer.authSecret')).toBe('token-2');
+  });
+
   it('refuses a key shorter than 32 characters, naming the setting', async () => {
     const { loadSettings } = await import('../../lib/config/settings');
     expect(() => loadSettings({ NODE_ENV: 'test', SWITCHBOARD_SECRET_KEY: 'short' })).toThrow(/SWITCHBOARD_SECRET_KEY: SWITCHBOARD_SECRET_KEY must be at least 32 characters/);

@@ -8,12 +8,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { freshStore } from '../support/in-process';
 import type { FollowState } from '../../lib/engine/outbound/follow-state';
+import type { PeerConnection } from '../../lib/peers/connect';
 
 let writer: typeof import('../../lib/engine/core/task-writer');
 let repo: typeof import('../../lib/db/task-repo');
 let recorders: typeof import('../../lib/engine/outbound/remote-recorder');
 let hub: typeof import('../../lib/events/hub');
 let store: typeof import('../../lib/db/task-store');
+let followJob: typeof import('../../lib/engine/outbound/follow-job');
 
 beforeAll(async () => {
   await freshStore();
@@ -22,6 +24,7 @@ beforeAll(async () => {
   recorders = await import('../../lib/engine/outbound/remote-recorder');
   hub = await import('../../lib/events/hub');
   store = await import('../../lib/db/task-store');
+  followJob = await import('../../lib/engine/outbound/follow-job');
 });
 
 const follow = { mode: 'streaming', phase: 'follow', target: { peer: 'p' }, timeoutMs: 60_000, timeoutSource: 'default', message: { kind: 'message', messageId: 'm', role: 'user', parts: [] }, startedAt: new Date().toISOString() } as unknown as FollowState;
@@ -46,6 +49,24 @@ describe("the follower's chunk runs", () => {
     expect(events.map((e) => e.type)).toEqual([...Array(50).fill('artifact'), 'status', ...Array(10).fill('artifact')]);
     // Three changes (50 chunks, the status, 10 chunks), not 61.
     expect(changes).toEqual([50, 1, 10]);
+  });
+
+  it("writes the chunks read together with the peer's end in the end's commit, in order (decision 351)", async () => {
+    const id = crypto.randomUUID();
+    await writer.createTaskRecord({ id, contextId: 'c', direction: 'outbound', peerName: 'p', state: 'working', requestText: 'x' }, []);
+    const changes: string[][] = [];
+    const unsubscribe = hub.eventHub().subscribeFeed((change) => void (change.task.id === id && changes.push(change.events.map((e) => e.state ?? e.type))));
+    const recorder = new recorders.RemoteRecorder(id, 'c', 'remote-1', follow, []);
+    const job = { recorder, conn: {} as PeerConnection, signal: new AbortController().signal, followLimitMs: 60_000 };
+    for (let i = 0; i < 3; i++) expect(await recorder.recordChunk(chunk(i))).toBe(true);
+    // The end read in the same network read as the chunks (a snapshot's end: no confirming read).
+    expect(await followJob.settle(job, { kind: 'terminal', status: { state: 'completed' }, fromSnapshot: true })).toBe(true);
+    await recorder.flush();
+    unsubscribe();
+    expect(changes).toEqual([['artifact', 'artifact', 'artifact', 'completed']]);
+    const task = await repo.findTask(id);
+    expect(task?.state).toBe('completed');
+    expect(task?.resultText).toBe('chunk 0\nchunk 1\nchunk 2\n');
   });
 
   it("makes an artifact chunk's JSON once, whoever asks (the meter, the charge, the writer)", () => {

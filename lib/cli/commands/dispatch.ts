@@ -1,6 +1,7 @@
 /** `switchboard dispatch <peer|url> "<text>"`: send through the running Switchboard, optionally follow. */
 import { Command, Option } from 'commander';
 import type { DispatchMode } from '../../protocol/dispatch-modes';
+import { isUrlTarget } from '../../client/endpoint-binding';
 import { apiTarget } from '../api';
 import { EXIT, EXIT_CODES_HELP, type ExitCode } from '../exit-codes';
 import { watchTask } from '../follow-command';
@@ -20,7 +21,7 @@ interface DispatchOptions extends CommonOptions {
 }
 
 export function targetOf(value: string): { peer: string } | { url: string } {
-  return /^https?:\/\//i.test(value) ? { url: value } : { peer: value };
+  return isUrlTarget(value) ? { url: value } : { peer: value };
 }
 
 async function run(targetArg: string, text: string, opts: DispatchOptions): Promise<ExitCode> {
@@ -41,7 +42,7 @@ async function run(targetArg: string, text: string, opts: DispatchOptions): Prom
 export function dispatchCommand(exit: (code: ExitCode) => void): Command {
   const cmd = new Command('dispatch')
     .description('send a task to a peer (by name) or an agent URL through the running Switchboard')
-    .argument('<peer|url>', 'a peer name (see peers ls) or an http(s) agent URL')
+    .argument('<peer|url>', 'a peer name (see peers ls), an http(s) agent URL, or a grpc:// or rest+http(s):// endpoint a task recorded')
     .argument('<text>', 'the message text')
     .addOption(new Option('--mode <mode>', 'how the Switchboard sends it').choices(Object.keys(CLI_MODES)).default('auto'))
     .option('--timeout <seconds>', 'client timeout for this dispatch (seconds, at most 86400; below 10 is warned about)', seconds('--timeout'))

@@ -48,6 +48,17 @@ export class OutputMeter {
     return typeof stored === 'number' ? this.count(taskId, stored, bytes) : stored.then((n) => this.count(taskId, n, bytes));
   }
 
+  /** Whether `events` would be admitted now; counts nothing (admit does, when they are written). */
+  fits(taskId: string, events: readonly NewEvent[]): boolean | Promise<boolean> {
+    const bytes = artifactBytes(events);
+    if (bytes === 0) return true;
+    const limit = getSettings().maxTaskOutputBytes;
+    const used = this.used.get(taskId);
+    if (used !== undefined) return used + bytes <= limit;
+    const stored = taskReader().artifactBytes(taskId);
+    return typeof stored === 'number' ? stored + bytes <= limit : stored.then((n) => n + bytes <= limit);
+  }
+
   private count(taskId: string, used: number, bytes: number): boolean {
     if (used + bytes > getSettings().maxTaskOutputBytes) return false;
     this.remember(taskId, used + bytes);

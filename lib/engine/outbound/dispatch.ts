@@ -10,13 +10,15 @@ import { createTaskRecord, recordEvents } from '../core/task-writer';
 import { findTask } from '../../db/task-repo';
 import { newId } from '../../db/ids';
 import { timeoutFloorWarning } from '../../protocol/timeout-floor';
-import type { TaskRecord } from '../../db/task-records';
+import type { NewEvent, TaskRecord } from '../../db/task-records';
 import type { Message, Part } from '../../protocol/types';
 import { ClientError } from '../../protocol/client-error';
 import { DISPATCH_MODES } from '../../protocol/dispatch-modes';
 import { followJson, readFollowState, statusKey, type FollowState } from './follow-state';
 import { startOutbound } from './runner';
-import { resolveTarget, URL_EXPECTED } from '../../peers/resolve';
+import { resolveTarget, URL_EXPECTED, type ResolvedTarget } from '../../peers/resolve';
+import { recentCard, type PeerConnection } from '../../peers/connect';
+import { sentEvents } from './send-turn';
 import { isHttpUrl } from '../../client/normalize-url';
 import { credentialOriginOf, isBindingEndpoint } from '../../client/endpoint-binding';
 import { TimeoutSecondsSchema, type TimeoutSource } from '../../peers/timeouts';
@@ -142,16 +144,34 @@ async function newDispatch(req: DispatchRequest, extras: DispatchExtras): Promis
   };
   const resolved = { peer: target.peerName, url: target.url, matchedBy: target.matchedBy, timeoutMs: target.timeout.ms, timeoutSource: target.timeout.source };
   const warnings = floorWarnings(target.timeout.ms, target.timeout.source);
-  await createTaskRecord(
+  const connected = connectedAtOnce(target, follow, extras);
+  const change = await createTaskRecord(
     {
-      id: taskId, contextId, direction: 'outbound', peerName: target.peerName ?? undefined, peerUrl: target.url, state: 'submitted',
-      requestText: requestText(req), follow: followJson(follow), traceContext, parentTaskId: parent?.id,
+      id: taskId, contextId, direction: 'outbound', peerName: target.peerName ?? undefined, peerUrl: connected?.conn.endpoint ?? target.url, state: connected ? 'working' : 'submitted',
+      requestText: requestText(req), follow: followJson(connected?.follow ?? follow), traceContext, parentTaskId: parent?.id,
     },
-    [{ type: 'submitted', state: 'submitted', payload: { message, mode: req.mode, target: resolved } }],
+    [{ type: 'submitted', state: 'submitted', payload: { message, mode: req.mode, target: resolved } }, ...(connected?.events ?? [])],
     [{ ...message, taskId }],
   );
-  startOutbound(taskId, { target });
+  startOutbound(taskId, { target, ...(connected ? { created: { record: change.task, follow: connected.follow, conn: connected.conn } } : {}) });
   return answer(taskId, warnings);
+}
+
+/**
+ * A dispatch allowed to reuse the peer's recent card (a relay's turn) that has one connects
+ * before its task exists: the task is then created connected and `sent` in its first commit,
+ * as the runner would have recorded it in two more (decision 352). Null otherwise: the runner
+ * reads the card and records the connection and the send as usual.
+ */
+function connectedAtOnce(target: ResolvedTarget, follow: FollowState, extras: DispatchExtras): { conn: PeerConnection; follow: FollowState; events: NewEvent[] } | null {
+  const recent = extras.maxCardAgeMs === undefined ? null : recentCard(target, extras.maxCardAgeMs, follow.prefer);
+  if (!recent) return null;
+  const { version, endpoint, streaming } = recent.conn;
+  return {
+    conn: recent.conn,
+    follow: { ...follow, phase: 'sent', version, endpoint, streaming },
+    events: [{ type: 'status', state: 'working', payload: { connected: { version, endpoint, streaming } } }, ...sentEvents(follow.mode, streaming)],
+  };
 }
 
 function assertFollowUpTarget(req: DispatchRequest, record: TaskRecord, follow: FollowState): void {

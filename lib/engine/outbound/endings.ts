@@ -6,6 +6,7 @@
 import { claimTerminal, type TerminalState } from '../core/task-writer';
 import { agentText } from '../core/messages';
 import type { Message, TaskStatus } from '../../protocol/types';
+import type { NewEvent } from '../../db/task-records';
 import { textOf } from '../../protocol/types';
 
 export const FOLLOW_LIMIT_EXCEEDED = 'follow limit exceeded';
@@ -20,8 +21,8 @@ function peerDetail(status: TaskStatus, metadata?: Record<string, unknown>): str
   return text ? text.slice(0, 500) : 'no reason given';
 }
 
-/** Records the end the peer reported. Returns false when the task had already ended here. */
-export async function claimPeerEnd(task: { id: string; contextId: string }, status: TaskStatus, metadata?: Record<string, unknown>): Promise<boolean> {
+/** Records the end the peer reported, after `events` (chunks read with it). Returns false when the task had already ended here. */
+export async function claimPeerEnd(task: { id: string; contextId: string }, status: TaskStatus, metadata?: Record<string, unknown>, events: NewEvent[] = []): Promise<boolean> {
   const state = status.state as TerminalState;
   const reason = state === 'completed' ? undefined : `peer reported ${state}: ${peerDetail(status, metadata)}`;
   const message: Message | undefined = status.message ? { ...status.message, taskId: task.id, contextId: task.contextId } : undefined;
@@ -30,6 +31,7 @@ export async function claimPeerEnd(task: { id: string; contextId: string }, stat
     ...(message ? { message } : {}),
     ...(reason ? { reason } : {}),
     metadata: { peer: { state, ...(metadata ? { metadata } : {}) } },
+    ...(events.length ? { events } : {}),
   });
   return won !== null;
 }

@@ -61,8 +61,10 @@ async function finalSnapshot(job: FollowJob, step: Extract<Step, { kind: 'termin
 
 /** True when the turn is over (ended, interrupted, or the task ended locally). */
 export async function settle(job: FollowJob, step: Step): Promise<boolean> {
-  // An end is claimed only after the chunks before it committed.
-  if (step.kind !== 'continue') await job.recorder.flush();
+  // An end is claimed only after the chunks before it committed, or with them (a peer's end
+  // read together with its last chunks: one commit; decision 351).
+  if (step.kind === 'terminal') job.recorder.holdOpenRun();
+  else if (step.kind !== 'continue') await job.recorder.flush();
   switch (step.kind) {
     case 'continue':
       return false;
@@ -76,8 +78,7 @@ export async function settle(job: FollowJob, step: Step): Promise<boolean> {
       return true;
     case 'terminal': {
       const final = await finalSnapshot(job, step);
-      await job.recorder.flush();
-      await claimPeerEnd(taskOf(job), final.status, final.metadata);
+      await claimPeerEnd(taskOf(job), final.status, final.metadata, await job.recorder.takeHeldRun());
       return true;
     }
   }

@@ -14,6 +14,7 @@ import type { Artifact, ArtifactChunk, Message, StreamEvent, Task, TaskStatus } 
 import { isTerminalState, isTurnEndState } from '../../protocol/types';
 import { followJson, statusKey, type FollowState } from './follow-state';
 import { EmitPipe } from '../core/emit-pipe';
+import { outputMeter } from '../core/output-limit';
 
 /** What applying one remote event means for the follower. */
 export type Step =
@@ -37,6 +38,8 @@ function peerDetachReason(status: TaskStatus, metadata?: Record<string, unknown>
 }
 const ENDED: Step = { kind: 'ended-locally' };
 
+const chunkEvents = (chunks: ArtifactChunk[]): NewEvent[] => chunks.map((payload) => ({ type: 'artifact' as const, payload }));
+
 export class RemoteRecorder {
   /** The last status recorded, so repeated snapshots (polling, reconnects) add no duplicates. */
   private lastStatus: string | undefined;
@@ -54,6 +57,12 @@ export class RemoteRecorder {
    * the pipe, and so waits for the open run, first.
    */
   private run: ArtifactChunk[] | null = null;
+  /**
+   * The open run, taken back before it was written because the peer's end came in the same read
+   * (holdOpenRun): it goes in the end's commit (takeHeldRun), or first in whatever is written
+   * before that (flush), so the log keeps the peer's order either way.
+   */
+  private held: ArtifactChunk[] = [];
   /** A pipelined chunk found the task already ended here. */
   private endedHere = false;
   /** Held for the next write (stageFollow): one commit where there would be two in a row. */
@@ -79,9 +88,39 @@ export class RemoteRecorder {
     return change !== null;
   }
 
-  /** Waits until every pipelined chunk has committed (before an end is claimed). */
+  /** Waits until every pipelined chunk has committed (before an end is claimed), held ones included. */
   async flush(): Promise<void> {
     await this.chunks.drain();
+    const held = this.held.splice(0);
+    if (held.length && !(await recordChunkRun(this.taskId, chunkEvents(held), { onlyIfNotTerminal: true }))) this.endedHere = true;
+  }
+
+  /**
+   * The peer's end was read: a run of chunks read just before it and not yet written is kept
+   * back for the end's commit (one commit for both, and one for a relay's caller, whose mirror
+   * then sees the chunks with the end). They are not delayed: the end follows after the one
+   * confirming read of the peer's task.
+   */
+  holdOpenRun(): void {
+    const run = this.run;
+    this.run = null;
+    if (run) this.held.push(...run.splice(0)); // emptied: its pipelined write writes nothing
+  }
+
+  /**
+   * The held chunks as events for the end's commit, when they fit under the output limit with
+   * what is stored (nearly always); otherwise they are written first as a run is (chunk by
+   * chunk, keeping those before the one that goes over) and none are returned.
+   */
+  async takeHeldRun(): Promise<NewEvent[]> {
+    await this.chunks.drain();
+    const events = chunkEvents(this.held);
+    if (!events.length || (await outputMeter().fits(this.taskId, events))) {
+      this.held = [];
+      return events;
+    }
+    await this.flush();
+    return [];
   }
 
   async saveFollow(changes: Partial<FollowState>, events: NewEvent[] = [], patch: WriteOptions['patch'] = {}): Promise<boolean> {
@@ -166,7 +205,8 @@ export class RemoteRecorder {
     await this.chunks.push(async () => {
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (this.run === run) this.run = null;
-      const change = await recordChunkRun(this.taskId, run.map((payload) => ({ type: 'artifact' as const, payload })), { onlyIfNotTerminal: true });
+      if (!run.length) return; // held for the end's commit (holdOpenRun)
+      const change = await recordChunkRun(this.taskId, chunkEvents(run), { onlyIfNotTerminal: true });
       if (!change) this.endedHere = true;
     });
     return !this.endedHere;

@@ -29,6 +29,12 @@ export interface RunOptions {
    * the peer again (a restart or a later run resolves afresh: auth may have changed).
    */
   target?: ResolvedTarget;
+  /**
+   * The dispatch connected before creating the task (a relay's turn, with the peer's recent
+   * card) and created it in its `sent` phase: the record, its follow state and the connection,
+   * so the message goes out at once, with nothing read or written first (decision 352).
+   */
+  created?: { record: TaskRecord; follow: FollowState; conn: PeerConnection };
 }
 
 /** Auth and timeout come from the peer as it is now; a deleted peer leaves its URL, no auth. */
@@ -74,7 +80,22 @@ async function openConnection(recorder: RemoteRecorder, target: ResolvedTarget, 
   }
 }
 
+/** Sends and follows with what is open, and waits for the follower's pipelined chunks. */
+async function runJob(record: TaskRecord, recorder: RemoteRecorder, opened: PeerConnection, signal: AbortSignal, follow: FollowState, opts: RunOptions): Promise<void> {
+  const conn: PeerConnection = { ...opened, trace: { taskId: record.id, context: record.traceContext } };
+  const job: FollowJob = { recorder, conn, signal, followLimitMs: getSettings().followLimitMs };
+  try {
+    await sendAndFollow(job, follow, opts);
+  } finally {
+    await recorder.flush(); // the follower is done only once its pipelined chunks are
+  }
+}
+
 async function runOutbound(taskId: string, signal: AbortSignal, opts: RunOptions): Promise<void> {
+  if (opts.created) {
+    const { record, follow, conn } = opts.created;
+    return runJob(record, new RemoteRecorder(record.id, record.contextId, null, follow, []), conn, signal, follow, opts);
+  }
   const record = await findTask(taskId);
   if (!record || record.direction !== 'outbound' || isTerminalState(record.state)) return;
   const follow = readFollowState(record);
@@ -88,20 +109,14 @@ async function runOutbound(taskId: string, signal: AbortSignal, opts: RunOptions
   // A follow resumed after a restart continues the trace stored on the task.
   if (opts.resumed) resumeTaskSpan({ taskId, contextId: record.contextId, direction: 'outbound', target: record.peerName ?? record.peerUrl ?? '', parent: record.traceContext });
   const opened = await openConnection(recorder, opts.target ?? (await resolveForTask(follow, record)), signal);
-  if (!opened) return;
-  const conn: PeerConnection = { ...opened, trace: { taskId, context: record.traceContext } };
-  const job: FollowJob = { recorder, conn, signal, followLimitMs: getSettings().followLimitMs };
-  try {
-    await sendAndFollow(job, follow, opts);
-  } finally {
-    await recorder.flush(); // the follower is done only once its pipelined chunks are
-  }
+  if (opened) await runJob(record, recorder, opened, signal, follow, opts);
 }
 
 async function sendAndFollow(job: FollowJob, follow: FollowState, opts: RunOptions): Promise<void> {
   const recorder = job.recorder;
   let next: AfterSend;
-  if (follow.phase === 'connect' || follow.phase === 'send') next = await sendTurn(job);
+  if (opts.created) next = await sendTurn(job, true);
+  else if (follow.phase === 'connect' || follow.phase === 'send') next = await sendTurn(job);
   else next = recorder.remoteTaskId ? 'follow' : { locate: opts.resumed ? 'restarted after sending, before the peer named its task' : 'the send ended before the peer named its task' };
   const locating = typeof next === 'object';
   if (typeof next === 'object') next = (await locateRemoteTask(job, next.locate)) ? 'follow' : 'done';

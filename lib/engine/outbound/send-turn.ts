@@ -138,12 +138,20 @@ function strategyEvents(mode: DispatchMode, strategy: Strategy): NewEvent[] {
   return [{ type: 'remote', payload: { event: 'blocking-strategy', via: strategy, reason } }];
 }
 
-export async function sendTurn(job: FollowJob): Promise<AfterSend> {
+/** What a turn records with its `sent` phase: how it is sent, for a peer that streams or not. */
+export function sentEvents(mode: DispatchMode, streaming: boolean): NewEvent[] {
+  return mode === 'background' ? [] : strategyEvents(mode, streaming ? 'stream' : 'non-blocking send');
+}
+
+/**
+ * Sends the turn. `recorded`: the task was created with its `sent` phase and these events
+ * already (a dispatch that connected before creating it), so nothing is written first.
+ */
+export async function sendTurn(job: FollowJob, recorded = false): Promise<AfterSend> {
   const mode = job.recorder.follow.mode;
   const strategy: Strategy = job.conn.streaming ? 'stream' : 'non-blocking send';
-  const events = mode === 'background' ? [] : strategyEvents(mode, strategy);
   // Written before sending: after a crash, 'sent' means "find the task", never "send again".
-  if (!(await job.recorder.saveFollow({ phase: 'sent' }, events))) return 'done';
+  if (!recorded && !(await job.recorder.saveFollow({ phase: 'sent' }, sentEvents(mode, job.conn.streaming)))) return 'done';
   if (mode === 'background') return sendOnce(job, false);
   return strategy === 'stream' ? sendStreaming(job) : sendNonBlocking(job);
 }
