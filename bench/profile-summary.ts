@@ -2,7 +2,10 @@
  * Where the time goes in a V8 CPU profile (`npm run bench -- --cpu-prof` writes them to
  * bench/results/profiles/): self time by function and by source area, top N.
  *
- *   npx tsx bench/profile-summary.ts bench/results/profiles/switchboard-*.cpuprofile [--top 30]
+ *   npx tsx bench/profile-summary.ts bench/results/profiles/switchboard-*.cpuprofile [--top 30] [--under TEXT]
+ *
+ * --under TEXT keeps only the samples with a frame whose label contains TEXT on their stack
+ * (e.g. `--under write-queue.ts:48`, the group commit): what that call costs, broken down.
  */
 import fs from 'node:fs';
 import { SourceMap } from 'node:module';
@@ -55,14 +58,20 @@ function label(frame: ProfileNode['callFrame']): string {
   return `${name}  ${area(frame.url)}:${frame.lineNumber + 1}`;
 }
 
-function summarize(file: string, top: number): void {
+function summarize(file: string, top: number, under: string | undefined): void {
   const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const labels = new Map(profile.nodes.map((n) => [n.id, label(n.callFrame)]));
   const self = new Map<number, number>();
-  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  const onStack = (id: number) => {
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) if (labels.get(at)!.includes(under!)) return true;
+    return false;
+  };
+  profile.samples.forEach((id, i) => {
+    if (under === undefined || onStack(id)) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
   const total = [...self.values()].reduce((a, b) => a + b, 0);
   const fns = new Map<string, number>();
   const areas = new Map<string, number>();
@@ -88,7 +97,7 @@ function summarize(file: string, top: number): void {
       process.stdout.write(`${((us / total) * 100).toFixed(1).padStart(6)}%  ${(us / 1000).toFixed(0).padStart(7)} ms  ${k}\n`);
     }
   };
-  process.stdout.write(`${file}: ${(total / 1e6).toFixed(2)} s sampled\n`);
+  process.stdout.write(`${file}: ${(total / 1e6).toFixed(2)} s sampled${under === undefined ? '' : ` under "${under}"`}\n`);
   print('self time by area', areas);
   print('self time by function', fns);
   print("inclusive time of this project's functions (lib/, app/)", inclusive, (k) => / (lib|app)\//.test(k) && !k.includes('lib/db/generated'));
@@ -97,8 +106,10 @@ function summarize(file: string, top: number): void {
 const args = process.argv.slice(2);
 const topAt = args.indexOf('--top');
 const top = topAt >= 0 ? Number(args.splice(topAt, 2)[1]) : 25;
+const underAt = args.indexOf('--under');
+const under = underAt >= 0 ? args.splice(underAt, 2)[1] : undefined;
 if (!args.length) {
   process.stderr.write('usage: npx tsx bench/profile-summary.ts <file.cpuprofile>... [--top N]\n');
   process.exit(2);
 }
-for (const file of args) summarize(file, top);
+for (const file of args) summarize(file, top, under);
