@@ -4,7 +4,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import stylistic from '@stylistic/eslint-plugin';
 
 export default tseslint.config(
-  { ignores: ['node_modules', '.next', '.next-*', 'bench/next-floor/.next', 'lib/db/generated', 'bench/results', 'data', 'next-env.d.ts', 'test-results', 'playwright-report'] },
+  { ignores: ['node_modules', '.next', '.next-*', 'bench/next-floor/.next', 'lib/db/generated', 'lib/db/generated-pg', 'bench/results', 'data', 'next-env.d.ts', 'test-results', 'playwright-report'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   // The formatter: ESLint Stylistic, checked by `npm run lint`, applied by `npm run format`.
