@@ -15,12 +15,11 @@
  * (summarise with bench/profile-summary.ts); the warm-up runs before the measured part, so
  * start-up is a small, recognisable share.
  */
-import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { A2A_HEADERS, sendBody, streamBody } from './lib/a2a';
+import { A2A_HEADERS, expectedArtifact, sendBody } from './lib/a2a';
 import { runLoad } from './lib/load';
-import { readSse } from './lib/sse-client';
+import { streamOnce } from './scenarios/stream';
 import { killAllServers, startServer, type RunningServer, type ServerKind } from './lib/servers';
 
 const args = process.argv.slice(2);
@@ -38,19 +37,13 @@ const cpuProfDir = args.includes('--cpu-prof') ? path.resolve('bench/results/pro
 const CHUNKS = 2000;
 const SIZE = 500;
 
+const EXPECTED = expectedArtifact(CHUNKS, SIZE);
+
+/** One 2,000-chunk stream, read and checked as scenario 3 reads it. */
 async function stream(server: RunningServer): Promise<number> {
-  let chunks = 0;
-  const outcome = await readSse({
-    url: `${server.url}/a2a/slow`,
-    method: 'POST',
-    headers: A2A_HEADERS,
-    body: streamBody(`work 0s chunks ${CHUNKS} size ${SIZE}`, randomUUID()),
-    onFrame: (frame) => {
-      if (frame.data.includes('"artifactUpdate"')) chunks++;
-    },
-  });
-  if (outcome.status !== 200 || chunks !== CHUNKS) throw new Error(`${server.kind}: ${chunks} chunks, status ${outcome.status}`);
-  return chunks;
+  const run = await streamOnce(server, CHUNKS, EXPECTED);
+  if (!run.whole || !run.completed || run.chunks !== CHUNKS) throw new Error(`${server.kind}: ${run.chunks} chunks, whole ${run.whole}, completed ${run.completed}`);
+  return run.chunks;
 }
 
 /** CPU µs per unit and units per second of `work`, measured on the server process. */
