@@ -2,9 +2,11 @@
  * Where the time goes in a V8 CPU profile (`npm run bench -- --cpu-prof` writes them to
  * bench/results/profiles/): self time by function and by source area, top N.
  *
- *   npx tsx bench/profile-summary.ts bench/results/profiles/switchboard-*.cpuprofile [--top 30] [--from S] [--to S]
+ *   npx tsx bench/profile-summary.ts bench/results/profiles/switchboard-*.cpuprofile [--top 30] [--from S] [--to S] [--under TEXT]
  *
  * `--from` / `--to`: only the samples taken that many seconds after the profile started.
+ * --under TEXT keeps only the samples with a frame whose label contains TEXT on their stack
+ * (e.g. `--under write-queue.ts:48`, the group commit): what that call costs, broken down.
  */
 import fs from 'node:fs';
 import { SourceMap } from 'node:module';
@@ -57,20 +59,24 @@ function label(frame: ProfileNode['callFrame']): string {
   return `${name}  ${area(frame.url)}:${frame.lineNumber + 1}`;
 }
 
-function summarize(file: string, top: number, window: { from: number; to: number }): void {
+function summarize(file: string, top: number, window: { from: number; to: number }, under: string | undefined): void {
   const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const labels = new Map(profile.nodes.map((n) => [n.id, label(n.callFrame)]));
   const self = new Map<number, number>();
+  const onStack = (id: number) => {
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) if (labels.get(at)!.includes(under!)) return true;
+    return false;
+  };
   // Only the samples inside the window (seconds from the profile's start), e.g. the measured
   // part of a bench run without the server's start-up.
   let at = 0;
   profile.samples.forEach((id, i) => {
     at += profile.timeDeltas[i] ?? 0;
     if (at < window.from * 1e6 || at > window.to * 1e6) return;
-    self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+    if (under === undefined || onStack(id)) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
   });
   const total = [...self.values()].reduce((a, b) => a + b, 0);
   const fns = new Map<string, number>();
@@ -97,7 +103,7 @@ function summarize(file: string, top: number, window: { from: number; to: number
       process.stdout.write(`${((us / total) * 100).toFixed(1).padStart(6)}%  ${(us / 1000).toFixed(0).padStart(7)} ms  ${k}\n`);
     }
   };
-  process.stdout.write(`${file}: ${(total / 1e6).toFixed(2)} s sampled\n`);
+  process.stdout.write(`${file}: ${(total / 1e6).toFixed(2)} s sampled${under === undefined ? '' : ` under "${under}"`}\n`);
   print('self time by area', areas);
   print('self time by function', fns);
   print("inclusive time of this project's functions (lib/, app/)", inclusive, (k) => / (lib|app)\//.test(k) && !k.includes('lib/db/generated'));
@@ -111,8 +117,10 @@ const option = (name: string, fallback: number) => {
   return i >= 0 ? Number(args.splice(i, 2)[1]) : fallback;
 };
 const window = { from: option('from', 0), to: option('to', Infinity) };
+const underAt = args.indexOf('--under');
+const under = underAt >= 0 ? args.splice(underAt, 2)[1] : undefined;
 if (!args.length) {
-  process.stderr.write('usage: npx tsx bench/profile-summary.ts <file.cpuprofile>... [--top N] [--from S] [--to S]\n');
+  process.stderr.write('usage: npx tsx bench/profile-summary.ts <file.cpuprofile>... [--top N] [--from S] [--to S] [--under TEXT]\n');
   process.exit(2);
 }
-for (const file of args) summarize(file, top, window);
+for (const file of args) summarize(file, top, window, under);

@@ -55,7 +55,8 @@ function apply(result: Record<string, unknown>, artifacts: Artifacts, run: Strea
   }
 }
 
-async function streamOnce(server: RunningServer, chunks: number, expected: string): Promise<StreamRun> {
+/** One stream, checked the way a client must read it (also bench/cpu-cost.ts). */
+export async function streamOnce(server: RunningServer, chunks: number, expected: string): Promise<StreamRun> {
   const run: StreamRun = { ms: 0, chunks: 0, frames: 0, whole: false, completed: false };
   const artifacts: Artifacts = new Map();
   const started = performance.now();

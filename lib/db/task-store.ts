@@ -8,6 +8,7 @@
 import type { Message, TaskState } from '../protocol/types';
 import type { NewEvent, NewTask, TaskPatch } from './task-records';
 import type { MaybeAsync } from '../util/maybe-async';
+import { processSingleton } from '../process-singleton';
 
 export const RESULT_TEXT_LIMIT = 8_000;
 
@@ -123,8 +124,13 @@ export interface SerializedEvent {
   payload: string;
 }
 
-/** Artifact chunks' stored JSON, by chunk object (eventJson). */
-const chunkJson = new WeakMap<object, string>();
+/**
+ * Artifact chunks' stored JSON, by chunk object (eventJson). One map per process, not per module
+ * copy: Next.js bundles this module into several route bundles, and the output meter, the
+ * writer and the owner's charge are reached through different copies, so a module-level map
+ * made each of them serialise every chunk again (three JSON.stringify calls per streamed chunk).
+ */
+const chunkJson = processSingleton('chunkJson', () => new WeakMap<object, string>());
 
 /**
  * An event's payload as stored (JSON), made once per artifact chunk: the output meter, the

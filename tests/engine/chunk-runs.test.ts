@@ -3,12 +3,13 @@
  * recorder gathers the chunks read before the next turn of the event loop into one append, so a
  * relay's stream costs one write, one publish and one mirror step per run instead of per chunk.
  * The log still holds every chunk once, in the peer's order, and a status after the chunks
- * comes after them.
+ * comes after them. A served turn's chunks emitted in one loop turn are one change too (decision 335).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { freshStore } from '../support/in-process';
 import type { FollowState } from '../../lib/engine/outbound/follow-state';
 import type { PeerConnection } from '../../lib/peers/connect';
+import type { ServedAgent } from '../../lib/agent-runner';
 
 let writer: typeof import('../../lib/engine/core/task-writer');
 let repo: typeof import('../../lib/db/task-repo');
@@ -16,6 +17,8 @@ let recorders: typeof import('../../lib/engine/outbound/remote-recorder');
 let hub: typeof import('../../lib/events/hub');
 let store: typeof import('../../lib/db/task-store');
 let followJob: typeof import('../../lib/engine/outbound/follow-job');
+let engine: typeof import('../../lib/engine/inbound/operations');
+let scopes: typeof import('../../lib/db/task-scope');
 
 beforeAll(async () => {
   await freshStore();
@@ -25,6 +28,8 @@ beforeAll(async () => {
   hub = await import('../../lib/events/hub');
   store = await import('../../lib/db/task-store');
   followJob = await import('../../lib/engine/outbound/follow-job');
+  engine = await import('../../lib/engine/inbound/operations');
+  scopes = await import('../../lib/db/task-scope');
 });
 
 const follow = { mode: 'streaming', phase: 'follow', target: { peer: 'p' }, timeoutMs: 60_000, timeoutSource: 'default', message: { kind: 'message', messageId: 'm', role: 'user', parts: [] }, startedAt: new Date().toISOString() } as unknown as FollowState;
@@ -75,5 +80,39 @@ describe("the follower's chunk runs", () => {
     expect(first).toBe(JSON.stringify(event.payload));
     expect(store.eventJson({ type: 'artifact', payload: event.payload })).toBe(first); // the same string, not made again
     expect(store.eventJson({ type: 'status', payload: { a: 1 } })).toBe('{"a":1}');
+  });
+
+  it("writes a served turn's chunks emitted in one loop turn as one change, in order around its progress and its failure (decision 335)", async () => {
+    const runner: ServedAgent = {
+      slug: 'chunky',
+      name: 'chunky',
+      description: '',
+      skills: [],
+      runner: {
+        async runTurn(turn) {
+          for (let i = 0; i < 40; i++) await turn.emit.artifact(chunk(i));
+          await turn.emit.progress('half way');
+          for (let i = 40; i < 50; i++) await turn.emit.artifact(chunk(i));
+          throw new Error('agent broke after its chunks');
+        },
+      },
+    };
+    const changes: { id: string; types: string[] }[] = [];
+    const unsubscribe = hub.eventHub().subscribeFeed((change) => void changes.push({ id: change.task.id, types: change.events.map((e) => e.type) }));
+    const message = { kind: 'message' as const, messageId: crypto.randomUUID(), role: 'user' as const, parts: [{ kind: 'text' as const, text: 'go' }] };
+    const answer = await engine.sendMessage({ agent: runner, scope: scopes.callerScope(runner.slug, 'anonymous'), message, peer: 'test' }, 'blocking');
+    unsubscribe();
+    const id = 'id' in answer ? answer.id : '';
+    const events = await repo.listEvents(id);
+    const after = events.slice(events.findIndex((e) => e.type === 'artifact'));
+    // Every chunk its own event, in order, before the progress / failure that followed it.
+    expect(after.map((e) => e.type)).toEqual([...Array(40).fill('artifact'), 'status', ...Array(10).fill('artifact'), 'status']);
+    expect(after.at(-1)?.state).toBe('failed');
+    const texts = after.filter((e) => e.type === 'artifact').map((e) => (e.payload as ReturnType<typeof chunk>).artifact.parts[0].text);
+    expect(texts).toEqual(Array.from({ length: 50 }, (_, i) => `chunk ${i}\n`));
+    expect(after.map((e) => e.seq)).toEqual(after.map((_, i) => after[0].seq + i));
+    // The chunks went out as two changes of 40 and 10, not 50 changes.
+    const mine = changes.filter((c) => c.id === id && c.types.includes('artifact')).map((c) => c.types.length);
+    expect(mine).toEqual([40, 10]);
   });
 });

@@ -3,7 +3,7 @@
  * may leave, the window may end; the turn's real outcome is still recorded.
  */
 import type { AgentTurn, ServedAgent, TurnOutcome } from '../../agent-runner';
-import { claimTerminal, recordEvents } from '../core/task-writer';
+import { claimTerminal, recordChunkRun, recordEvents } from '../core/task-writer';
 import { agentMessage, agentText } from '../core/messages';
 import { executions, type TurnAbort } from '../core/executions';
 import { onTurnStarted } from '../core/membership';
@@ -56,7 +56,7 @@ class LazyAbort implements TurnAbort {
 
 export function startTurn(start: TurnStart): void {
   const controller = new LazyAbort();
-  const pipe = new EmitPipe();
+  const pipe = new EmitPipe<ArtifactChunk>((chunks) => recordChunkRun(start.taskId, chunks.map((payload) => ({ type: 'artifact' as const, payload })), WHILE_WORKING));
   const turn: AgentTurn = {
     taskId: start.taskId,
     contextId: start.contextId,
@@ -74,6 +74,7 @@ export function startTurn(start: TurnStart): void {
     },
     emit: {
       // Pipelined (core/emit-pipe.ts): an emit returns once queued; the turn's end waits for all.
+      // Chunks emitted in one event-loop turn are written together (EmitPipe.pushChunk).
       // Progress is the task's current status message, so a caller that polls (tasks/get)
       // sees it, also after a detach (the detach facts stay in metadata.switchboard).
       progress: (text, metadata) =>
@@ -81,8 +82,8 @@ export function startTurn(start: TurnStart): void {
           const message = agentText(start.taskId, start.contextId, text, metadata);
           return recordEvents(start.taskId, [{ type: 'status', state: 'working', payload: { message } }], WHILE_WORKING);
         }),
-      artifact: (chunk: ArtifactChunk) => pipe.push(() => recordEvents(start.taskId, [{ type: 'artifact', payload: chunk }], WHILE_WORKING)),
-      artifacts: (chunks: ArtifactChunk[]) => pipe.push(() => recordEvents(start.taskId, chunks.map((payload) => ({ type: 'artifact' as const, payload })), WHILE_WORKING)),
+      artifact: (chunk: ArtifactChunk) => pipe.pushChunk(chunk),
+      artifacts: (chunks: ArtifactChunk[]) => pipe.push(() => recordEvents(start.taskId, chunks.map((payload) => ({ type: 'artifact' as const, payload })), WHILE_WORKING), chunks.length),
     },
   };
   const done = runAndRecord(start, turn, pipe, controller);
@@ -91,13 +92,14 @@ export function startTurn(start: TurnStart): void {
   onTurnStarted(start.taskId, done, { resumable: start.agent.resumable });
 }
 
-async function runAndRecord(start: TurnStart, turn: AgentTurn, pipe: EmitPipe, controller: LazyAbort): Promise<void> {
+async function runAndRecord(start: TurnStart, turn: AgentTurn, pipe: EmitPipe<ArtifactChunk>, controller: LazyAbort): Promise<void> {
   let outcome: TurnOutcome;
   const span = beginTurnSpan(start.taskId, start.contextId, start.agent.slug);
   try {
     outcome = await start.agent.runner.runTurn(turn);
     await pipe.drain();
   } catch (err) {
+    pipe.issuePending(); // its chunks are written before the failure, as if each had been written when emitted
     log.error('agent turn threw', { taskId: start.taskId, agent: start.agent.slug, error: errorMessage(err) });
     outcome = { state: 'failed', reason: `agent error: ${errorMessage(err)}` };
   }
