@@ -43,8 +43,6 @@ export interface AppendOptions {
   materializeArtifacts?: boolean;
 }
 
-
-
 /** Creates a task with its first events and messages, atomically. */
 export async function insertTask(task: NewTask, events: NewEvent[], messages: Message[] = []): Promise<CommittedChange> {
   return toChange(task.id, await taskWriter().queueInsertTask(task, events, messages));

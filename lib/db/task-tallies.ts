@@ -19,7 +19,6 @@ export interface TaskTally {
   count: number;
 }
 
-
 /** The filters a tally can answer: the others (text, owner…) need the tasks themselves. */
 export interface TallyFilter {
   direction?: Direction;
