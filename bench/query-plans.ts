@@ -160,7 +160,7 @@ async function pgStoreFor(tasks: number): Promise<Opened> {
   await client.pgQuery('VACUUM ANALYZE');
   const explain: Explain = async (sql, args) => {
     const rows = (await client.pgQuery<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, args)).rows.map((r) => r['QUERY PLAN']);
-    return rows.map((line) => `${line}${/Seq Scan on "?(Task|TaskEvent|Message|Artifact|PushDelivery|NotificationDelivery)"?\b/.test(line) ? '   << SCAN' : /Seq Scan on "?_task_tally/.test(line) ? '   (the tallies: a row per agent or peer and state, not per task)' : ''}`);
+    return rows.map((line) => `${line}${/Seq Scan on "?(Task|TaskEvent|Message|Artifact|PushDelivery|NotificationDelivery)"?\b/.test(line) ? '   << SCAN' : /Seq Scan on "?_task_tally_hour/.test(line) ? '   (the hourly tallies: a row per hour, agent or peer and state, not per task)' : /Seq Scan on "?_task_tally/.test(line) ? '   (the tallies: a row per agent or peer and state, not per task)' : ''}`);
   };
   const size = async () => Number((await client.pgQuery<{ n: string }>('SELECT pg_database_size(current_database()) AS n')).rows[0].n);
   return { ids, explain, size, close: async () => (await client.pgStore().pool.end(), await server.stop()) };
