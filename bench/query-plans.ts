@@ -159,7 +159,7 @@ async function pgStoreFor(tasks: number): Promise<Opened> {
   await client.pgQuery('VACUUM ANALYZE');
   const explain: Explain = async (sql, args) => {
     const rows = (await client.pgQuery<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, args)).rows.map((r) => r['QUERY PLAN']);
-    return rows.map((line) => `${line}${/Seq Scan on "?(Task|TaskEvent|Message|Artifact|PushDelivery|NotificationDelivery)"?\b/.test(line) ? '   << SCAN' : /Seq Scan on "?_task_tally/.test(line) ? '   (the tallies: a row per agent or peer and state, not per task)' : ''}`);
+    return rows.map((line) => `${line}${/Seq Scan on "?(Task|TaskEvent|Message|Artifact|PushDelivery|NotificationDelivery)"?\b/.test(line) ? '   << SCAN' : /Seq Scan on "?_task_tally_hour/.test(line) ? '   (the hourly tallies: a row per hour, agent or peer and state, not per task)' : /Seq Scan on "?_task_tally/.test(line) ? '   (the tallies: a row per agent or peer and state, not per task)' : ''}`);
   };
   const size = async () => Number((await client.pgQuery<{ n: string }>('SELECT pg_database_size(current_database()) AS n')).rows[0].n);
   return { ids, explain, size, close: async () => (await client.pgStore().pool.end(), await server.stop()) };
@@ -173,10 +173,11 @@ async function main(): Promise<void> {
   const opened = store === 'sqlite' ? await sqliteStore(tasks, args.db) : await pgStoreFor(tasks);
   const { ids } = opened;
   const { listTaskPage, taskCounts } = await import('../lib/dashboard/task-list');
-  const { loadTaskDetail } = await import('../lib/dashboard/task-detail');
+  const loadTaskDetail = await taskPage();
   const { TASK_PRUNE } = await import('../lib/db/task-pruner');
-  const { processSingleton } = await import('../lib/process-singleton');
-  const uncachedCounts = (f: Parameters<typeof taskCounts>[0]) => () => (processSingleton<Map<string, unknown>>('dashboard-counts-cache', () => new Map()).clear(), taskCounts(f));
+  const { appPart } = await import('../lib/process-singleton');
+  // The counts' one-second cache (lib/dashboard/task-list.ts) emptied first: every run counts.
+  const uncachedCounts = (f: Parameters<typeof taskCounts>[0]) => () => (appPart('dashboardCounts', () => new Map()).clear(), taskCounts(f));
 
   const first = await listTaskPage({ limit: 50 });
   const probes: [string, () => Promise<unknown>][] = [
@@ -200,6 +201,9 @@ async function main(): Promise<void> {
     ['counts, 24h', uncachedCounts({ range: '24h' })],
     ['counts, 7d', uncachedCounts({ range: '7d' })],
     ['counts, agent=echo, 7d', uncachedCounts({ agent: 'echo', range: '7d' })],
+    ['counts, 15m', uncachedCounts({ range: '15m' })],
+    ['counts, 1h', uncachedCounts({ range: '1h' })],
+    ['counts, outbound, 7d', uncachedCounts({ direction: 'outbound', range: '7d' })],
     ['task page (children)', () => loadTaskDetail(ids[Math.floor(ids.length / 2)])],
   ];
   const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -243,12 +247,31 @@ async function main(): Promise<void> {
   await opened.close();
 }
 
+/**
+ * The task page's loader. Under tsx (CommonJS) it cannot load: the engine it builds the snapshot
+ * with reaches `canonicalize` (card signatures), an ESM-only package with no `require` export.
+ * Then the page's own reads (the task, its events, its children) stand in: the statements whose
+ * plans matter, without the snapshot's artifact and message reads by task id.
+ */
+async function taskPage(): Promise<(id: string) => Promise<unknown>> {
+  try {
+    return (await import('../lib/dashboard/task-detail')).loadTaskDetail;
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'ERR_PACKAGE_PATH_NOT_EXPORTED') throw err;
+    process.stderr.write('task page: lib/dashboard/task-detail does not load under tsx (canonicalize is ESM-only); probing its reads\n');
+    const { findTask, listEvents } = await import('../lib/db/task-repo');
+    const { listChildTasks } = await import('../lib/db/task-graph');
+    return async (id) => Promise.all([listEvents(id, 0), findTask(id), listChildTasks(id)]);
+  }
+}
+
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 
 /** What a plan line costs, for the lines that read more than an index search: `<< SCAN` marks a read of a whole table or index. */
 function verdict(detail: string, tables: Set<string>): string {
   if (detail.includes('VIRTUAL TABLE INDEX')) return '   (trigram index lookup)';
   if (/^SCAN (?:main\.)?_task_tally\b/.test(detail)) return '   (the tallies: a row per agent or peer and state, not per task)';
+  if (/^SEARCH (?:main\.)?_task_tally_hour\b/.test(detail)) return '   (the hourly tallies: a row per hour, agent or peer and state, not per task)';
   const m = /^SCAN (?:main\.)?(\S+)(?: USING (COVERING )?INDEX)?/.exec(detail);
   if (!m || !tables.has(m[1])) return ''; // a CTE or subquery's own rows
   if (!detail.includes(' USING ')) return '   << SCAN (every row)';

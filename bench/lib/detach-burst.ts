@@ -159,6 +159,11 @@ function sampleRss(rssMb: () => number): { stop(): number[] } {
 export async function runDetachBurst(opts: DetachBurstOptions): Promise<DetachBurstResult> {
   const { url, total, workSeconds } = opts;
   const load0 = os.loadavg()[0];
+  // A send and a health call first: a cold server loads its A2A route and the engine on the
+  // first send (module compilation, seconds of event loop under load), which measured the
+  // server's start as the burst's health p99, not the burst.
+  await send(`${url}/a2a/echo`, new http.Agent(), 'warm-up');
+  await fetch(`${url}/api/health`);
   const health = startHealthProbe(url);
   const rssSamples = sampleRss(opts.rssMb);
   const agent = new http.Agent({ keepAlive: true, maxSockets: BURST_CONNECTIONS });

@@ -3,8 +3,11 @@
 /** Tasks per state, and how many of them are detached. */
 export type StateCounts = Record<string, { total: number; detached: number }>;
 
-/** Grouped (state, detached, n) rows → StateCounts; SQLite's detached is 0/1, PostgreSQL's a boolean. */
-export function toStateCounts(rows: { state: string; detached: unknown; n: unknown }[]): StateCounts {
+/** A grouped count: SQLite's detached is 0/1, PostgreSQL's a boolean; n a number or a bigint. */
+export type StateCountRow = { state: string; detached: unknown; n: unknown };
+
+/** Grouped rows → StateCounts; rows of the same state and detached flag add up. */
+export function toStateCounts(rows: StateCountRow[]): StateCounts {
   const counts: StateCounts = {};
   for (const r of rows) {
     const n = Number(r.n);

@@ -15,8 +15,8 @@ import type { Artifact, Message, TaskState } from '../protocol/types';
 import type { NewEvent, NewTask, StoredEvent, TaskPatch, TaskRecord, EventType, Direction } from './task-records';
 import { toStoredEvent } from './task-records';
 import { inScope, type CallerScope, type TaskScope } from './task-scope';
-import { tallyByState } from './task-tallies';
-import { toStateCounts, type StateCounts } from './state-counts';
+import { HOUR_MS, tallyByState, tallyRows } from './task-tallies';
+import { toStateCounts, type StateCountRow, type StateCounts } from './state-counts';
 import type { TaskTextSearch } from './store';
 import { agentSides, onlyOpenDetached } from './list-filter';
 
@@ -287,21 +287,44 @@ type CountFilter = Omit<TaskListFilter, 'limit' | 'cursor' | 'states'>;
 /** Later than any task's createdAt, and ordered as a time on both stores (SQLite compares the text). */
 const RANGE_END = new Date('9999-12-31T23:59:59.999Z');
 
-/** Only direction and agent-or-peer set: the tallies answer (task-tallies.ts). */
-const tallyAnswers = (f: CountFilter): boolean =>
-  Object.entries(f).every(([key, value]) => value === undefined || key === 'direction' || key === 'agentOrPeer');
+/** Only these filters set (or none): the tallies can answer. */
+const onlyFilters = (f: CountFilter, keys: readonly (keyof CountFilter)[]): boolean =>
+  Object.entries(f).every(([key, value]) => value === undefined || (keys as readonly string[]).includes(key));
 
 /**
  * Tasks per state, and how many of them detached, for the list's filter chips (every filter but
  * the state one). From the tallies when they can answer, else one grouped count of the tasks.
  */
 export async function countTasksByState(f: CountFilter): Promise<StateCounts> {
-  if (tallyAnswers(f)) return tallyByState({ direction: f.direction, agentOrPeer: f.agentOrPeer });
+  if (onlyFilters(f, ['direction', 'agentOrPeer'])) return tallyByState({ direction: f.direction, agentOrPeer: f.agentOrPeer });
+  if (f.since && onlyFilters(f, ['direction', 'agentOrPeer', 'since', 'until'])) return toStateCounts(await countByHours({ ...f, since: f.since }));
   const search = textSearchFor(f);
   if (search) return search.by.stateCounts({ ...f, search: search.text });
-  // One grouped count per side of the agent filter, added up (the peer side leaves out what the
-  // agent side counted): each reads its covering index over the range alone (migration 0020),
-  // where the OR read every task in the range.
+  return toStateCounts(await countFromIndex(f));
+}
+
+/**
+ * A time range's counts: its whole hours from the hourly tallies (migration 0021), the tasks of
+ * its partial first and last hours counted from the index. A 7-day count at a million tasks a
+ * month read 230,000 index entries; it now reads 168 hours of tally rows and an hour of tasks.
+ */
+async function countByHours(f: CountFilter & { since: Date }): Promise<StateCountRow[]> {
+  const from = Math.ceil(f.since.getTime() / HOUR_MS);
+  // `until` is inclusive: the hour it falls in is whole only if it ends at until + 1 ms.
+  const to = f.until ? Math.floor((f.until.getTime() + 1) / HOUR_MS) : undefined;
+  if (to !== undefined && to <= from) return countFromIndex(f);
+  const parts: Promise<StateCountRow[]>[] = [tallyRows({ direction: f.direction, agentOrPeer: f.agentOrPeer, hours: { from, to } })];
+  if (f.since.getTime() < from * HOUR_MS) parts.push(countFromIndex({ ...f, until: new Date(from * HOUR_MS - 1) }));
+  if (f.until && to !== undefined && f.until.getTime() >= to * HOUR_MS) parts.push(countFromIndex({ ...f, since: new Date(to * HOUR_MS) }));
+  return (await Promise.all(parts)).flat();
+}
+
+/**
+ * One grouped count per side of the agent filter, added up (the peer side leaves out what the
+ * agent side counted): each reads its covering index over the range alone (migration 0020),
+ * where the OR read every task in the range.
+ */
+async function countFromIndex(f: CountFilter): Promise<StateCountRow[]> {
   // An open-ended range gets the far end too: SQLite (no statistics) reads a one-sided range as a
   // quarter of the table and walked the whole state index for its order instead; a two-sided one
   // it reads as narrow and counts from the covering createdAt index (bench/query-plans.ts).
@@ -309,5 +332,5 @@ export async function countTasksByState(f: CountFilter): Promise<StateCounts> {
   const sides = await Promise.all(
     agentSides(bounded, true).map((side) => db().task.groupBy({ by: ['state', 'detached'], where: listWhere({ ...side, limit: 0 }), _count: { _all: true } })),
   );
-  return toStateCounts(sides.flat().map((g) => ({ state: g.state, detached: g.detached, n: g._count._all })));
+  return sides.flat().map((g) => ({ state: g.state, detached: g.detached, n: g._count._all }));
 }

@@ -1,7 +1,8 @@
 /**
  * Task counts from the tallies (migration 0019): rows of (direction, agent, peer, state,
  * detached) → count, kept by triggers in the transaction that inserts, changes or deletes a task.
- * A count is then a sum over a few dozen rows, not a read of a million tasks.
+ * A count is then a sum over a few dozen rows, not a read of a million tasks. The same per hour
+ * created (migration 0021) answers a count over a time range from its whole hours.
  *
  * On PostgreSQL each connection adds to its own rows (shard = its backend pid), so writers on
  * several instances never wait on one hot row; foldTaskTallies, run by the pruner, moves the
@@ -10,7 +11,7 @@
  */
 import { db, store } from './client';
 import type { Direction } from './task-records';
-import { toStateCounts, type StateCounts } from './state-counts';
+import { toStateCounts, type StateCountRow, type StateCounts } from './state-counts';
 
 export interface TaskTally {
   state: string;
@@ -18,12 +19,19 @@ export interface TaskTally {
   count: number;
 }
 
-/** The filters a tally can answer: the others (time, text, owner…) need the tasks themselves. */
+/** The filters a tally can answer: the others (text, owner…) need the tasks themselves. */
 export interface TallyFilter {
   direction?: Direction;
   /** A served agent's slug or a peer's name, as the dashboard's agent filter. */
   agentOrPeer?: string;
+  /**
+   * Only tasks created in these whole hours (hours since 1970-01-01 UTC): `from` inclusive, `to`
+   * exclusive or open. Read from the hourly tallies (migration 0021), one row per key and hour.
+   */
+  hours?: { from: number; to?: number };
 }
+
+export const HOUR_MS = 3_600_000;
 
 /** For the metrics gauge: tasks per (state, direction). */
 export async function tallyTasksByState(): Promise<TaskTally[]> {
@@ -35,13 +43,21 @@ export async function tallyTasksByState(): Promise<TaskTally[]> {
 
 /** Tasks per state (and detached) matching `f`, from the tallies. */
 export async function tallyByState(f: TallyFilter): Promise<StateCounts> {
+  return toStateCounts(await tallyRows(f));
+}
+
+/** Grouped (state, detached, n) rows matching `f`, from the tallies (to add to rows counted elsewhere). */
+export async function tallyRows(f: TallyFilter): Promise<StateCountRow[]> {
   const where: string[] = [];
   const args: unknown[] = [];
-  if (f.direction) where.push(`"direction" = ${store().sqlParam(args.push(f.direction))}`);
-  if (f.agentOrPeer) where.push(`("agent" = ${store().sqlParam(args.push(f.agentOrPeer))} OR "peer" = ${store().sqlParam(args.push(f.agentOrPeer))})`);
-  const rows = await db().$queryRawUnsafe<{ state: string; detached: unknown; n: unknown }[]>(
-    `SELECT "state", "detached", CAST(SUM("count") AS BIGINT) AS "n" FROM "_task_tally"${where.length ? ` WHERE ${where.join(' AND ')}` : ''} GROUP BY "state", "detached"`,
+  const param = (v: unknown) => store().sqlParam(args.push(v));
+  if (f.hours) where.push(`"hour" >= ${param(f.hours.from)}`);
+  if (f.hours?.to !== undefined) where.push(`"hour" < ${param(f.hours.to)}`);
+  if (f.direction) where.push(`"direction" = ${param(f.direction)}`);
+  if (f.agentOrPeer) where.push(`("agent" = ${param(f.agentOrPeer)} OR "peer" = ${param(f.agentOrPeer)})`);
+  const table = f.hours ? '"_task_tally_hour"' : '"_task_tally"';
+  return db().$queryRawUnsafe<StateCountRow[]>(
+    `SELECT "state", "detached", CAST(SUM("count") AS BIGINT) AS "n" FROM ${table}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} GROUP BY "state", "detached"`,
     ...args,
   );
-  return toStateCounts(rows);
 }

@@ -3,6 +3,8 @@
  * (migration 0019), on both providers (the `postgresql` Vitest project runs this file again).
  * After inserts, state changes, detaching, a detached task ending and pruning, the tallies say
  * what counting the tasks says; on PostgreSQL folding the per-connection rows changes no sum.
+ * The counts over a time range (hourly tallies, migration 0021, plus the range's partial hours
+ * counted from the tasks) say what counting the tasks in the range says, after random changes.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { freshStore } from '../support/in-process';
@@ -102,4 +104,90 @@ describe(`task tallies (${testStore()})`, () => {
       expect(shards.map((s) => Number(s.shard))).toEqual([0]);
     }
   });
+
+  it('count a time range exactly from the hourly tallies, after random changes, on any hour boundary', async () => {
+    const random = rng(28);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
+    const now = Date.now();
+    const ids: string[] = [];
+    for (let i = 0; i < 120; i++) {
+      const outbound = random() < 0.3;
+      const id = await task({ state: 'submitted', ...(outbound ? { peer: pick(['lab', 'slow']) } : { agent: pick(['echo', 'slow', 'ask']) }) });
+      // Created at any time in the last ten days (and one hour ahead): moves its tally to that hour.
+      await client.db().task.update({ where: { id }, data: { createdAt: new Date(now - Math.floor(random() * 241 * HOUR) + HOUR) } });
+      ids.push(id);
+    }
+    for (let step = 0; step < 300; step++) {
+      const id = pick(ids);
+      const roll = random();
+      if (roll < 0.3) await repo.appendEvents(id, [{ type: 'status', state: 'working', payload: {} }], { onlyIfStateIn: ['submitted', 'input-required'], patch: { state: 'working' } });
+      else if (roll < 0.45) await repo.appendEvents(id, [{ type: 'status', state: 'input-required', payload: {} }], { onlyIfStateIn: ['working'], patch: { state: 'input-required' } });
+      else if (roll < 0.6) await repo.appendEvents(id, [{ type: 'detached', state: 'working', payload: { reason: 'response window ended' } }], { onlyIfNotDetached: true, onlyIfStateIn: ['working'], patch: { detached: true, detachedAt: new Date() } });
+      else if (roll < 0.8) {
+        const end = pick(['completed', 'failed', 'canceled'] as const);
+        await repo.appendEvents(id, [{ type: 'status', state: end, payload: {} }], { onlyIfNotTerminal: true, patch: { state: end, endedAt: new Date(now - Math.floor(random() * 3 * HOUR)) } });
+      } else if (roll < 0.9) await client.db().task.update({ where: { id }, data: { createdAt: new Date(now - Math.floor(random() * 241 * HOUR)) } });
+    }
+    await pruneFinished(2 * HOUR); // deletes some of them: the tallies follow
+    const hourAligned = Math.floor(now / HOUR) * HOUR;
+    const ranges: { since: Date; until?: Date }[] = [
+      { since: new Date(now - 15 * 60_000) },
+      { since: new Date(now - HOUR) },
+      { since: new Date(now - 24 * HOUR) },
+      { since: new Date(now - 7 * 24 * HOUR) },
+      { since: new Date(hourAligned - 5 * HOUR) }, // no partial first hour
+      { since: new Date(hourAligned - 5 * HOUR + 1) }, // a partial first hour of 1 ms short of whole
+      { since: new Date(now - 100 * HOUR), until: new Date(now - 30 * HOUR) }, // partial hours both ends
+      { since: new Date(now - 100 * HOUR), until: new Date(hourAligned - 30 * HOUR - 1) }, // whole last hour
+      { since: new Date(now - 3 * HOUR), until: new Date(now - 3 * HOUR + 60_000) }, // inside one hour
+    ];
+    const tasks = await allTasks();
+    const check = async () => {
+      for (const r of ranges) {
+        for (const filter of [{}, { direction: 'outbound' as const }, { agentOrPeer: 'slow' }, { direction: 'inbound' as const, agentOrPeer: 'echo' }]) {
+          const expected = countIn(tasks, (t) => t.createdAt >= r.since.getTime() && (!r.until || t.createdAt <= r.until.getTime())
+            && (!filter.direction || t.direction === filter.direction) && (!filter.agentOrPeer || t.agentSlug === filter.agentOrPeer || t.peerName === filter.agentOrPeer));
+          expect(await repo.countTasksByState({ ...filter, ...r }), JSON.stringify({ ...filter, ...r })).toEqual(expected);
+        }
+      }
+      // And every hour's tally rows, summed, are that hour's tasks.
+      const perHour = await query<{ hour: unknown; n: unknown }>('SELECT "hour", SUM("count") AS "n" FROM "_task_tally_hour" GROUP BY "hour" HAVING SUM("count") <> 0 ORDER BY "hour"');
+      const truth = new Map<number, number>();
+      for (const t of tasks) truth.set(Math.floor(t.createdAt / HOUR), (truth.get(Math.floor(t.createdAt / HOUR)) ?? 0) + 1);
+      expect(new Map(perHour.map((h) => [Number(h.hour), Number(h.n)]))).toEqual(truth);
+    };
+    await check();
+    await client.store().foldTaskTallies();
+    await check();
+    if (client.store().kind === 'postgresql') {
+      const shards = await query<{ shard: number }>('SELECT DISTINCT "shard" FROM "_task_tally_hour"');
+      expect(shards.map((s) => Number(s.shard))).toEqual([0]);
+    }
+  });
 });
+
+/** A small deterministic generator: the same "random" changes on every run and store. */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+async function pruneFinished(olderThanMs: number): Promise<void> {
+  const { pruneFinishedTasks } = await import('../../lib/db/task-pruner');
+  await pruneFinishedTasks(olderThanMs);
+}
+
+type Row = { createdAt: number; state: string; detached: boolean; direction: string; agentSlug: string | null; peerName: string | null };
+
+/** Every task, read with Prisma (the same on both stores). */
+async function allTasks(): Promise<Row[]> {
+  const rows = await client.db().task.findMany({ select: { createdAt: true, state: true, detached: true, direction: true, agentSlug: true, peerName: true } });
+  return rows.map((r) => ({ ...r, createdAt: r.createdAt.getTime() }));
+}
+
+function countIn(tasks: Row[], match: (t: Row) => boolean): Record<string, { total: number; detached: number }> {
+  return toStateCounts(tasks.filter(match).map((t) => ({ state: t.state, detached: t.detached, n: 1 })));
+}

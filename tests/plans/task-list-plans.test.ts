@@ -1,6 +1,7 @@
 /**
  * The statements the dashboard sends for the detached list and for counts over a time range
- * (with and without the agent filter) are answered from migration 0020's indexes on SQLite: the
+ * (with and without the agent filter) are answered from migration 0020's indexes and 0021's
+ * hourly tallies on SQLite: the
  * plan SQLite makes for each captured statement names the index, and no line reads a whole table
  * or index. (PostgreSQL's planner needs real table sizes to choose; bench/query-plans.ts shows
  * its plans at scale.) SQLite only: its planner has no statistics, so the plan is the same at
@@ -50,15 +51,19 @@ describe('the list and counts plans on SQLite', () => {
     expect(plans[0].join('\n')).toContain('USING INDEX Task_open_detached_createdAt_idx');
   });
 
-  it('counts a time range from covering indexes, per side of the agent filter', async () => {
+  it('counts a time range from the hourly tallies and its partial hour from covering indexes, per side of the agent filter', async () => {
     const repo = await import('../../lib/db/task-repo');
-    const since = new Date(Date.now() - 86_400_000);
+    const hour = 3_600_000;
+    const since = new Date(Math.floor(Date.now() / hour) * hour - 24 * hour + 1); // a partial first hour
+    const tallied = (plan: string[]) => plan.join('\n').includes('SEARCH _task_tally_hour USING PRIMARY KEY (hour>?)');
     const plain = await plansOf(() => repo.countTasksByState({ since }));
-    expect(plain.flat().join('\n')).toContain('USING COVERING INDEX Task_createdAt_state_idx');
+    expect(plain.filter(tallied)).toHaveLength(1);
+    expect(plain.flat().join('\n')).toContain('USING COVERING INDEX Task_createdAt_state_idx (createdAt>? AND createdAt<?)');
     const agent = await plansOf(() => repo.countTasksByState({ since, agentOrPeer: 'echo' }));
-    expect(agent).toHaveLength(2);
-    expect(agent[0].join('\n')).toContain('USING COVERING INDEX Task_agentSlug_createdAt_state_idx');
-    expect(agent[1].join('\n')).toContain('USING COVERING INDEX Task_peerName_createdAt_state_idx');
+    expect(agent).toHaveLength(3);
+    expect(agent.filter(tallied)).toHaveLength(1);
+    expect(agent.flat().join('\n')).toContain('USING COVERING INDEX Task_agentSlug_createdAt_state_idx');
+    expect(agent.flat().join('\n')).toContain('USING COVERING INDEX Task_peerName_createdAt_state_idx');
     expect([...plain, ...agent].flat().filter(wholeRead)).toEqual([]);
   });
 });

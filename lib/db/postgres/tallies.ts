@@ -18,6 +18,12 @@ export async function foldTaskTallies(pool: () => Promise<pg.Pool>): Promise<voi
 INSERT INTO "_task_tally" SELECT 0, "direction", "agent", "peer", "state", "detached", SUM("count") FROM "moved"
 GROUP BY "direction", "agent", "peer", "state", "detached"
 ON CONFLICT ("shard", "direction", "agent", "peer", "state", "detached") DO UPDATE SET "count" = "_task_tally"."count" + EXCLUDED."count"`);
+    // The hourly tallies (migration 0021) the same way; their unfolded rows come from a partial index.
+    await client.query(`WITH "moved" AS (
+  DELETE FROM "_task_tally_hour" WHERE ctid = ANY(ARRAY(SELECT ctid FROM "_task_tally_hour" WHERE "shard" <> 0 FOR UPDATE SKIP LOCKED)) RETURNING *)
+INSERT INTO "_task_tally_hour" SELECT "hour", 0, "direction", "agent", "peer", "state", "detached", SUM("count") FROM "moved"
+GROUP BY "hour", "direction", "agent", "peer", "state", "detached"
+ON CONFLICT ("hour", "shard", "direction", "agent", "peer", "state", "detached") DO UPDATE SET "count" = "_task_tally_hour"."count" + EXCLUDED."count"`);
     await client.query('COMMIT');
   } catch (err) {
     await client.query('ROLLBACK').catch(() => {});
