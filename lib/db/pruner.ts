@@ -5,7 +5,7 @@
  * finished tasks older than it (task-pruner.ts), and operator audit entries older than
  * SWITCHBOARD_AUDIT_RETENTION (audit-repo.ts). All in bounded batches (prune-batches.ts). It
  * also folds the store's task tallies (Store.foldTaskTallies: PostgreSQL's per-connection rows
- * into one per key; nothing on SQLite).
+ * into one per key) and drops hourly tally rows that count nothing, a batch a run.
  */
 import { pruneFinishedOutbox } from './outbox-pruner';
 import { pruneFinishedTasks } from './task-pruner';
@@ -15,6 +15,8 @@ import { errorMessage, log } from '../log';
 import { settledWithin } from '../util/abortable';
 
 const MAX_INTERVAL_MS = 3_600_000;
+/** Hourly tally rows at zero dropped a run (Store.foldTaskTallies): more than an hour makes. */
+const EMPTY_TALLY_ROWS = 10_000;
 
 export interface Retention {
   outboxMs: number;
@@ -35,7 +37,7 @@ async function pruneAudit(retentionMs: number): Promise<void> {
 
 async function pruneNow(retention: Retention): Promise<void> {
   try {
-    await store().foldTaskTallies();
+    await store().foldTaskTallies(EMPTY_TALLY_ROWS);
   } catch (err) {
     log.warn('folding task tallies failed; again at the next run', { error: errorMessage(err) });
   }

@@ -100,8 +100,12 @@ export interface Store {
   readonly textSearch: TaskTextSearch | null;
   /** The n-th (from 1) parameter of a raw statement: `?` on SQLite, `$n` on PostgreSQL. */
   sqlParam(n: number): string;
-  /** Folds the task tallies' per-writer rows into one per key (PostgreSQL; nothing on SQLite). */
-  foldTaskTallies(): Promise<void>;
+  /**
+   * Folds the task tallies' per-writer rows into one per key (PostgreSQL), and drops hourly
+   * tally rows that count nothing (their tasks ended in another state or were pruned), a
+   * batch of at most `emptyRows` a run, so the table does not grow with the hours a hub is up.
+   */
+  foldTaskTallies(emptyRows: number): Promise<void>;
   /** How this instance relates to the others on the database (membership.ts). */
   readonly membership: Membership;
   /** A fixed-window counter (the per-caller quotas): shared by every instance on the database. */

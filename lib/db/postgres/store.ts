@@ -96,7 +96,7 @@ export function createPostgresStore(databaseUrl: string): PgStore {
     textContains: (search: string) => ({ contains: search.replace(/[\\%_]/g, (c) => `\\${c}`), mode: 'insensitive' as const }),
     textSearch: null,
     sqlParam: (n: number) => `$${n}`,
-    foldTaskTallies: () => foldTaskTallies(() => ready.then(() => pool)),
+    foldTaskTallies: (emptyRows: number) => foldTaskTallies(() => ready.then(() => pool), emptyRows),
     membership: new ClusterMember(() => ready.then(() => pool)),
     windowCounter: pgWindowCounters(databaseUrl, ready),
   };

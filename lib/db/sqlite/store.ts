@@ -75,8 +75,14 @@ export class SqliteStore implements Store {
     return '?';
   }
 
-  /** One writer, no shards: nothing to fold. */
-  async foldTaskTallies(): Promise<void> {}
+  /** One writer, no shards: nothing to fold; the empty hourly rows go (store.ts). */
+  async foldTaskTallies(emptyRows: number): Promise<void> {
+    this.writer.conn.prepare(DROP_EMPTY_HOURS).run(emptyRows);
+  }
 }
+
+/** Hourly tally rows at zero, a batch at a time (a WITHOUT ROWID table: matched by its key). */
+const DROP_EMPTY_HOURS = `DELETE FROM "_task_tally_hour" WHERE ("hour", "direction", "agent", "peer", "state", "detached") IN (
+  SELECT "hour", "direction", "agent", "peer", "state", "detached" FROM "_task_tally_hour" WHERE "count" = 0 LIMIT ?)`;
 
 export const createSqliteStore = (databaseUrl: string): SqliteStore => new SqliteStore(databaseUrl);
