@@ -14,6 +14,7 @@ import { taskReader } from '../../db/client';
 import type { NewEvent } from '../../db/task-records';
 import { eventJson } from '../../db/task-store';
 import { appPart } from '../../process-singleton';
+import type { MaybeAsync } from '../../util/maybe-async';
 
 export const OUTPUT_LIMIT_EXCEEDED = 'output limit exceeded';
 
@@ -25,6 +26,10 @@ function artifactBytes(events: readonly NewEvent[]): number {
   for (const e of events) if (e.type === 'artifact') bytes += eventJson(e).length;
   return bytes;
 }
+
+/** Applies `then` at once to a number, or when its promise resolves (the store's read may be either). */
+const withUsed = (used: MaybeAsync<number>, then: (used: number) => boolean): MaybeAsync<boolean> =>
+  typeof used === 'number' ? then(used) : used.then(then);
 
 export class OutputMeter {
   private readonly used = new Map<string, number>();
@@ -38,25 +43,22 @@ export class OutputMeter {
    * Counts the artifact chunks in `events` against the task's limit. False (and nothing counted)
    * when they would take it over.
    */
-  admit(taskId: string, events: readonly NewEvent[]): boolean | Promise<boolean> {
+  admit(taskId: string, events: readonly NewEvent[]): MaybeAsync<boolean> {
     const bytes = artifactBytes(events);
     if (bytes === 0) return true;
-    const used = this.used.get(taskId);
-    if (used !== undefined) return this.count(taskId, used, bytes);
-    // First sight of this task in this process (a restart, another instance): read the log.
-    const stored = taskReader().artifactBytes(taskId);
-    return typeof stored === 'number' ? this.count(taskId, stored, bytes) : stored.then((n) => this.count(taskId, n, bytes));
+    return withUsed(this.usedBytes(taskId), (used) => this.count(taskId, used, bytes));
   }
 
   /** Whether `events` would be admitted now; counts nothing (admit does, when they are written). */
-  fits(taskId: string, events: readonly NewEvent[]): boolean | Promise<boolean> {
+  fits(taskId: string, events: readonly NewEvent[]): MaybeAsync<boolean> {
     const bytes = artifactBytes(events);
     if (bytes === 0) return true;
-    const limit = getSettings().maxTaskOutputBytes;
-    const used = this.used.get(taskId);
-    if (used !== undefined) return used + bytes <= limit;
-    const stored = taskReader().artifactBytes(taskId);
-    return typeof stored === 'number' ? stored + bytes <= limit : stored.then((n) => n + bytes <= limit);
+    return withUsed(this.usedBytes(taskId), (used) => used + bytes <= getSettings().maxTaskOutputBytes);
+  }
+
+  /** What the task has stored: counted here, or, at first sight of it in this process (a restart, another instance), read from the log. */
+  private usedBytes(taskId: string): MaybeAsync<number> {
+    return this.used.get(taskId) ?? taskReader().artifactBytes(taskId);
   }
 
   private count(taskId: string, used: number, bytes: number): boolean {
