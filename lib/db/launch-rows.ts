@@ -2,19 +2,11 @@
  * The launcher tables' rows as both stores write them (sqlite/launches.ts, postgres/launches.ts):
  * LaunchedGroup (launched-group-repo.ts) and LauncherSession (launcher-session-repo.ts).
  */
+import type { LaunchedGroupRecord } from '../launchers/group-ledger';
 import { sqliteTime } from './task-store';
 
-export interface LaunchedGroupRow {
-  pgid: number;
-  startTime: string;
-  bootId: string;
-  host: string;
-  hubPid: number;
-  hubStartTime: string;
-  agentSlug: string;
-  kind: 'process' | 'rpc';
-  killGraceMs: number;
-}
+/** The LaunchedGroup table's row is the launchers' record of a group, column for column. */
+export type LaunchedGroupRow = LaunchedGroupRecord;
 
 export const LAUNCHED_GROUP_COLUMNS = '"pgid","startTime","bootId","host","hubPid","hubStartTime","agentSlug","kind","killGraceMs"';
 export const launchedGroupValues = (r: LaunchedGroupRow) => [r.pgid, r.startTime, r.bootId, r.host, r.hubPid, r.hubStartTime, r.agentSlug, r.kind, r.killGraceMs];

@@ -11,11 +11,20 @@
 import os from 'node:os';
 import type { LauncherLog } from './log';
 import { readBootId, readProcEntrySync } from './proc-table';
-import type { LaunchedGroupRow } from '../db/launched-group-repo';
 import type { MaybeAsync } from '../util/maybe-async';
 
-/** One recorded group: the LaunchedGroup table's row (lib/db), whatever the ledger behind it. */
-export type LaunchedGroupRecord = LaunchedGroupRow;
+/** One recorded group, whatever the ledger behind it (lib/db stores it as a LaunchedGroup row). */
+export interface LaunchedGroupRecord {
+  pgid: number;
+  startTime: string;
+  bootId: string;
+  host: string;
+  hubPid: number;
+  hubStartTime: string;
+  agentSlug: string;
+  kind: 'process' | 'rpc';
+  killGraceMs: number;
+}
 export type LaunchKind = LaunchedGroupRecord['kind'];
 
 /**

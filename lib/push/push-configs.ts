@@ -11,12 +11,19 @@ import type { CallerScope } from '../db/task-scope';
 import { A2AError, quotaExceeded, taskNotFound } from '../protocol/errors';
 import { refuseWebhookTarget } from './webhook-target';
 import { pushAllowlist } from './push-allowlist';
-import type { PushConfigInput } from '../server/params';
 import { trackPushTask } from './push-delivery';
 import type { ProtocolVersion } from '../protocol/types';
 
 async function requireTask(scope: CallerScope, taskId: string): Promise<void> {
   if (!(await findTaskInScope(taskId, scope))) throw taskNotFound(taskId);
+}
+
+/** A push config as a caller sends it, either version (lib/server/params.ts reads it off the wire). */
+export interface PushConfigInput {
+  id?: string;
+  url: string;
+  token?: string;
+  authentication?: { scheme: string; credentials?: string };
 }
 
 export function assertWebhookAllowed(url: string): void {

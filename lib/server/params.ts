@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Message } from '../protocol/types';
 import { messageFromV10 } from '../protocol/v10';
 import { partMediaType } from '../protocol/media-types';
+import type { PushConfigInput } from '../push/push-configs';
 
 const metadata = z.record(z.string(), z.unknown()).optional();
 
@@ -85,13 +86,6 @@ const V10PushConfig = z.object({
   authentication: z.object({ scheme: z.string(), credentials: z.string().optional() }).optional(),
   tenant: z.string().optional(),
 });
-
-export interface PushConfigInput {
-  id?: string;
-  url: string;
-  token?: string;
-  authentication?: { scheme: string; credentials?: string };
-}
 
 export interface SendParams {
   message: Message;
