@@ -41,7 +41,7 @@ describe("the follower's chunk runs", () => {
     await writer.createTaskRecord({ id, contextId: 'c', direction: 'outbound', peerName: 'p', state: 'working', requestText: 'x' }, []);
     const changes: number[] = [];
     const unsubscribe = hub.eventHub().subscribeFeed((change) => void (change.task.id === id && changes.push(change.events.length)));
-    const recorder = new recorders.RemoteRecorder(id, 'c', 'remote-1', follow, [], 0);
+    const recorder = new recorders.RemoteRecorder(id, 'c', 'remote-1', follow, []);
     // As the follower applies a network read's events: each awaited in turn, no macrotask between.
     for (let i = 0; i < 50; i++) expect(await recorder.recordChunk(chunk(i))).toBe(true);
     expect(await recorder.recordStatus({ state: 'working', message: { kind: 'message', messageId: 's', role: 'agent', parts: [{ kind: 'text', text: 'half way' }] } })).toBe(true);
@@ -61,7 +61,7 @@ describe("the follower's chunk runs", () => {
     await writer.createTaskRecord({ id, contextId: 'c', direction: 'outbound', peerName: 'p', state: 'working', requestText: 'x' }, []);
     const changes: string[][] = [];
     const unsubscribe = hub.eventHub().subscribeFeed((change) => void (change.task.id === id && changes.push(change.events.map((e) => e.state ?? e.type))));
-    const recorder = new recorders.RemoteRecorder(id, 'c', 'remote-1', follow, [], 0);
+    const recorder = new recorders.RemoteRecorder(id, 'c', 'remote-1', follow, []);
     const job = { recorder, conn: {} as PeerConnection, signal: new AbortController().signal, followLimitMs: 60_000 };
     for (let i = 0; i < 3; i++) expect(await recorder.recordChunk(chunk(i))).toBe(true);
     // The end read in the same network read as the chunks (a snapshot's end: no confirming read).

@@ -56,7 +56,7 @@ describe('the output limit', () => {
   it("keeps, over the limit, the chunks before the one that goes over when they came with the peer's end", async () => {
     const id = crypto.randomUUID();
     await writer.createTaskRecord({ id, contextId: 'c', direction: 'outbound', peerName: 'p', state: 'working', requestText: 'x' }, []);
-    const recorder = new recorders.RemoteRecorder(id, 'c', 'remote-1', follow, [], 0);
+    const recorder = new recorders.RemoteRecorder(id, 'c', 'remote-1', follow, []);
     const job = { recorder, conn: {} as PeerConnection, signal: new AbortController().signal, followLimitMs: 60_000 };
     for (let i = 0; i < 6; i++) expect(await recorder.recordChunk(chunk(i).payload)).toBe(true);
     expect(await followJob.settle(job, { kind: 'terminal', status: { state: 'completed' }, fromSnapshot: true })).toBe(true);

@@ -12,7 +12,7 @@ import { isTerminalState, type Task } from '../../protocol/types';
 import { errorMessage } from '../../log';
 import { cancelTask, getTask } from '../../client/a2a-client';
 import { reconnect } from '../../peers/connect';
-import { peerEndClaim } from './endings';
+import { claimPeerEnd } from './endings';
 import { outboundFollowers } from './follow-registry';
 import { readFollowState } from './follow-state';
 import { RpcError } from '../../client/json-rpc';
@@ -58,7 +58,7 @@ export async function cancelOutboundAtPeer(before: TaskRecord, reason: string): 
     const remote = await cancelAtPeer(record);
     await recorder.recordRemote({ event: 'cancel', answer: remote.status.state });
     await recorder.reconcileArtifacts(remote.artifacts);
-    if (isTerminalState(remote.status.state) && remote.status.state !== 'canceled') await claimTerminal(record.id, peerEndClaim(record, remote.status, remote.metadata));
+    if (isTerminalState(remote.status.state) && remote.status.state !== 'canceled') await claimPeerEnd(record, remote.status, remote.metadata);
     else await claimCanceled(record, reason, remote.status.state === 'canceled' ? undefined : `the peer answered ${remote.status.state}`);
   } catch (err) {
     await recorder.recordFollowError({ phase: 'cancel', error: errorMessage(err) });

@@ -3,7 +3,7 @@
  * are kept apart in the reason: what the peer reported (`peer reported failed: <its reason>`),
  * and what happened on our side (`follow limit exceeded`, `dispatch failed: ...`).
  */
-import { claimTerminal, type TerminalClaim, type TerminalState } from '../core/task-writer';
+import { claimTerminal, type TerminalState } from '../core/task-writer';
 import { agentText } from '../core/messages';
 import type { Message, TaskStatus } from '../../protocol/types';
 import type { NewEvent } from '../../db/task-records';
@@ -21,18 +21,19 @@ function peerDetail(status: TaskStatus, metadata?: Record<string, unknown>): str
   return text ? text.slice(0, 500) : 'no reason given';
 }
 
-/** The claim of the end the peer reported, after `events` (chunks read with it). */
-export function peerEndClaim(task: { id: string; contextId: string }, status: TaskStatus, metadata?: Record<string, unknown>, events: NewEvent[] = []): TerminalClaim {
+/** Records the end the peer reported, after `events` (chunks read with it). Returns false when the task had already ended here. */
+export async function claimPeerEnd(task: { id: string; contextId: string }, status: TaskStatus, metadata?: Record<string, unknown>, events: NewEvent[] = []): Promise<boolean> {
   const state = status.state as TerminalState;
   const reason = state === 'completed' ? undefined : `peer reported ${state}: ${peerDetail(status, metadata)}`;
   const message: Message | undefined = status.message ? { ...status.message, taskId: task.id, contextId: task.contextId } : undefined;
-  return {
+  const won = await claimTerminal(task.id, {
     state,
     ...(message ? { message } : {}),
     ...(reason ? { reason } : {}),
     metadata: { peer: { state, ...(metadata ? { metadata } : {}) } },
     ...(events.length ? { events } : {}),
-  };
+  });
+  return won !== null;
 }
 
 /** Ends the task FAILED for a reason on our side, with a message saying what happened. */

@@ -6,9 +6,7 @@
 import { errorMessage } from '../../log';
 import { getTask } from '../../client/a2a-client';
 import type { PeerConnection } from '../../peers/connect';
-import { claimMessageReply, peerEndClaim, FOLLOW_LIMIT_EXCEEDED } from './endings';
-import { endOffers } from './end-ahead';
-import { claimTerminal, type TerminalClaim } from '../core/task-writer';
+import { claimMessageReply, claimPeerEnd, FOLLOW_LIMIT_EXCEEDED } from './endings';
 import type { RemoteRecorder, Step } from './remote-recorder';
 import { linkedSignal } from '../../util/abortable';
 import { isTerminalState } from '../../protocol/types';
@@ -61,16 +59,6 @@ async function finalSnapshot(job: FollowJob, step: Extract<Step, { kind: 'termin
   return step;
 }
 
-/**
- * The end, offered before it is claimed (in the same event-loop turn): a relay's turn that has
- * passed on everything before it ends its caller's task in the same group commit (decision 370).
- */
-function offerEnd(job: FollowJob, claim: TerminalClaim): void {
-  const chunks = (claim.events ?? []).flatMap((e) => (e.type === 'artifact' && 'artifact' in e.payload ? [e.payload] : []));
-  const end = { id: job.recorder.taskId, state: claim.state, statusMessage: claim.message ?? null, endReason: claim.reason ?? null };
-  endOffers().offer(job.recorder.taskId, { end, chunks, afterSeq: job.recorder.committedSeq });
-}
-
 /** True when the turn is over (ended, interrupted, or the task ended locally). */
 export async function settle(job: FollowJob, step: Step): Promise<boolean> {
   // An end is claimed only after the chunks before it committed, or with them (a peer's end
@@ -90,9 +78,7 @@ export async function settle(job: FollowJob, step: Step): Promise<boolean> {
       return true;
     case 'terminal': {
       const final = await finalSnapshot(job, step);
-      const claim = peerEndClaim(taskOf(job), final.status, final.metadata, await job.recorder.takeHeldRun());
-      offerEnd(job, claim);
-      await claimTerminal(job.recorder.taskId, claim);
+      await claimPeerEnd(taskOf(job), final.status, final.metadata, await job.recorder.takeHeldRun());
       return true;
     }
   }

@@ -7,7 +7,6 @@
  * the follow limit) nothing more is written and the caller learns it and stops.
  */
 import { recordChunkRun, recordEvents, type WriteOptions } from '../core/task-writer';
-import type { CommittedChange } from '../../db/task-repo';
 import type { NewEvent } from '../../db/task-records';
 import { accumulateArtifacts, artifactContent, joinedParts } from '../../protocol/artifacts';
 import type { EventPayload } from '../../protocol/task-events';
@@ -76,20 +75,7 @@ export class RemoteRecorder {
     public follow: FollowState,
     /** The accumulated artifacts we have logged so far (mirror of the event log). */
     private artifacts: Artifact[],
-    /** The task's last seq as of our last write (a peer's end offered ahead: end-ahead.ts). */
-    private lastSeq: number,
   ) {}
-
-  /** What a write committed: the task's seq after it (others' earlier writes included). */
-  private noted<C extends CommittedChange | null>(change: C): C {
-    if (change && change.task.lastSeq > this.lastSeq) this.lastSeq = change.task.lastSeq;
-    return change;
-  }
-
-  /** The last seq committed before the end that is about to be claimed. */
-  get committedSeq(): number {
-    return this.lastSeq;
-  }
 
   /** Appends events unless the task already ended; false when it had. */
   async write(events: NewEvent[], patch: WriteOptions['patch'] = {}, messages: Message[] = []): Promise<boolean> {
@@ -98,7 +84,7 @@ export class RemoteRecorder {
     const staged = this.staged;
     this.staged = null;
     const all = staged ? [...staged.events, ...events] : events;
-    const change = this.noted(await recordEvents(this.taskId, all, { onlyIfNotTerminal: true, patch: staged ? { ...staged.patch, ...patch } : patch, messages }));
+    const change = await recordEvents(this.taskId, all, { onlyIfNotTerminal: true, patch: staged ? { ...staged.patch, ...patch } : patch, messages });
     return change !== null;
   }
 
@@ -106,7 +92,7 @@ export class RemoteRecorder {
   async flush(): Promise<void> {
     await this.chunks.drain();
     const held = this.held.splice(0);
-    if (held.length && !this.noted(await recordChunkRun(this.taskId, chunkEvents(held), { onlyIfNotTerminal: true }))) this.endedHere = true;
+    if (held.length && !(await recordChunkRun(this.taskId, chunkEvents(held), { onlyIfNotTerminal: true }))) this.endedHere = true;
   }
 
   /**
@@ -187,12 +173,10 @@ export class RemoteRecorder {
   async recordDetached(reason: string, message?: Message): Promise<void> {
     await this.flush();
     await this.commitStaged();
-    this.noted(
-      await recordEvents(this.taskId, [{ type: 'detached', state: 'working', payload: { reason, ...(message ? { message } : {}) } }], {
-        onlyIfNotTerminal: true,
-        onlyIfNotDetached: true,
-      }),
-    );
+    await recordEvents(this.taskId, [{ type: 'detached', state: 'working', payload: { reason, ...(message ? { message } : {}) } }], {
+      onlyIfNotTerminal: true,
+      onlyIfNotDetached: true,
+    });
   }
 
   async recordStatus(status: TaskStatus, metadata?: Record<string, unknown>): Promise<boolean> {
@@ -222,7 +206,7 @@ export class RemoteRecorder {
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (this.run === run) this.run = null;
       if (!run.length) return; // held for the end's commit (holdOpenRun)
-      const change = this.noted(await recordChunkRun(this.taskId, chunkEvents(run), { onlyIfNotTerminal: true }));
+      const change = await recordChunkRun(this.taskId, chunkEvents(run), { onlyIfNotTerminal: true });
       if (!change) this.endedHere = true;
     });
     return !this.endedHere;

@@ -52,7 +52,7 @@ export async function resolveForTask(follow: FollowState, record: TaskRecord): P
 export async function openRecorder(record: TaskRecord, follow: FollowState): Promise<RemoteRecorder> {
   // A task that has not connected yet has recorded nothing of the peer's: no artifacts to read.
   const snapshot = follow.phase === 'connect' ? null : await loadTask(record.id, { historyLength: 0 });
-  return new RemoteRecorder(record.id, record.contextId, record.remoteTaskId, follow, snapshot?.artifacts ?? [], record.lastSeq);
+  return new RemoteRecorder(record.id, record.contextId, record.remoteTaskId, follow, snapshot?.artifacts ?? []);
 }
 
 async function openConnection(recorder: RemoteRecorder, target: ResolvedTarget, signal: AbortSignal): Promise<PeerConnection | null> {
@@ -94,7 +94,7 @@ async function runJob(record: TaskRecord, recorder: RemoteRecorder, opened: Peer
 async function runOutbound(taskId: string, signal: AbortSignal, opts: RunOptions): Promise<void> {
   if (opts.created) {
     const { record, follow, conn } = opts.created;
-    return runJob(record, new RemoteRecorder(record.id, record.contextId, null, follow, [], record.lastSeq), conn, signal, follow, opts);
+    return runJob(record, new RemoteRecorder(record.id, record.contextId, null, follow, []), conn, signal, follow, opts);
   }
   const record = await findTask(taskId);
   if (!record || record.direction !== 'outbound' || isTerminalState(record.state)) return;

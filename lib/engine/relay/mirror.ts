@@ -15,7 +15,6 @@ import { accumulateArtifacts, joinedParts } from '../../protocol/artifacts';
 import type { Artifact, ArtifactChunk, Message } from '../../protocol/types';
 import { isTurnEndState, textOf } from '../../protocol/types';
 import type { RelayChild } from './child';
-import { endOffers, type EndAhead } from '../outbound/end-ahead';
 
 /**
  * The caller's artifacts as mirrored from the child. `whole` when the mirror saw the child's log
@@ -132,69 +131,15 @@ async function mirrorBatch(batch: StoredEvent[], end: ChildEnd | null, turn: Age
   await artifacts.pass(turn, run);
 }
 
-/**
- * Takes the child's end before it commits (end-ahead.ts, decision 370) when this mirror saw the
- * child's log from its start (`whole`: nothing to compare) and has passed on everything the child
- * committed before it: the caller's end is then claimed in the same group commit as the child's.
- * Otherwise the end is mirrored from the child's log, as it commits.
- */
-class EndWatch {
-  /** The child's seq through which every event was passed on (the mirror is waiting for more). */
-  private passedSeq: number | null;
-  private taken: ((ahead: EndAhead) => void) | null = null;
-  readonly arrived: Promise<EndAhead> | null;
-  readonly stop = new AbortController();
-  private readonly unwatch: () => void = () => undefined;
-
-  constructor(child: RelayChild, artifacts: ArtifactMirror) {
-    this.passedSeq = child.afterSeq;
-    this.arrived = artifacts.whole ? new Promise<EndAhead>((resolve) => (this.taken = resolve)) : null;
-    if (this.arrived) this.unwatch = endOffers().watch(child.id, (ahead) => this.take(ahead));
-  }
-
-  private take(ahead: EndAhead): boolean {
-    if (!this.taken || this.passedSeq === null || ahead.afterSeq > this.passedSeq) return false;
-    this.taken(ahead);
-    this.taken = null;
-    return true;
-  }
-
-  /** Mirroring a batch: an end offered now waits for the log. */
-  busy(): void {
-    this.passedSeq = null;
-  }
-
-  waiting(seq: number): void {
-    this.passedSeq = seq;
-  }
-
-  close(): void {
-    this.unwatch();
-    this.stop.abort();
-  }
-}
-
 /** Passes the child's events after `child.afterSeq` on to the turn until the child's turn ends. */
 export async function mirrorChild(child: RelayChild, turn: AgentTurn, artifacts: ArtifactMirror): Promise<MirrorEnd> {
-  const watch = new EndWatch(child, artifacts);
-  const signal = AbortSignal.any([turn.signal, watch.stop.signal]);
-  const batches = observeTaskBatches(child.id, { afterSeq: child.afterSeq, until: 'turn', signal });
+  const batches = observeTaskBatches(child.id, { afterSeq: child.afterSeq, until: 'turn', signal: turn.signal });
   let ended: ChildEnd | null = null;
-  try {
-    for (;;) {
-      const step = await (watch.arrived ? Promise.race([batches.next(), watch.arrived]) : batches.next());
-      if ('end' in step) {
-        for (const chunk of step.chunks) artifacts.hold(chunk);
-        return { ended: step.end };
-      }
-      if (step.done) return step.value === 'ended' && ended ? { ended } : { stopped: step.value === 'ended' ? 'aborted' : step.value };
-      watch.busy();
-      const last = step.value.at(-1);
-      ended = last ? endOf(child.id, last) : null;
-      await mirrorBatch(step.value, ended, turn, artifacts);
-      if (last) watch.waiting(last.seq);
-    }
-  } finally {
-    watch.close();
+  for (;;) {
+    const step = await batches.next();
+    if (step.done) return step.value === 'ended' && ended ? { ended } : { stopped: step.value === 'ended' ? 'aborted' : step.value };
+    const last = step.value.at(-1);
+    ended = last ? endOf(child.id, last) : null;
+    await mirrorBatch(step.value, ended, turn, artifacts);
   }
 }
