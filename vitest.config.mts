@@ -52,6 +52,7 @@ const BOTH_PROVIDERS = [
   'tests/client/peer-auth.test.ts',
   'tests/protocol/relay-rest-peer.test.ts',
   'tests/protocol/relay-legacy-peer.test.ts',
+  'tests/protocol/relay-commits.test.ts',
   'tests/mcp/mcp.test.ts',
   'tests/client/dispatch-again.test.ts',
   'tests/cli/export-and-retention.test.ts',

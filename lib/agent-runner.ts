@@ -10,6 +10,7 @@
  */
 import type { Artifact, ArtifactChunk, Message, Part } from './protocol/types';
 import type { AgentExtension } from './protocol/extensions';
+import type { TraceContext } from './protocol/trace-context';
 
 export interface TurnEmitter {
   /** A progress status update (state stays `working`). */
@@ -102,6 +103,32 @@ export interface AgentRunner {
   mayReplyWithMessage?: boolean;
   /** Releases long-lived resources (rpc workers). Called at shutdown. */
   close?(): Promise<void>;
+  /**
+   * Work of a task's first turn that can be written in the task's own first commit (a relay's
+   * child task: decision 371). Called before the task is created (it may read); null: none.
+   */
+  prepareFirstTurn?(facts: FirstTurnFacts): Promise<FirstTurnWork | null>;
+}
+
+/** What a first turn's preparation knows before its task exists. */
+export interface FirstTurnFacts {
+  message: Message;
+  owner: string;
+  /** The task's context is minted for it (no earlier task in it). */
+  freshContext: boolean;
+}
+
+/** Prepared work: issued with the task's creation, started once both committed. */
+export interface FirstTurnWork {
+  /** Issues the work's write; called in the same event-loop turn as the task's creation (one group commit). */
+  begin(task: { id: string; contextId: string; traceContext: TraceContext | null }): FirstTurnBegun;
+}
+
+export interface FirstTurnBegun {
+  /** Both committed: start it (the turn then finds it). */
+  start(): Promise<void>;
+  /** The task was not created: undo what was written, nothing having been sent. */
+  abandon(reason: string): Promise<void>;
 }
 
 export interface AgentSkill {

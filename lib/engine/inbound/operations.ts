@@ -31,6 +31,7 @@ import { appPart } from '../../process-singleton';
 import { parentFromMetadata, traceFromMetadata, wantsChildren, withChildrenMetadata, type TraceContext } from '../../protocol/trace-context';
 import { listChildTasks, type ChildTask } from '../../db/task-graph';
 import { beginTaskSpan } from '../../tracing/spans';
+import { errorMessage } from '../../log';
 import type { ProtocolVersion } from '../../protocol/types';
 
 export type SendMode = 'blocking' | 'non-blocking';
@@ -128,11 +129,13 @@ async function onlyTaskAskingInContext(scope: CallerScope, contextId: string): P
 
 async function createTask(req: SendRequest, contextId: string, joinsContext: boolean): Promise<TaskRecord> {
   const { message, agent, scope } = req;
+  // Before the task exists (it may read): work the first turn can write in the task's commit.
+  const first = (await agent.runner.prepareFirstTurn?.({ message, owner: scope.owner, freshContext: !joinsContext })) ?? null;
   const taskId = newId();
   const stored: Message = { ...message, taskId, contextId };
   const parent = parentFromMetadata(message.metadata);
   const traceContext = beginTaskSpan({ taskId, contextId, direction: 'inbound', target: agent.slug, parent: req.trace ?? traceFromMetadata(message.metadata) });
-  const change = await createTaskRecord(
+  const creating = createTaskRecord(
     {
       id: taskId,
       contextId,
@@ -154,6 +157,13 @@ async function createTask(req: SendRequest, contextId: string, joinsContext: boo
     ],
     [stored],
   );
+  // Issued in the same event-loop turn as the task's write: one group commit for both.
+  const begun = first?.begin({ id: taskId, contextId, traceContext: traceContext ?? null }) ?? null;
+  const change = await creating.catch(async (err: unknown) => {
+    await begun?.abandon(`the caller's task was not created (${errorMessage(err)})`);
+    throw err;
+  });
+  await begun?.start();
   await req.onTaskCreated?.(taskId);
   startTurn({ agent, taskId, contextId, message: stored, history: [], peer: req.peer, owner: scope.owner, turnNumber: 1, ...(joinsContext ? {} : { freshContext: true }) });
   return change.task;

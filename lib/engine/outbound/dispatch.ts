@@ -7,7 +7,7 @@ import { parentProof } from '../../auth/parent-proof';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { createTaskRecord, recordEvents } from '../core/task-writer';
-import { findTask } from '../../db/task-repo';
+import { findTask, type CommittedChange } from '../../db/task-repo';
 import { newId } from '../../db/ids';
 import { timeoutFloorWarning } from '../../protocol/timeout-floor';
 import type { NewEvent, TaskRecord } from '../../db/task-records';
@@ -19,6 +19,7 @@ import { startOutbound } from './runner';
 import { resolveTarget, URL_EXPECTED, type ResolvedTarget } from '../../peers/resolve';
 import { recentCard, type PeerConnection } from '../../peers/connect';
 import { sentEvents } from './send-turn';
+import { claimLocalFailure } from './endings';
 import { isHttpUrl } from '../../client/normalize-url';
 import { credentialOriginOf, isBindingEndpoint } from '../../client/endpoint-binding';
 import { TimeoutSecondsSchema, type TimeoutSource } from '../../peers/timeouts';
@@ -122,6 +123,21 @@ const answer = (taskId: string, warnings: string[]): DispatchAnswer => (warnings
 async function newDispatch(req: DispatchRequest, extras: DispatchExtras): Promise<DispatchAnswer> {
   const target = await resolveTarget({ peer: req.peer, url: req.url, timeoutSeconds: req.timeoutSeconds });
   const parent = await parentTask(req.parentTaskId);
+  const created = createDispatched(req, extras, target, parent);
+  const change = await created.change;
+  startOutbound(change.task.id, created.runOptions(change));
+  return answer(change.task.id, floorWarnings(target.timeout.ms, target.timeout.source));
+}
+
+/** The parent's facts a child's creation needs (its id for the graph, its trace to continue). */
+type ParentFacts = Pick<TaskRecord, 'id' | 'traceContext'>;
+
+/**
+ * Issues the creation of a new outbound task (its write is queued before this returns, so a
+ * caller that issues another creation in the same event-loop turn shares its commit), and says
+ * how its runner is to start once it is committed.
+ */
+function createDispatched(req: DispatchRequest, extras: DispatchExtras, target: ResolvedTarget, parent: ParentFacts | null) {
   const taskId = newId();
   const contextId = req.contextId ?? newId();
   const traceContext = beginTaskSpan({ taskId, contextId, direction: 'outbound', target: target.peerName ?? target.url, parent: parent?.traceContext });
@@ -143,9 +159,8 @@ async function newDispatch(req: DispatchRequest, extras: DispatchExtras): Promis
     ...(extras.maxCardAgeMs !== undefined ? { maxCardAgeMs: extras.maxCardAgeMs } : {}),
   };
   const resolved = { peer: target.peerName, url: target.url, matchedBy: target.matchedBy, timeoutMs: target.timeout.ms, timeoutSource: target.timeout.source };
-  const warnings = floorWarnings(target.timeout.ms, target.timeout.source);
   const connected = connectedAtOnce(target, follow, extras);
-  const change = await createTaskRecord(
+  const change = createTaskRecord(
     {
       id: taskId, contextId, direction: 'outbound', peerName: target.peerName ?? undefined, peerUrl: connected?.conn.endpoint ?? target.url, state: connected ? 'working' : 'submitted',
       requestText: requestText(req), follow: followJson(connected?.follow ?? follow), traceContext, parentTaskId: parent?.id,
@@ -153,8 +168,43 @@ async function newDispatch(req: DispatchRequest, extras: DispatchExtras): Promis
     [{ type: 'submitted', state: 'submitted', payload: { message, mode: req.mode, target: resolved } }, ...(connected?.events ?? [])],
     [{ ...message, taskId }],
   );
-  startOutbound(taskId, { target, ...(connected ? { created: { record: change.task, follow: connected.follow, conn: connected.conn } } : {}) });
-  return answer(taskId, warnings);
+  const runOptions = (committed: CommittedChange) => ({ target, ...(connected ? { created: { record: committed.task, follow: connected.follow, conn: connected.conn } } : {}) });
+  return { taskId, change, runOptions };
+}
+
+/** A child task to create in its parent's first commit: `create` issues the write; `start` sends, once both committed. */
+export interface ChildCreation {
+  create(parent: ParentFacts): { taskId: string; start(): Promise<boolean>; abandon(reason: string): Promise<void> };
+}
+
+/**
+ * A new dispatch prepared before its parent task exists (a relay's first turn: decision 371):
+ * the peer is resolved now (its read), and the child is created connected and `sent` (its
+ * peer's card is recent) in the same group commit as the parent. Null without a recent card:
+ * then the turn dispatches as usual.
+ */
+export async function prepareChildDispatch(req: DispatchRequest, extras: DispatchExtras): Promise<ChildCreation | null> {
+  const target = await resolveTarget({ peer: req.peer, url: req.url, timeoutSeconds: req.timeoutSeconds });
+  if (extras.maxCardAgeMs === undefined || !recentCard(target, extras.maxCardAgeMs, req.protocolVersion)) return null;
+  return {
+    create(parent) {
+      const created = createDispatched(req, extras, target, parent);
+      void created.change.catch(() => undefined); // settled by start or abandon
+      return {
+        taskId: created.taskId,
+        async start() {
+          const change = await created.change.catch(() => null);
+          if (!change) return false;
+          startOutbound(change.task.id, created.runOptions(change));
+          return true;
+        },
+        async abandon(reason) {
+          const change = await created.change.catch(() => null);
+          if (change) await claimLocalFailure(change.task, `dispatch failed: ${reason}; nothing was sent`);
+        },
+      };
+    },
+  };
 }
 
 /**

@@ -7,8 +7,9 @@ import { installRelayTurn } from '../../agents/relay-port';
 import { errorMessage, log } from '../../log';
 import { loadRelayCards } from './card';
 import { runRelayTurn } from './relay-turn';
+import { prepareFirstChild } from './child';
 
 export function startRelays(): void {
-  installRelayTurn(runRelayTurn);
+  installRelayTurn(runRelayTurn, prepareFirstChild);
   void loadRelayCards().catch((err) => log.warn('relay cards not loaded', { error: errorMessage(err) }));
 }
