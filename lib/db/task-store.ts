@@ -88,6 +88,13 @@ export interface TaskReader {
   sentMessage(scope: SentMessageScope, messageId: string): MaybeAsync<RawSentMessage | undefined>;
   /** The owner's inbound tasks that have not ended, counted up to `atMost` (the open-task quota). */
   openTaskCount(owner: string, atMost: number): MaybeAsync<number>;
+  /**
+   * The open-task quota's question without a walk of the caller's tasks while the whole hub has
+   * fewer than `atMost` open inbound tasks (the tallies, migration 0019): then the hub's number
+   * (at least the caller's, below `atMost`); else openTaskCount's. Below `atMost` exactly when
+   * the caller's count is.
+   */
+  openTaskBound(owner: string, atMost: number): MaybeAsync<number>;
 }
 
 /** Whose tasks a repeated send is looked for in (a CallerScope's fields). */

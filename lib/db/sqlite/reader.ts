@@ -13,6 +13,8 @@ import { countQueries } from '../query-counter';
 export type { RawEventRow, RawMessageRow, RawArtifactRow };
 
 const EVENT_COLUMNS = '"taskId","seq","type","state","payload","at"';
+const IN_OPEN_STATE = `"state" IN (${OPEN_STATES.map((s) => `'${s}'`).join(',')})`;
+const OPEN_TASK_COUNT = `SELECT COUNT(*) AS "n" FROM (SELECT 1 FROM "Task" WHERE "owner" = @owner AND "direction" = 'inbound' AND ${IN_OPEN_STATE} LIMIT @atMost)`;
 
 export class SqliteTaskReader implements TaskReader {
   private readonly stmts;
@@ -29,8 +31,9 @@ export class SqliteTaskReader implements TaskReader {
       sentMessage: conn.prepare(
         'SELECT m."taskId", m."createdAt" FROM "Message" m JOIN "Task" t ON t."id" = m."taskId" WHERE m."messageId" = ? AND m."role" = \'user\' AND t."direction" = ? AND t."agentSlug" = ? AND t."owner" = ? ORDER BY m."id" DESC LIMIT 1',
       ),
-      openTaskCount: conn.prepare(
-        `SELECT COUNT(*) AS "n" FROM (SELECT 1 FROM "Task" WHERE "owner" = ? AND "direction" = 'inbound' AND "state" IN (${OPEN_STATES.map((s) => `'${s}'`).join(',')}) LIMIT ?)`,
+      openTaskCount: conn.prepare(OPEN_TASK_COUNT),
+      openTaskBound: conn.prepare(
+        `SELECT CASE WHEN "open" < @atMost THEN "open" ELSE (${OPEN_TASK_COUNT}) END AS "n" FROM (SELECT COALESCE(SUM("count"), 0) AS "open" FROM "_task_tally" WHERE "direction" = 'inbound' AND ${IN_OPEN_STATE})`,
       ),
     };
   }
@@ -76,7 +79,12 @@ export class SqliteTaskReader implements TaskReader {
 
   openTaskCount(owner: string, atMost: number): number {
     countQueries('reads');
-    return (this.stmts.openTaskCount.get(owner, atMost) as { n: number }).n;
+    return (this.stmts.openTaskCount.get({ owner, atMost }) as { n: number }).n;
+  }
+
+  openTaskBound(owner: string, atMost: number): number {
+    countQueries('reads');
+    return (this.stmts.openTaskBound.get({ owner, atMost }) as { n: number }).n;
   }
 
   taskParts(taskId: string, messageLimit: number | null): RawTaskParts | undefined {
