@@ -5,12 +5,16 @@
  * a guarded append is a compare-and-set on the task row (the terminal claim), writes are group
  * committed, and a promise resolves only once its write has committed.
  */
-import type { Message, TaskState } from '../protocol/types';
+import type { Artifact, Message, TaskState } from '../protocol/types';
+import { textOf } from '../protocol/types';
 import type { NewEvent, NewTask, TaskPatch } from './task-records';
 import type { MaybeAsync } from '../util/maybe-async';
 import { processSingleton } from '../process-singleton';
 
 export const RESULT_TEXT_LIMIT = 8_000;
+
+/** The search text of a task's result: its artifacts' text, bounded. */
+export const resultTextOf = (artifacts: Artifact[]): string => artifacts.map((a) => textOf(a.parts)).join('\n').slice(0, RESULT_TEXT_LIMIT);
 
 export interface RawTaskRow {
   [column: string]: unknown;
