@@ -32,9 +32,7 @@ export class SqliteTaskReader implements TaskReader {
         'SELECT m."taskId", m."createdAt" FROM "Message" m JOIN "Task" t ON t."id" = m."taskId" WHERE m."messageId" = ? AND m."role" = \'user\' AND t."direction" = ? AND t."agentSlug" = ? AND t."owner" = ? ORDER BY m."id" DESC LIMIT 1',
       ),
       openTaskCount: conn.prepare(OPEN_TASK_COUNT),
-      openTaskBound: conn.prepare(
-        `SELECT CASE WHEN "open" < @atMost THEN "open" ELSE (${OPEN_TASK_COUNT}) END AS "n" FROM (SELECT COALESCE(SUM("count"), 0) AS "open" FROM "_task_tally" WHERE "direction" = 'inbound' AND ${IN_OPEN_STATE})`,
-      ),
+      openInbound: conn.prepare(`SELECT COALESCE(SUM("count"), 0) AS "n" FROM "_task_tally" WHERE "direction" = 'inbound' AND ${IN_OPEN_STATE}`),
     };
   }
 
@@ -82,9 +80,11 @@ export class SqliteTaskReader implements TaskReader {
     return (this.stmts.openTaskCount.get({ owner, atMost }) as { n: number }).n;
   }
 
+  /** Two statements, not PostgreSQL's one: no round trip to save, and one CASE over both cost 5× the tally read alone (measured). */
   openTaskBound(owner: string, atMost: number): number {
     countQueries('reads');
-    return (this.stmts.openTaskBound.get({ owner, atMost }) as { n: number }).n;
+    const open = (this.stmts.openInbound.get() as { n: number }).n;
+    return open < atMost ? open : this.openTaskCount(owner, atMost);
   }
 
   taskParts(taskId: string, messageLimit: number | null): RawTaskParts | undefined {
