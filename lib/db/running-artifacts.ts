@@ -63,6 +63,19 @@ export class RunningArtifacts {
     return entry && { artifacts: entry.artifacts, coveredSeq: entry.coveredSeq };
   }
 
+  /**
+   * What a terminal claim appending `events` will leave, if this cache saw every event before it:
+   * the artifacts with the claim's own chunks, and the row's lastSeq they hold for, so the claim
+   * can store them (and the result text) in its own statement. Accumulating may change the entry:
+   * drop it after the claim, whatever its outcome.
+   */
+  known(taskId: string, events: WrittenEvent[]): { artifacts: Artifact[]; lastSeq: number } | undefined {
+    const cached = this.peek(taskId);
+    if (!cached) return undefined;
+    const chunks = events.filter((e) => e.type === 'artifact').map((e) => e.value as ArtifactChunk);
+    return { artifacts: accumulateArtifacts(chunks, cached.artifacts), lastSeq: cached.coveredSeq + events.length };
+  }
+
   drop(taskId: string): void {
     const entry = this.byTask.get(taskId);
     if (!entry) return;

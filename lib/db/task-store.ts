@@ -5,12 +5,16 @@
  * a guarded append is a compare-and-set on the task row (the terminal claim), writes are group
  * committed, and a promise resolves only once its write has committed.
  */
-import type { Message, TaskState } from '../protocol/types';
+import type { Artifact, Message, TaskState } from '../protocol/types';
+import { textOf } from '../protocol/types';
 import type { NewEvent, NewTask, TaskPatch } from './task-records';
 import type { MaybeAsync } from '../util/maybe-async';
 import { processSingleton } from '../process-singleton';
 
 export const RESULT_TEXT_LIMIT = 8_000;
+
+/** The search text of a task's result: its artifacts' text, bounded. */
+export const resultTextOf = (artifacts: Artifact[]): string => artifacts.map((a) => textOf(a.parts)).join('\n').slice(0, RESULT_TEXT_LIMIT);
 
 export interface RawTaskRow {
   [column: string]: unknown;
@@ -88,6 +92,13 @@ export interface TaskReader {
   sentMessage(scope: SentMessageScope, messageId: string): MaybeAsync<RawSentMessage | undefined>;
   /** The owner's inbound tasks that have not ended, counted up to `atMost` (the open-task quota). */
   openTaskCount(owner: string, atMost: number): MaybeAsync<number>;
+  /**
+   * The open-task quota's question without a walk of the caller's tasks while the whole hub has
+   * fewer than `atMost` open inbound tasks (the tallies, migration 0019): then the hub's number
+   * (at least the caller's, below `atMost`); else openTaskCount's. Below `atMost` exactly when
+   * the caller's count is.
+   */
+  openTaskBound(owner: string, atMost: number): MaybeAsync<number>;
 }
 
 /** Whose tasks a repeated send is looked for in (a CallerScope's fields). */

@@ -10,7 +10,7 @@
 import { quotaExceeded } from '../protocol/errors';
 import { metrics } from '../metrics/metrics';
 import { getSettings } from '../config/settings';
-import { countOpenTasksOf } from '../db/quota-repo';
+import { openTasksUpTo } from '../db/quota-repo';
 import { SELF_OWNER } from '../db/task-scope';
 import { errorMessage, log } from '../log';
 import { appPart } from '../process-singleton';
@@ -66,7 +66,7 @@ export async function admitNewTask(caller: string, owner: string): Promise<void>
   if (exempt(caller, owner)) return;
   const limits = await callerLimits(owner);
   if (limits.openTasks > 0) {
-    const open = await countOpenTasksOf(owner, limits.openTasks);
+    const open = await openTasksUpTo(owner, limits.openTasks);
     if (open >= limits.openTasks) {
       refuse('open_tasks', `this caller has ${open} open tasks (at most ${limits.openTasks}, SWITCHBOARD_MAX_OPEN_TASKS_PER_CALLER or the API key's own quota); wait for one to end or cancel one`, OPEN_TASKS_RETRY_SECONDS);
     }

@@ -43,3 +43,26 @@ describe(`open tasks of a caller, counted up to a bound (${testStore()})`, () =>
     expect(await quotaRepo.countOpenTasksOf('alice', 5)).toBe(5);
   });
 });
+
+describe(`the open-task quota's bound, from the tallies while the hub is below the limit (${testStore()})`, () => {
+  it("answers with the hub's open inbound tasks while they are fewer than the limit", async () => {
+    // Six open inbound tasks on the hub (alice's five, bob's one): at least either caller's count.
+    expect(await quotaRepo.openTasksUpTo('bob', 100)).toBe(6);
+    expect(await quotaRepo.openTasksUpTo('alice', 7)).toBe(6);
+  });
+
+  it("counts the caller's own once the hub's reach the limit", async () => {
+    expect(await quotaRepo.openTasksUpTo('bob', 6)).toBe(1);
+    expect(await quotaRepo.openTasksUpTo('alice', 6)).toBe(5);
+    expect(await quotaRepo.openTasksUpTo('alice', 3)).toBe(3);
+  });
+
+  it('is below the limit exactly when the caller is, at every limit', async () => {
+    for (const owner of ['alice', 'bob', 'nobody']) {
+      for (let limit = 1; limit <= 8; limit++) {
+        const count = await quotaRepo.countOpenTasksOf(owner, limit);
+        expect(await quotaRepo.openTasksUpTo(owner, limit) >= limit, `${owner} at ${limit}`).toBe(count >= limit);
+      }
+    }
+  });
+});

@@ -1,7 +1,8 @@
 /**
  * The statements the dashboard sends for the detached list and for counts over a time range
  * (with and without the agent filter) are answered from migration 0020's indexes and 0021's
- * hourly tallies on SQLite: the
+ * hourly tallies on SQLite, and 0022's partial and widened indexes still serve the lists, the
+ * children and the pruner: the
  * plan SQLite makes for each captured statement names the index, and no line reads a whole table
  * or index. (PostgreSQL's planner needs real table sizes to choose; bench/query-plans.ts shows
  * its plans at scale.) SQLite only: its planner has no statistics, so the plan is the same at
@@ -49,6 +50,30 @@ describe('the list and counts plans on SQLite', () => {
     const plans = await plansOf(() => listTaskPage({ limit: 50, state: 'detached' }));
     expect(plans).toHaveLength(1);
     expect(plans[0].join('\n')).toContain('USING INDEX Task_open_detached_createdAt_idx');
+  });
+
+  it('lists an outbound peer from the agent and peer indexes, not every outbound task (migration 0022)', async () => {
+    const { listTaskPage } = await import('../../lib/dashboard/task-list');
+    const plans = await plansOf(() => listTaskPage({ limit: 50, direction: 'outbound', agent: 'lab' }));
+    expect(plans).toHaveLength(2);
+    expect(plans[0].join('\n')).toContain('USING INDEX Task_agentSlug_createdAt_state_idx (agentSlug=?)');
+    expect(plans[1].join('\n')).toContain('USING INDEX Task_peerName_createdAt_state_idx (peerName=?)');
+  });
+
+  it("reads children and the pruner's held parents from the partial parent indexes (migration 0022)", async () => {
+    const { listChildTasks } = await import('../../lib/db/task-graph');
+    const children = await plansOf(() => listChildTasks('no-such-parent'));
+    expect(children.flat().join('\n')).toContain('USING INDEX Task_parentTaskId_idx (parentTaskId=?)');
+    const { TASK_PRUNE } = await import('../../lib/db/task-pruner');
+    const conn = new Database(file, { readonly: true });
+    try {
+      const plan = (conn.prepare(`EXPLAIN QUERY PLAN ${TASK_PRUNE.sqlite}`).all(new Date().toISOString(), 100) as { detail: string }[]).map((r) => r.detail);
+      expect(plan.join('\n')).toContain('USING COVERING INDEX Task_state_parentTaskId_idx');
+      expect(plan.join('\n')).toContain('USING INDEX Task_endedAt_idx (endedAt<?)');
+      expect(plan.filter(wholeRead)).toEqual([]);
+    } finally {
+      conn.close();
+    }
   });
 
   it('counts a time range from the hourly tallies and its partial hour from covering indexes, per side of the agent filter', async () => {

@@ -59,6 +59,7 @@ export class PgReadPipe {
 }
 
 const EVENT_COLUMNS = '"taskId","seq","type","state","payload","at"';
+const OPEN_TASK_COUNT = 'SELECT count(*)::int AS "n" FROM (SELECT 1 FROM "Task" WHERE "owner" = $1 AND "direction" = \'inbound\' AND "state" = ANY($2::text[]) LIMIT $3) AS open';
 const SQL = {
   task: 'SELECT * FROM "Task" WHERE "id" = $1',
   events: `SELECT ${EVENT_COLUMNS} FROM "TaskEvent" WHERE "taskId" = $1 AND "seq" > $2 ORDER BY "seq"`,
@@ -76,7 +77,11 @@ const SQL = {
     FROM "Task" t WHERE t."id" = $1`,
   sentMessage: `SELECT m."taskId", m."createdAt" FROM "Message" m JOIN "Task" t ON t."id" = m."taskId"
     WHERE m."messageId" = $1 AND m."role" = 'user' AND t."direction" = $2 AND t."agentSlug" = $3 AND t."owner" = $4 ORDER BY m."id" DESC LIMIT 1`,
-  openTaskCount: 'SELECT count(*)::int AS "n" FROM (SELECT 1 FROM "Task" WHERE "owner" = $1 AND "direction" = \'inbound\' AND "state" = ANY($2::text[]) LIMIT $3) AS open',
+  openTaskCount: OPEN_TASK_COUNT,
+  // The hub's open inbound tasks from the tallies (every shard: each is written in its task's
+  // transaction); the caller's own only when they reach the limit (an InitPlan runs when used).
+  openTaskBound: `SELECT CASE WHEN h."open" < $3 THEN h."open"::int ELSE (${OPEN_TASK_COUNT}) END AS "n"
+    FROM (SELECT COALESCE(SUM("count"), 0) AS "open" FROM "_task_tally" WHERE "direction" = 'inbound' AND "state" = ANY($2::text[])) AS h`,
   // The relay's coalesced reads (pg-relay.ts): two statements, one round trip, for all tasks named meanwhile.
   tasks: 'SELECT * FROM "Task" WHERE "id" = ANY($1::text[])',
   eventsAfter: `SELECT e."taskId",e."seq",e."type",e."state",e."payload",e."at"
@@ -131,6 +136,11 @@ export class PgTaskReader implements TaskReader {
 
   async openTaskCount(owner: string, atMost: number): Promise<number> {
     const [row] = await this.rows<{ n: number }>(SQL.openTaskCount, [owner, OPEN_STATES, atMost]);
+    return Number(row?.n ?? 0);
+  }
+
+  async openTaskBound(owner: string, atMost: number): Promise<number> {
+    const [row] = await this.rows<{ n: number }>(SQL.openTaskBound, [owner, OPEN_STATES, atMost]);
     return Number(row?.n ?? 0);
   }
 

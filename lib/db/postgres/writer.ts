@@ -9,7 +9,7 @@
  */
 import type pg from 'pg';
 import type { Artifact, ArtifactChunk, Message } from '../../protocol/types';
-import { TERMINAL_STATES, textOf } from '../../protocol/types';
+import { TERMINAL_STATES } from '../../protocol/types';
 import { accumulateArtifacts } from '../../protocol/artifacts';
 import { ContextTakenError, type NewEvent, type NewTask, type TaskPatch } from '../task-records';
 import { RunningArtifacts } from '../running-artifacts';
@@ -17,7 +17,7 @@ import { INSERT_COLUMNS, PG_ENCODERS, insertValues, patchValue } from '../task-c
 import { AppendRuns } from '../append-runs';
 import { PgWriteQueue, type PgWriteQueueHooks } from './write-queue';
 import { named } from './pool';
-import { RESULT_TEXT_LIMIT, serializeEvents, sqliteTime, type RawTaskRow, type SerializedEvent, type TaskWriter, type WriteGuard, type WriteResult } from '../task-store';
+import { resultTextOf, serializeEvents, sqliteTime, type RawTaskRow, type SerializedEvent, type TaskWriter, type WriteGuard, type WriteResult } from '../task-store';
 
 const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 
@@ -87,8 +87,6 @@ const artifactArrays = (artifacts: Artifact[]) => [
   artifacts.map((a) => json(a.metadata)),
 ];
 
-const resultTextOf = (artifacts: Artifact[]) => artifacts.map((a) => textOf(a.parts)).join('\n').slice(0, RESULT_TEXT_LIMIT);
-
 /** Stores the artifacts and the result text after the claim, when they were not known before it. */
 const MATERIALIZE_SQL = `WITH${artifactCtes('$1', 2, 'true')}
 UPDATE "Task" SET "resultText" = $7 WHERE "id" = $1 AND $7 <> '' RETURNING *`;
@@ -138,7 +136,7 @@ export class PgTaskWriter implements TaskWriter {
     client: pg.PoolClient, taskId: string, events: SerializedEvent[], patch: TaskPatch, guard: WriteGuard, messages: Message[], materialize: boolean,
   ): Promise<WriteResult | null> {
     const at = sqliteTime(new Date());
-    const known = materialize ? this.knownArtifacts(taskId, events) : undefined;
+    const known = materialize ? this.running.known(taskId, events) : undefined;
     const { text, values } = appendSql(taskId, events, patch, guard, messages, at, known);
     let row: RawTaskRow | undefined = (await client.query<RawTaskRow>(named(text, values))).rows[0];
     if (known) this.running.drop(taskId); // peeked and extended: its end either way
@@ -152,17 +150,6 @@ export class PgTaskWriter implements TaskWriter {
       if (patch.state && patch.state !== 'working') this.running.drop(taskId);
     }
     return { row, events: events.map((e, i) => ({ seq: base + i + 1, type: e.type, state: e.state, payload: e.payload, value: e.value, at })) };
-  }
-
-  /**
-   * The running task's artifacts including this claim's own chunks, if the cache has them: then
-   * the claim stores them in its one statement (an echo's end costs one round trip, not two).
-   */
-  private knownArtifacts(taskId: string, events: SerializedEvent[]): KnownArtifacts | undefined {
-    const cached = this.running.peek(taskId);
-    if (!cached) return undefined;
-    const chunks = events.filter((e) => e.type === 'artifact').map((e) => e.value as ArtifactChunk);
-    return { artifacts: accumulateArtifacts(chunks, cached.artifacts), lastSeq: cached.coveredSeq + events.length };
   }
 
   /** After the claim, from the log (no complete cache): returns the task row when it changed it. */

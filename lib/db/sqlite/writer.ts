@@ -15,14 +15,14 @@
  */
 import Database from 'better-sqlite3';
 import type { Artifact, ArtifactChunk, Message } from '../../protocol/types';
-import { TERMINAL_STATES, textOf } from '../../protocol/types';
+import { TERMINAL_STATES } from '../../protocol/types';
 import { accumulateArtifacts } from '../../protocol/artifacts';
 import { ContextTakenError, type NewEvent, type NewTask, type TaskPatch } from '../task-records';
 import { WriteQueue } from './write-queue';
 import { RunningArtifacts } from '../running-artifacts';
 import { AppendRuns } from '../append-runs';
 import { INSERT_COLUMNS, SQLITE_ENCODERS, insertValues, patchValue } from '../task-columns';
-import { RESULT_TEXT_LIMIT, serializeEvents, sqliteTime, type RawTaskRow, type SerializedEvent, type TaskWriter, type WriteGuard, type WriteResult } from '../task-store';
+import { RESULT_TEXT_LIMIT, resultTextOf, serializeEvents, sqliteTime, type RawTaskRow, type SerializedEvent, type TaskWriter, type WriteGuard, type WriteResult } from '../task-store';
 import { BACKSTOP_PAGES, startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer';
 import { countQueries, queryLogEnabled } from '../query-counter';
 import { writeOutboxSqlite } from './outboxes';
@@ -140,23 +140,36 @@ export class SqliteTaskWriter implements TaskWriter {
 
   private appendRows(taskId: string, events: SerializedEvent[], patch: TaskPatch, guard: WriteGuard, messages: Message[], materialize: boolean): WriteResult | null {
     const at = sqliteTime(new Date());
-    const { sql, params } = this.updateSql(taskId, events.length, patch, guard, at);
+    // A claim whose artifacts the cache knows sets the result text in its own UPDATE (as on
+    // PostgreSQL): one write of the task row, not a second UPDATE after the artifacts.
+    const known = materialize ? this.running.known(taskId, events) : undefined;
+    const { sql, params } = this.updateSql(taskId, events.length, patch, guard, at, known);
     let row = this.updateStatement(sql).get(...params) as RawTaskRow | undefined;
+    if (known) this.running.drop(taskId); // peeked and extended: its end either way
     if (!row) return null;
     const lastSeq = row.lastSeq as number;
     const written = this.insertEvents(taskId, lastSeq - events.length, events, at);
     this.insertMessages(taskId, messages, at);
-    this.running.extend(taskId, lastSeq - events.length, events);
-    if (materialize) row = this.materializeArtifacts(taskId, lastSeq) ?? row;
-    else if (patch.state && patch.state !== 'working') this.running.drop(taskId);
+    if (known?.lastSeq === lastSeq) this.storeArtifacts(taskId, known.artifacts);
+    else if (materialize) row = this.materializeArtifacts(taskId, lastSeq) ?? row;
+    else {
+      this.running.extend(taskId, lastSeq - events.length, events);
+      if (patch.state && patch.state !== 'working') this.running.drop(taskId);
+    }
     const result = { row, events: written };
     writeOutboxSqlite(this.conn, result); // in this write's savepoint: committed with it or not at all
     return result;
   }
 
-  private updateSql(taskId: string, count: number, patch: TaskPatch, guard: WriteGuard, at: string) {
+  private updateSql(taskId: string, count: number, patch: TaskPatch, guard: WriteGuard, at: string, known?: { artifacts: Artifact[]; lastSeq: number }) {
     const sets = ['"lastSeq" = "lastSeq" + ?', '"updatedAt" = ?'];
     const params: unknown[] = [count, at];
+    if (known) {
+      // Only if the cache saw every event (the row's lastSeq after this append is the cache's); SET reads the old row.
+      const text = resultTextOf(known.artifacts);
+      sets.push('"resultText" = CASE WHEN "lastSeq" + ? = ? AND ? <> \'\' THEN ? ELSE "resultText" END');
+      params.push(count, known.lastSeq, text, text);
+    }
     for (const [key, value] of Object.entries(patch)) {
       if (value === undefined) continue;
       sets.push(`"${key}" = ?`);
@@ -186,15 +199,19 @@ export class SqliteTaskWriter implements TaskWriter {
     return stmt;
   }
 
-  /** Returns the task row when it changed it (a non-empty result text). */
+  /** After the claim, from the log (no complete cache): returns the task row when it changed it (a non-empty result text). */
   private materializeArtifacts(taskId: string, lastSeq: number): RawTaskRow | undefined {
     const artifacts: Artifact[] = this.running.take(taskId, lastSeq) ?? this.artifactsFromLog(taskId);
+    this.storeArtifacts(taskId, artifacts);
+    const resultText = resultTextOf(artifacts);
+    return resultText ? (this.stmts.setResultText.get(resultText, taskId) as RawTaskRow) : undefined;
+  }
+
+  private storeArtifacts(taskId: string, artifacts: Artifact[]): void {
     this.stmts.deleteArtifacts.run(taskId);
     artifacts.forEach((a, position) => {
       this.stmts.insertArtifact.run(taskId, a.artifactId, position, a.name ?? null, a.description ?? null, JSON.stringify(a.parts), a.metadata ? JSON.stringify(a.metadata) : null);
     });
-    const resultText = artifacts.map((a) => textOf(a.parts)).join('\n').slice(0, RESULT_TEXT_LIMIT);
-    return resultText ? (this.stmts.setResultText.get(resultText, taskId) as RawTaskRow) : undefined;
   }
 
   private artifactsFromLog(taskId: string): Artifact[] {
