@@ -76,6 +76,13 @@ describe('the list and counts plans on SQLite', () => {
     }
   });
 
+  it("finds a relay's peer task from the parent index, not by walking every outbound task", async () => {
+    const { latestOutboundChild } = await import('../../lib/db/task-graph');
+    const latest = await plansOf(() => latestOutboundChild('no-such-parent'));
+    expect(latest.flat().join('\n')).toContain('Task_parentTaskId_idx (parentTaskId=? AND direction=?)');
+    expect(latest.flat().filter(wholeRead)).toEqual([]);
+  });
+
   it('counts a time range from the hourly tallies and its partial hour from covering indexes, per side of the agent filter', async () => {
     const repo = await import('../../lib/db/task-repo');
     const hour = 3_600_000;

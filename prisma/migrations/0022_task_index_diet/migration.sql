@@ -22,6 +22,9 @@ CREATE INDEX "Task_direction_createdAt_idx" ON "Task"("direction", "createdAt", 
 DROP INDEX "Task_peerName_createdAt_state_idx";
 CREATE INDEX "Task_peerName_createdAt_state_idx" ON "Task"("peerName", "createdAt", "state", "detached", "agentSlug") WHERE "peerName" IS NOT NULL;
 DROP INDEX "Task_parentTaskId_idx";
-CREATE INDEX "Task_parentTaskId_idx" ON "Task"("parentTaskId") WHERE "parentTaskId" IS NOT NULL;
+-- With direction and createdAt after the parent, a relay's newest peer task (parentTaskId = ?
+-- AND direction = 'outbound', newest first) is one index probe: a parent-only index lost to the
+-- direction index's order, which walks every outbound task.
+CREATE INDEX "Task_parentTaskId_idx" ON "Task"("parentTaskId", "direction", "createdAt") WHERE "parentTaskId" IS NOT NULL;
 DROP INDEX "Task_state_parentTaskId_idx";
 CREATE INDEX "Task_state_parentTaskId_idx" ON "Task"("state", "parentTaskId") WHERE "parentTaskId" IS NOT NULL;
