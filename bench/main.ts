@@ -18,6 +18,7 @@ import { historyScenario } from './scenarios/history';
 import { fanoutScenario } from './scenarios/fanout';
 import { retentionScenario } from './scenarios/retention';
 import { relayScenario } from './scenarios/relay';
+import { clusterScenario } from './scenarios/cluster';
 import { waitQuiet } from './lib/machine-load';
 
 const opts = parseOptions(process.argv.slice(2));
@@ -87,9 +88,10 @@ async function main(): Promise<void> {
   const retention = (c: BenchContext) => retentionScenario(c, opts.tasks ?? (opts.quick ? 5_000 : 500_000));
   const relay = (c: BenchContext) => relayScenario(c, opts.relayBaseline);
   const detach = (c: BenchContext) => detachScenario(c, opts.detached);
-  const history = (c: BenchContext) => historyScenario(c, { tasks: opts.historyTasks, db: opts.historyDb });
-  const alone = { memory: memoryScenario, detach, history, fanout: fanoutScenario, retention, relay } as const;
-  for (const id of ['memory', 'detach', 'history', 'fanout', 'retention', 'relay'] as const) {
+  const history = (c: BenchContext) => historyScenario(c, { tasks: opts.historyTasks, db: opts.historyDb, pgUrl: opts.historyPgUrl });
+  const cluster = (c: BenchContext) => clusterScenario(c, { instances: opts.instances, changes: opts.changes, feeds: opts.feeds });
+  const alone = { memory: memoryScenario, detach, history, fanout: fanoutScenario, retention, relay, cluster } as const;
+  for (const id of ['memory', 'detach', 'history', 'fanout', 'retention', 'relay', 'cluster'] as const) {
     if (!opts.only.includes(id)) continue;
     await quiet(id);
     scenarios.push(await alone[id](ctx));
