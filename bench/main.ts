@@ -37,7 +37,9 @@ function build(): void {
   const needSwitchboard = opts.build === 'always' || (opts.build === 'if-missing' && !hasBuild(opts.distDir));
   if (needSwitchboard) buildSwitchboard(opts.distDir);
   else if (!hasBuild(opts.distDir)) throw new Error(`no Switchboard build in ${opts.distDir} (drop --no-build)`);
-  if (opts.build === 'always' || !floorBuilt()) buildFloor();
+  // Only echo and stream measure against the bare framework route.
+  const needFloor = opts.only.some((id) => id === 'echo' || id === 'stream');
+  if (needFloor && (opts.build === 'always' || !floorBuilt())) buildFloor();
 }
 
 const cpuProfDir = opts.cpuProf ? path.resolve(RESULTS_DIR, 'profiles') : undefined;
