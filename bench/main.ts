@@ -18,6 +18,7 @@ import { historyScenario } from './scenarios/history';
 import { fanoutScenario } from './scenarios/fanout';
 import { retentionScenario } from './scenarios/retention';
 import { relayScenario } from './scenarios/relay';
+import { clusterScenario } from './scenarios/cluster';
 import { waitQuiet } from './lib/machine-load';
 
 const opts = parseOptions(process.argv.slice(2));
@@ -36,7 +37,9 @@ function build(): void {
   const needSwitchboard = opts.build === 'always' || (opts.build === 'if-missing' && !hasBuild(opts.distDir));
   if (needSwitchboard) buildSwitchboard(opts.distDir);
   else if (!hasBuild(opts.distDir)) throw new Error(`no Switchboard build in ${opts.distDir} (drop --no-build)`);
-  if (opts.build === 'always' || !floorBuilt()) buildFloor();
+  // Only echo and stream measure against the bare framework route.
+  const needFloor = opts.only.some((id) => id === 'echo' || id === 'stream');
+  if (needFloor && (opts.build === 'always' || !floorBuilt())) buildFloor();
 }
 
 const cpuProfDir = opts.cpuProf ? path.resolve(RESULTS_DIR, 'profiles') : undefined;
@@ -87,9 +90,10 @@ async function main(): Promise<void> {
   const retention = (c: BenchContext) => retentionScenario(c, opts.tasks ?? (opts.quick ? 5_000 : 500_000));
   const relay = (c: BenchContext) => relayScenario(c, opts.relayBaseline);
   const detach = (c: BenchContext) => detachScenario(c, opts.detached);
-  const history = (c: BenchContext) => historyScenario(c, { tasks: opts.historyTasks, db: opts.historyDb });
-  const alone = { memory: memoryScenario, detach, history, fanout: fanoutScenario, retention, relay } as const;
-  for (const id of ['memory', 'detach', 'history', 'fanout', 'retention', 'relay'] as const) {
+  const history = (c: BenchContext) => historyScenario(c, { tasks: opts.historyTasks, db: opts.historyDb, pgUrl: opts.historyPgUrl });
+  const cluster = (c: BenchContext) => clusterScenario(c, { instances: opts.instances, changes: opts.changes, feeds: opts.feeds });
+  const alone = { memory: memoryScenario, detach, history, fanout: fanoutScenario, retention, relay, cluster } as const;
+  for (const id of ['memory', 'detach', 'history', 'fanout', 'retention', 'relay', 'cluster'] as const) {
     if (!opts.only.includes(id)) continue;
     await quiet(id);
     scenarios.push(await alone[id](ctx));

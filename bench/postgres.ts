@@ -24,12 +24,8 @@
  *    `--detached N` tasks at once (bench/lib/detach-burst.ts).
  */
 import fs from 'node:fs';
-import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
-import { fork } from 'node:child_process';
-import { setMaxListeners } from 'node:events';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { A2A_HEADERS, postJson, sendBody, streamBody } from './lib/a2a';
@@ -38,11 +34,9 @@ import { runDetachBurst, workSecondsFor } from './lib/detach-burst';
 import { runLoad } from './lib/load';
 import { detachedCount } from './lib/options';
 import { detachReport } from './scenarios/detach';
-import { pacedLoad } from './lib/paced-load';
-import type { FeedGroup, FeedReport } from './lib/feed-swarm';
+import { BENCH_SECRET_KEY, clusterLine, clusterOptions, runCluster } from './lib/cluster';
 import { cpuSecondsOf, killAllServers, startServer, type RunningServer } from './lib/servers';
 import { readSse } from './lib/sse-client';
-import { Histogram } from './lib/stats';
 import { startEmbeddedPostgres, type EmbeddedServer } from '../tests/support/embedded-postgres';
 import { freshPgDatabase } from '../tests/support/postgres';
 
@@ -65,8 +59,6 @@ interface Tree {
   cwd?: string;
 }
 const trees: Tree[] = [{ label: 'this tree' }, ...(baselineDir ? [{ label: 'baseline', cwd: path.resolve(baselineDir) }] : [])];
-/** PostgreSQL requires one secret key for every instance (decision 210). */
-const BENCH_SECRET_KEY = 'bench-cluster-secret-key-shared-by-every-instance';
 const start = (env: Record<string, string> = {}, tree: Tree = trees[0]) => startServer('switchboard', { distDir, cpuProfDir, env: { SWITCHBOARD_SECRET_KEY: BENCH_SECRET_KEY, ...env }, cwd: tree.cwd });
 const load1 = () => os.loadavg()[0].toFixed(2);
 
@@ -160,150 +152,30 @@ async function takeover(adminUrl: string): Promise<void> {
   }
 }
 
-const WATCHED = 50;
-const FEEDS_PER_INSTANCE = 450;
-const PARSING_FEEDS = 25;
-const IDLE_SECONDS = 4;
-/** After the feeds opened, before the loaded window. */
-const SETTLE_MS = 2_000;
-/** `--rate N`: echo tasks a second sent to A during the load (each is several task changes). */
+/** `--rate N`: cross: echo tasks a second sent to A during the load (each is several task changes). */
 const TASKS_PER_SECOND = Number(arg('rate', '100'));
 
 /**
- * `--feeds-nice N` (default 10): the feed process's CPU priority. Its 900 connections stand for
+ * `--feeds-nice N` (default 10): the feed process's CPU priority. Its connections stand for
  * browsers on other machines; on this shared 2-core machine they would otherwise compete with
  * the instances and PostgreSQL for the same cores. They still read (and check) every frame.
  */
 const FEEDS_NICE = Number(arg('feeds-nice', '10'));
 
-/** Feed subscribers in a child process: resolves once all are open; `finish` returns their reports. */
-async function feedSwarm(groups: FeedGroup[]): Promise<{ finish: () => Promise<FeedReport[]>; cpuSeconds: () => number }> {
-  const child = fork(path.resolve('bench/lib/feed-swarm.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const reply = <T>(key: string) => new Promise<T>((resolve, reject) => {
-    const onMessage = (m: Record<string, unknown>) => {
-      if (!(key in m)) return;
-      child.off('message', onMessage);
-      resolve(m[key] as T);
-    };
-    child.on('message', onMessage);
-    child.once('exit', (code) => reject(new Error(`feed swarm exited (${code})`)));
-  });
-  if (FEEDS_NICE) os.setPriority(child.pid!, FEEDS_NICE);
-  const opened = reply<boolean>('open');
-  child.send({ feeds: groups });
-  await opened;
-  return {
-    cpuSeconds: () => cpuSecondsOf(child.pid!),
-    finish: async () => {
-      const report = reply<FeedReport[]>('report');
-      child.send({ finish: true });
-      return report;
-    },
-  };
-}
-
-/** Per-task streams on `server` over `ids`, two each: latency into whichever histogram `sink()` names at the time. */
-function followTasks(server: RunningServer, ids: string[], agent: http.Agent, signal: AbortSignal, sink: () => Histogram) {
-  let problems = 0;
-  const done = ids.flatMap((id) =>
-    [0, 1].map(() => {
-      let last = -1;
-      let ended = false;
-      return readSse({
-        url: `${server.url}/api/tasks/${id}/events`,
-        agent,
-        signal,
-        onFrame: (frame) => {
-          if (frame.event === 'snapshot') last = (JSON.parse(frame.data) as { task: { lastSeq: number } }).task.lastSeq;
-          else if (frame.event === 'task-event') {
-            const e = JSON.parse(frame.data) as { seq: number; at: string };
-            if (e.seq !== last + 1) problems++;
-            last = e.seq;
-            sink().add(frame.receivedAt - Date.parse(e.at));
-          } else if (frame.event === 'end') {
-            ended = true;
-            return false;
-          }
-        },
-      }).then(() => {
-        if (!ended) problems++;
-      });
-    }),
-  );
-  return { done: Promise.all(done), count: done.length, problems: () => problems };
-}
-
-const dist = (h: Histogram) => `p50 ${h.percentile(50)} ms, p99 ${h.percentile(99)} ms, max ${h.max} ms over ${h.count} events`;
-
+/** 4. two instances A and B (bench/lib/cluster.ts): the load and the watched tasks on A, the streams on B. */
 async function crossInstance(db: EmbeddedServer, tree: Tree): Promise<void> {
-  const DATABASE_URL = await freshPgDatabase(db.url);
-  const a = await start({ DATABASE_URL, SWITCHBOARD_INSTANCE_ID: 'a' }, tree);
-  const b = await start({ DATABASE_URL, SWITCHBOARD_INSTANCE_ID: 'b' }, tree);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
-  const stop = new AbortController();
-  setMaxListeners(0, stop.signal);
-  const idle = new Histogram();
-  const loaded = new Histogram();
-  let sink = idle;
-  try {
-    // Long enough for the idle window, opening the feeds and the load, with a margin.
-    const work = IDLE_SECONDS + seconds + 10;
-    const watchText = `work ${work}s chunks ${work} size 200`;
-    const watched: string[] = [];
-    for (let i = 0; i < WATCHED; i++) {
-      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: watchText }] }, configuration: { returnImmediately: true } } });
-      watched.push(((await postJson(`${a.url}/a2a/slow`, body, A2A_HEADERS)).result as { task: { id: string } }).task.id);
-    }
-    const streams = followTasks(b, watched, agent, stop.signal, () => sink);
-    await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
-    // Every feed is open before the load starts, so a parsing feed must see every task complete.
-    const feeds = await feedSwarm([a, b].map((s) => ({ url: `${s.url}/api/feed`, count: FEEDS_PER_INSTANCE, parsing: PARSING_FEEDS })));
-    // Opening 900 feeds at once is a connection storm the instances digest for about half a
-    // second (event-loop stalls of 100–700 ms, then 20–60 ms): the window measures the steady
-    // state after it, not the storm (events in between go to neither histogram).
-    sink = new Histogram();
-    await new Promise((r) => setTimeout(r, SETTLE_MS));
-    const loopDelay = monitorEventLoopDelay({ resolution: 10 });
-    loopDelay.enable();
-    const cpu0 = { bench: process.cpuUsage(), feeds: feeds.cpuSeconds(), a: a.cpuSeconds(), b: b.cpuSeconds(), pg: cpuSecondsOf(db.pid()), at: Date.now() };
-    sink = loaded;
-    const load = await pacedLoad({ url: `${a.url}/a2a/echo`, body: sendBody('fan-out'), headers: A2A_HEADERS, expect: EXPECT, rate: TASKS_PER_SECOND, seconds });
-    sink = new Histogram(); // the window ends with the load (reading /proc below blocks this event loop)
-    loopDelay.disable();
-    const wall = (Date.now() - cpu0.at) / 1000;
-    const benchCpu = process.cpuUsage(cpu0.bench);
-    const cores = (cpu: number) => (cpu / wall).toFixed(2);
-    const usage =
-      `cores used by A ${cores(a.cpuSeconds() - cpu0.a)}, B ${cores(b.cpuSeconds() - cpu0.b)}, PostgreSQL ${cores(cpuSecondsOf(db.pid()) - cpu0.pg)}, ` +
-      `the feed process (nice ${FEEDS_NICE}) ${cores(feeds.cpuSeconds() - cpu0.feeds)}, the driver and streams ${cores((benchCpu.user + benchCpu.system) / 1e6)} ` +
-      `(its event-loop delay p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms)`;
-    await Promise.race([streams.done, new Promise((r) => setTimeout(r, 60_000))]);
-    await new Promise((r) => setTimeout(r, 1_000)); // the feeds' last coalesced frame
-    const reports = await feeds.finish();
-    const client = new pg.Client({ connectionString: DATABASE_URL });
-    await client.connect();
-    const completed = (await client.query<{ n: number }>('SELECT count(*)::int AS n FROM "Task" WHERE "state" = \'completed\'')).rows[0].n;
-    // What the load committed, to set against "N task changes/s": one change is one write of a
-    // task, and its events share their `at`; the watched tasks' chunks count too.
-    const committed = (
-      await client.query<{ changes: number; events: number }>(
-        'SELECT count(DISTINCT ("taskId", "at"))::int AS changes, count(*)::int AS events FROM "TaskEvent" WHERE "at" >= $1 AND "at" < $2',
-        [new Date(cpu0.at), new Date(cpu0.at + wall * 1000)],
-      )
-    ).rows[0];
-    const rates = `${Math.round(committed.changes / wall)} task changes/s committed (${Math.round(committed.events / wall)} events/s)`;
-    await client.end();
-    const feedMissing = reports.filter((f) => (f.parsing && f.completed < completed) || !f.whole).length;
-    console.log(
-      `two instances (${tree.label}, load average ${load1()}): ${streams.count} per-task streams on B following ${WATCHED} slow tasks on A; cross-instance latency (commit on A → frame on B), ` +
-        `idle: ${dist(idle)}; loaded with ${load.good} echo tasks on A at ${Math.round(load.rps)}/s (asked ${TASKS_PER_SECOND}/s, ${rates}, due → answer p50 ${load.latency.percentile(50)} ms, p99 ${load.latency.percentile(99)} ms, ${load.bad} bad, ${load.skipped} not sent) ` +
-        `and ${reports.length} feeds on A and B: ${dist(loaded)}; ${usage}; missed: ${streams.problems()} stream problems, ${feedMissing} feeds short of ${completed} completed tasks`,
-    );
-  } finally {
-    stop.abort();
-    agent.destroy();
-    await Promise.all([a.stop(), b.stop()]);
-  }
+  const r = await runCluster({
+    instances: 2, balanced: false, echoRate: TASKS_PER_SECOND, seconds, feeds: 900, feedsNice: FEEDS_NICE,
+    start: (env) => start(env, tree), pgPid: () => db.pid(), databaseUrl: await freshPgDatabase(db.url),
+  });
+  console.log(clusterLine(r, tree.label, TASKS_PER_SECOND, FEEDS_NICE));
+}
+
+/** 6. the cluster (`--only cluster`): `--instances N` behind one balancer at `--changes N` task changes/s. */
+async function cluster(db: EmbeddedServer, tree: Tree): Promise<void> {
+  const o = clusterOptions({ instances: arg('instances', '3'), changes: arg('changes', '300'), feeds: arg('feeds', '900') });
+  const r = await runCluster({ ...o, seconds, feedsNice: FEEDS_NICE, start: (env) => start(env, tree), pgPid: () => db.pid(), databaseUrl: await freshPgDatabase(db.url) });
+  console.log(clusterLine(r, tree.label, o.echoRate, FEEDS_NICE));
 }
 
 /** 5. detach: scenario 6 of `npm run bench` on PostgreSQL (`--detached N`, default 10,000). */
@@ -343,6 +215,7 @@ async function main(): Promise<void> {
     if (only.includes('takeover')) await takeover(server.url);
     if (only.includes('detach')) await detachBurst(server.url);
     if (only.includes('cross')) for (let round = 1; round <= rounds; round++) for (const tree of round % 2 ? trees : [...trees].reverse()) await crossInstance(server, tree);
+    if (only.includes('cluster')) for (let round = 1; round <= rounds; round++) for (const tree of round % 2 ? trees : [...trees].reverse()) await cluster(server, tree);
   } finally {
     killAllServers();
     await server.stop();

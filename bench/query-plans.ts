@@ -18,7 +18,9 @@
  * (bench scenario 5 runs it so on the file it measured; the summary's last line says whether any
  * list, search or count statement scans).
  *
- *   npx tsx bench/query-plans.ts [--tasks N | --db FILE] [--repeat R] [--store sqlite|postgresql] [--json FILE]
+ * `--store postgresql --url URL` does the same on a PostgreSQL database seeded before (bench/seed-pg.ts).
+ *
+ *   npx tsx bench/query-plans.ts [--tasks N | --db FILE] [--repeat R] [--store sqlite|postgresql [--url URL]] [--json FILE]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -27,7 +29,7 @@ import Database from 'better-sqlite3';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { seed, storedIds, RARE_WORD } from './seed';
-import { seedPg } from './seed-pg';
+import { seedPg, storedIdsPg, storedTaskCountPg } from './seed-pg';
 import { applyMigrations } from '../lib/db/sqlite/migrate';
 import { startEmbeddedPostgres } from '../tests/support/embedded-postgres';
 import { freshPgDatabase } from '../tests/support/postgres';
@@ -66,6 +68,8 @@ interface PlanArgs {
   store: 'sqlite' | 'postgresql';
   /** SQLite: a file seeded before (bench/seed.ts), used in place (migrated, not reseeded). */
   db?: string;
+  /** PostgreSQL: a database seeded before (bench/seed-pg.ts), used in place (migrated, not reseeded). */
+  url?: string;
   /** Also write the probes, their plans and the scans found as JSON here (bench scenario 5 reads it). */
   json?: string;
 }
@@ -90,7 +94,9 @@ function parseArgs(argv: string[]): PlanArgs {
   if (store !== 'sqlite' && store !== 'postgresql') throw new Error('--store: sqlite or postgresql');
   const db = value('--db');
   if (db !== undefined && (store !== 'sqlite' || !fs.existsSync(db))) throw new Error('--db: an existing SQLite file seeded by bench/seed.ts (SQLite only)');
-  return { tasks, repeat, store, db, json: value('--json') };
+  const url = value('--url');
+  if (url !== undefined && store !== 'postgresql') throw new Error('--url: a PostgreSQL database seeded by bench/seed-pg.ts (with --store postgresql)');
+  return { tasks, repeat, store, db, url, json: value('--json') };
 }
 
 /** The store's Prisma client replaced by one whose statements are recorded (an own property shadows the store's getter). */
@@ -147,30 +153,33 @@ function storedTaskCount(file: string): number {
 /** A captured driver-adapter argument as better-sqlite3 binds it. */
 const sqliteValue = (v: unknown): unknown => (typeof v === 'boolean' ? Number(v) : v instanceof Date ? v.toISOString() : v);
 
-/** PostgreSQL: an embedded server, migrated by the store, seeded through the repository, analysed. */
-async function pgStoreFor(tasks: number): Promise<Opened> {
-  const server = await startEmbeddedPostgres();
-  process.env.DATABASE_URL = await freshPgDatabase(server.url);
+/**
+ * PostgreSQL: an embedded server, migrated by the store, seeded by bench/seed-pg.ts (through the
+ * store's writer, then analysed); or `seeded`, a database seeded before, used as it is.
+ */
+async function pgStoreFor(tasks: number, seeded?: string): Promise<Opened> {
+  const server = seeded ? undefined : await startEmbeddedPostgres();
+  const url = seeded ?? (await freshPgDatabase(server!.url));
+  process.env.DATABASE_URL = url;
   const client = await import('../lib/db/client');
   await client.pgStore().ready;
   const { PrismaClient } = await import('../lib/db/generated-pg/client');
   await installDb(new PrismaClient({ adapter: recordingFactory(new PrismaPg(client.pgStore().pool)) }));
-  const ids = await seedPg(tasks, (m) => process.stderr.write(`${m}\n`));
-  await client.pgQuery('VACUUM ANALYZE');
+  const ids = seeded ? await storedIdsPg(url) : await seedPg(url, tasks, (m) => process.stderr.write(`${m}\n`));
   const explain: Explain = async (sql, args) => {
     const rows = (await client.pgQuery<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, args)).rows.map((r) => r['QUERY PLAN']);
     return rows.map((line) => `${line}${/Seq Scan on "?(Task|TaskEvent|Message|Artifact|PushDelivery|NotificationDelivery)"?\b/.test(line) ? '   << SCAN' : /Seq Scan on "?_task_tally_hour/.test(line) ? '   (the hourly tallies: a row per hour, agent or peer and state, not per task)' : /Seq Scan on "?_task_tally/.test(line) ? '   (the tallies: a row per agent or peer and state, not per task)' : ''}`);
   };
   const size = async () => Number((await client.pgQuery<{ n: string }>('SELECT pg_database_size(current_database()) AS n')).rows[0].n);
-  return { ids, explain, size, close: async () => (await client.pgStore().pool.end(), await server.stop()) };
+  return { ids, explain, size, close: async () => (await client.pgStore().pool.end(), await server?.stop()) };
 }
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const { repeat, store } = args;
-  const tasks = args.db ? storedTaskCount(args.db) : args.tasks;
+  const tasks = args.db ? storedTaskCount(args.db) : args.url ? await storedTaskCountPg(args.url) : args.tasks;
   process.env.SWITCHBOARD_LOG_LEVEL = 'error';
-  const opened = store === 'sqlite' ? await sqliteStore(tasks, args.db) : await pgStoreFor(tasks);
+  const opened = store === 'sqlite' ? await sqliteStore(tasks, args.db) : await pgStoreFor(tasks, args.url);
   const { ids } = opened;
   const { listTaskPage, taskCounts } = await import('../lib/dashboard/task-list');
   const loadTaskDetail = await taskPage();

@@ -1,7 +1,7 @@
 /** Command-line options of `npm run bench -- [options]` (documented in bench/README.md). */
 import { MAX_DETACHED } from './detach-burst';
 
-export const SCENARIOS = ['echo', 'stream', 'memory', 'detach', 'history', 'fanout', 'retention', 'relay'] as const;
+export const SCENARIOS = ['echo', 'stream', 'memory', 'detach', 'history', 'fanout', 'retention', 'relay', 'cluster'] as const;
 export type ScenarioId = (typeof SCENARIOS)[number];
 
 export interface BenchOptions {
@@ -26,6 +26,12 @@ export interface BenchOptions {
   historyTasks?: number;
   /** Scenario history: a file seeded before by bench/seed.ts, used in place of seeding (a 1M seed takes over half an hour). */
   historyDb?: string;
+  /** Scenario history: a PostgreSQL database seeded before by bench/seed-pg.ts, measured in place of a SQLite file. */
+  historyPgUrl?: string;
+  /** Scenario cluster: instances behind the balancer (default 3), task changes/s asked (default 300), dashboard feeds (default 900; quick 30). */
+  instances?: number;
+  changes?: number;
+  feeds?: number;
   /** Scenario relay: another checkout (built) relaying too, measured side by side (before/after). */
   relayBaseline?: string;
 }
@@ -33,7 +39,8 @@ export interface BenchOptions {
 const USAGE = `usage: npm run bench -- [--quick] [--only echo,stream,...] [--runs N] [--dist DIR]
                         [--no-build | --build-if-missing] [--cpu-prof] [--no-docs] [--no-quiet-wait] [--out FILE]
                         [--switchboard-node-options "FLAGS"] [--tasks N] [--detached N] [--relay-baseline DIR]
-                        [--history-tasks N] [--history-db FILE]
+                        [--history-tasks N] [--history-db FILE | --history-pg-url URL]
+                        [--instances N] [--changes N] [--feeds N]
 scenarios: ${SCENARIOS.join(', ')}`;
 
 /** `--detached N`: a whole number from 1 to MAX_DETACHED (the bench's sockets are the bound). */
@@ -89,7 +96,12 @@ export function parseOptions(argv: string[]): BenchOptions {
       opts.historyTasks = Number(value());
       if (!Number.isInteger(opts.historyTasks) || opts.historyTasks < 1) throw new Error(`--history-tasks: expected a positive whole number\n${USAGE}`);
     } else if (arg === '--history-db') opts.historyDb = value();
-    else if (arg === '--help' || arg === '-h') {
+    else if (arg === '--history-pg-url') opts.historyPgUrl = value();
+    else if (arg === '--instances' || arg === '--changes' || arg === '--feeds') {
+      const n = Number(value());
+      if (!Number.isInteger(n) || n < 0) throw new Error(`${arg}: expected a whole number\n${USAGE}`);
+      opts[arg.slice(2) as 'instances' | 'changes' | 'feeds'] = n;
+    } else if (arg === '--help' || arg === '-h') {
       process.stdout.write(`${USAGE}\n`);
       process.exit(0);
     } else throw new Error(`unknown option ${arg}\n${USAGE}`);

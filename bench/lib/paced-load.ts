@@ -19,6 +19,8 @@ export interface PacedOptions {
   /** A response counts as good only if its body contains this. */
   expect: string;
   maxInFlight?: number;
+  /** A connection per request (no keep-alive): behind a TCP balancer, each request then goes to the next instance. */
+  connectionPerRequest?: boolean;
 }
 
 export interface PacedResult {
@@ -35,7 +37,7 @@ export interface PacedResult {
 let runCounter = 0;
 
 export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+  const agent = new http.Agent({ keepAlive: !opts.connectionPerRequest, maxSockets: Infinity });
   const target = new URL(opts.url);
   const tag = `p${process.pid}-${++runCounter}`;
   const [head, tail] = opts.body.split(ID_SLOT);

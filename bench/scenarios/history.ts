@@ -8,7 +8,8 @@
  * counts the list page loads (alone, with the agent filter, over 24 hours). Then
  * bench/query-plans.ts runs on the same file and prints the plan of every list, search and
  * count statement: a statement that reads a whole table or index fails the scenario's plan target.
- * `--history-tasks N` seeds N (1,000,000 for the 1M-task figures); `--history-db FILE` uses a file seeded before.
+ * `--history-tasks N` seeds N (1,000,000 for the 1M-task figures); `--history-db FILE` uses a file seeded before;
+ * `--history-pg-url URL` a PostgreSQL database seeded before by bench/seed-pg.ts (the same probes and plans).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -18,6 +19,9 @@ import { fmt, type BenchContext, type ScenarioResult } from '../lib/context';
 import { percentile } from '../lib/stats';
 
 import { RARE_WORD, seed, storedIds } from '../seed';
+import { pgDatabaseBytes, storedIdsPg } from '../seed-pg';
+import { BENCH_SECRET_KEY } from '../lib/cluster';
+import type { RunningServer } from '../lib/servers';
 import type { PlannedProbe } from '../query-plans';
 
 interface Probe {
@@ -36,25 +40,44 @@ async function timeGet(url: string): Promise<number> {
   return ms;
 }
 
-/** The plans of the dashboard's statements on `dbFile` (bench/query-plans.ts in a child process: its own store). */
-function plansOf(dbFile: string, repeat: number, log: (m: string) => void): { probes: PlannedProbe[]; bytes: number; tasks: number } {
-  const json = `${dbFile}.plans.json`;
-  const args = ['tsx', path.join(import.meta.dirname, '..', 'query-plans.ts'), '--db', dbFile, '--json', json, '--repeat', String(repeat)];
+/** The plans of the dashboard's statements on `db` (bench/query-plans.ts in a child process: its own store). */
+function plansOf(db: { file: string } | { pgUrl: string }, repeat: number, log: (m: string) => void): { probes: PlannedProbe[]; bytes: number; tasks: number } {
+  const json = 'file' in db ? `${db.file}.plans.json` : path.join(os.tmpdir(), `switchboard-pg-plans-${process.pid}.json`);
+  const where = 'file' in db ? ['--db', db.file] : ['--store', 'postgresql', '--url', db.pgUrl];
+  const args = ['tsx', path.join(import.meta.dirname, '..', 'query-plans.ts'), ...where, '--json', json, '--repeat', String(repeat)];
   const run = spawnSync('npx', args, { encoding: 'utf8', maxBuffer: 64 * 2 ** 20, timeout: 3_600_000 });
   if (run.status !== 0) throw new Error(`query-plans: ${run.stderr.slice(-2000)}`);
   for (const line of run.stdout.split('\n')) if (line.startsWith('##') || line.includes('<< SCAN (')) log(`history plans: ${line}`);
   return JSON.parse(fs.readFileSync(json, 'utf8'));
 }
 
-export async function historyScenario(ctx: BenchContext, given: { tasks?: number; db?: string } = {}): Promise<ScenarioResult> {
-  const samples = ctx.quick ? 10 : 100;
+/** The task ids, the server and the size of a PostgreSQL database seeded before (bench/seed-pg.ts). */
+async function onPostgres(ctx: BenchContext, url: string) {
+  const ids = await storedIdsPg(url);
+  const server = await ctx.start('switchboard', { env: { DATABASE_URL: url, SWITCHBOARD_SECRET_KEY: BENCH_SECRET_KEY } });
+  return { ids, server, dbMb: Math.round((await pgDatabaseBytes(url)) / 2 ** 20), plans: { pgUrl: url } };
+}
+
+/** A SQLite file: seeded now (N tasks) or before (`db`). */
+function onSqlite(ctx: BenchContext, given: { tasks?: number; db?: string }) {
   const dbDir = given.db ? path.dirname(given.db) : fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-history-'));
   const dbFile = given.db ?? path.join(dbDir, 'switchboard.db');
   const seededAt = Date.now();
   const seeded = given.db ? null : seed(dbFile, given.tasks ?? (ctx.quick ? 5_000 : 100_000), ctx.log);
-  const ids = seeded?.ids ?? storedIds(dbFile);
   if (seeded) ctx.log(`history: seeded ${fmt(seeded.ids.length)} tasks in ${fmt((Date.now() - seededAt) / 1000, 1)} s (${fmt(fs.statSync(dbFile).size / 2 ** 20)} MB)`);
-  const server = await ctx.start('switchboard', { dbFile });
+  return { ids: seeded?.ids ?? storedIds(dbFile), dbFile, cleanup: () => !process.env.SWITCHBOARD_BENCH_KEEP_DB && !given.db && fs.rmSync(dbDir, { recursive: true, force: true }) };
+}
+
+export async function historyScenario(ctx: BenchContext, given: { tasks?: number; db?: string; pgUrl?: string } = {}): Promise<ScenarioResult> {
+  const samples = ctx.quick ? 10 : 100;
+  const store = given.pgUrl ? 'PostgreSQL' : 'SQLite';
+  let target: { ids: string[]; server: RunningServer; dbMb: number; plans: { file: string } | { pgUrl: string }; cleanup?: () => unknown };
+  if (given.pgUrl) target = await onPostgres(ctx, given.pgUrl);
+  else {
+    const s = onSqlite(ctx, given);
+    target = { ...s, server: await ctx.start('switchboard', { dbFile: s.dbFile }), dbMb: Math.round(fs.statSync(s.dbFile).size / 2 ** 20), plans: { file: s.dbFile } };
+  }
+  const { ids, server, dbMb } = target;
   const pickId = (i: number) => ids[(i * 7919) % ids.length];
   const probes: Probe[] = [
     { name: 'list, first page', limitMs: 50, path: () => '/api/tasks' },
@@ -72,7 +95,6 @@ export async function historyScenario(ctx: BenchContext, given: { tasks?: number
     { name: 'per-state counts, agent=echo, 24h (mostly cached)', path: () => '/api/tasks/counts?agent=echo&range=24h' },
   ];
   const results: { probe: Probe; p50: number; p95: number; max: number }[] = [];
-  const dbMb = Math.round(fs.statSync(dbFile).size / 2 ** 20);
   let plans: ReturnType<typeof plansOf>;
   try {
     for (const probe of probes) {
@@ -87,16 +109,16 @@ export async function historyScenario(ctx: BenchContext, given: { tasks?: number
     await server.stop();
   }
   try {
-    plans = plansOf(dbFile, ctx.quick ? 3 : 20, ctx.log);
+    plans = plansOf(target.plans, ctx.quick ? 3 : 20, ctx.log);
   } finally {
-    if (!process.env.SWITCHBOARD_BENCH_KEEP_DB && !given.db) fs.rmSync(dbDir, { recursive: true, force: true });
+    target.cleanup?.();
   }
   const scanning = plans.probes.filter((p) => p.scans.length);
   const count = plans.tasks;
   return {
     id: 'history',
-    title: `5. History at scale (${fmt(count)} tasks stored)`,
-    params: { tasks: count, samplesPerProbe: samples, dbMb, bytesPerTask: Math.round(plans.bytes / count) },
+    title: `5. History at scale (${fmt(count)} tasks stored, ${store})`,
+    params: { store, tasks: count, samplesPerProbe: samples, dbMb, bytesPerTask: Math.round(plans.bytes / count) },
     data: { probes: results.map((r) => ({ name: r.probe.name, limitMs: r.probe.limitMs, p50: r.p50, p95: r.p95, max: r.max })), plans: plans.probes },
     table: [
       ['request', 'p50 ms', 'p95 ms', 'max ms', 'target p95'],
@@ -113,7 +135,7 @@ export async function historyScenario(ctx: BenchContext, given: { tasks?: number
     ],
     notes: [
       `One request at a time over loopback HTTP (${samples} per row after 3 warm-up requests); the database is ${fmt(dbMb)} MB, ${fmt(plans.bytes / count)} bytes per task.`,
-      // Every statement's plan, as bench/query-plans.ts printed it (SQLite's EXPLAIN QUERY PLAN).
+      // Every statement's plan, as bench/query-plans.ts printed it (SQLite's EXPLAIN QUERY PLAN, PostgreSQL's EXPLAIN).
       ...plans.probes.map((p) => `plan of ${p.name}: ${p.statements.map((st) => st.plan.join(' / ')).join(' | ') || '(cached: no statement)'}`),
     ],
   };

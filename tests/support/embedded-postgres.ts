@@ -29,11 +29,16 @@ export interface EmbeddedServer {
   stop(): Promise<void>;
 }
 
-/** `onLog`: gets the server's output (its log on stderr), in chunks as they come. */
-export async function startEmbeddedPostgres(flags: string[] = [], opts: { onLog?: (chunk: string) => void } = {}): Promise<EmbeddedServer> {
+/**
+ * `onLog`: gets the server's output (its log on stderr), in chunks as they come. `databaseDir`:
+ * the data directory (created by initdb if it holds no cluster yet, reused if it does; the
+ * bench's seeded databases), instead of a fresh temporary one.
+ */
+export async function startEmbeddedPostgres(flags: string[] = [], opts: { onLog?: (chunk: string) => void; databaseDir?: string } = {}): Promise<EmbeddedServer> {
   const port = await freePort();
-  const databaseDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-pg-'));
-  fs.rmSync(databaseDir, { recursive: true }); // initdb wants to create it
+  const databaseDir = opts.databaseDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-pg-'));
+  const existing = fs.existsSync(path.join(databaseDir, 'PG_VERSION'));
+  if (!existing) fs.rmSync(databaseDir, { recursive: true, force: true }); // initdb wants to create it
   const password = 'switchboard-test';
   const server = new EmbeddedPostgres({
     databaseDir,
@@ -46,7 +51,7 @@ export async function startEmbeddedPostgres(flags: string[] = [], opts: { onLog?
     onLog: opts.onLog ?? (() => undefined),
     onError: () => undefined,
   });
-  await server.initialise();
+  if (!existing) await server.initialise();
   await server.start();
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
