@@ -3,6 +3,7 @@
  * the page (migration 0025's statistics). Its three conditions (open states, detached, no end)
  * are one population; planned as independent, PostgreSQL expected a handful of rows and chose a
  * bitmap AND of two indexes and a sort of every match (at 362,000 tasks: 7,217 rows, 101 ms).
+ * With the statistics it expects the real share of them (asserted below, and its absence).
  *
  * The planner chooses by table statistics, so the table holds the seed's shares (bench/seed.ts):
  * 95% ended, 2.5% open and detached, 2.5% open; rows written by one INSERT … SELECT (what is
@@ -40,6 +41,15 @@ afterAll(async () => {
   await pool.end();
 });
 
+/** The seed's detached tasks (i % 40 = 0). */
+const DETACHED = TASKS / 40;
+
+/** The rows the planner expects from the detached list's table read (the first node on "Task"). */
+function detachedEstimate(plan: string): number {
+  const line = plan.split('\n').find((l) => l.includes(' on "Task"'));
+  return Number(/rows=(\d+)/.exec(line ?? '')?.[1] ?? NaN);
+}
+
 /** PostgreSQL's plan of the one statement `call` sends, with its own values. */
 async function planOf(call: () => Promise<unknown>): Promise<string> {
   captured.length = 0;
@@ -56,15 +66,18 @@ describe('the detached list on PostgreSQL', () => {
     const plan = await planOf(list);
     expect(plan).toContain('Index Scan Backward using "Task_open_detached_createdAt_idx"');
     expect(plan).not.toContain('BitmapAnd');
+    expect(detachedEstimate(plan)).toBeGreaterThan(DETACHED / 4); // the real share, not a product of three
     const page = await list();
     expect(page.tasks).toHaveLength(50);
     expect(page.tasks.every((t) => t.detached && t.state === 'working')).toBe(true);
   });
 
-  it('chose the bitmap AND and a sort of every match without the statistics', async () => {
+  it('expects a handful of detached tasks without the statistics', async () => {
     await pool.query('DROP STATISTICS "Task_state_detached_endedAt_stat"');
     await pool.query('ANALYZE "Task"');
     const { listTaskPage } = await import('../../lib/dashboard/task-list');
-    expect(await planOf(() => listTaskPage({ limit: 50, state: 'detached' }))).toContain('BitmapAnd');
+    // With 0022's indexes the plan at this size is the partial index either way (at 362,000 tasks
+    // before 0022 it was the bitmap AND); what the statistics change is the estimate it rests on.
+    expect(detachedEstimate(await planOf(() => listTaskPage({ limit: 50, state: 'detached' })))).toBeLessThan(DETACHED / 50);
   });
 });
