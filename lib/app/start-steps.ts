@@ -75,6 +75,7 @@ export async function startSteps(settings: Settings, parts: Parts): Promise<Star
     responseWindowMs: settings.responseWindowMs,
     lateResultGraceMs: settings.lateResultGraceMs,
     clientTimeoutMs: settings.clientTimeoutMs,
+    nodeFlags: process.execArgv, // npm start's V8 flags (scripts/server-node-flags.json), or the launcher's own
   });
   return { pruner, stopGrpc };
 }
