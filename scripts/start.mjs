@@ -19,7 +19,7 @@ const host = process.env.HOST || '127.0.0.1';
 const port = process.env.PORT || '3000';
 // We handle SIGTERM ourselves (drain, then end the rest through the terminal claim).
 const env = { ...process.env, NEXT_MANUAL_SIG_HANDLE: 'true', NEXT_TELEMETRY_DISABLED: '1' };
-const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-H', host, '-p', port], {
+const child = spawn(process.execPath, [...serverNodeFlags(), 'node_modules/next/dist/bin/next', 'start', '-H', host, '-p', port], {
   stdio: 'inherit',
   env,
 });
@@ -34,6 +34,18 @@ const stopServer = (signal) => {
 for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => stopServer(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 watchLauncher(() => stopServer('SIGTERM'));
+
+/**
+ * V8 flags the server runs with (scripts/server-node-flags.json; the bench starts its server with
+ * the same). V8 reads the young generation's size only when the process starts, so unlike the
+ * heap growth (set at boot, lib/app/heap-growth.ts) it must be on the command line (decision 379).
+ * A flag that NODE_OPTIONS already sets is the operator's choice and is left out.
+ */
+function serverNodeFlags() {
+  const { flags } = JSON.parse(fs.readFileSync(new URL('./server-node-flags.json', import.meta.url), 'utf8'));
+  const chosen = process.env.NODE_OPTIONS ?? '';
+  return flags.filter((flag) => !chosen.includes(flag.split('=')[0]));
+}
 
 /**
  * npm does not pass a SIGTERM sent to it alone on to its script: it exits and leaves the server

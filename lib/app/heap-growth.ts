@@ -4,7 +4,8 @@
  * live heap is ~50 MB but request garbage is promoted at ~60 MB/s, so the heap swells to ~250 MB
  * and the process to ~350 MB although nothing is kept. A growth of 100% (2× the live heap) holds
  * it near 240 MB for about twice as many full GCs (~1% CPU). Measured in docs/benchmarks.md
- * (scenarios 2 and 4); decision 14 in docs/decisions.md.
+ * (scenarios 2 and 4); decision 14 in docs/decisions.md. The young generation's size can only be
+ * set on the command line: scripts/server-node-flags.json (decision 379).
  *
  * V8 reads this flag each time it sizes the heap after a full GC, so setting it at start-up
  * (rather than on the node command line) applies it however the server is launched.

@@ -15,7 +15,8 @@ import { memberHost } from '../runtime/member-host';
 import { refuseToStart } from '../runtime/refuse';
 import { checkStoredSecrets, secretKeyConfigProblem } from '../runtime/stored-secrets';
 import { startGrpcServer } from '../server/grpc-server';
-import { applyServerTimeouts } from '../server/http-timeouts';
+import { applyServerTimeouts, listeningHttpServers } from '../server/http-timeouts';
+import { answerHealthFirst } from '../server/health-first';
 import { startTracing } from '../tracing/provider';
 import { errorMessage, log } from '../log';
 import { checkExposure } from './start-checks';
@@ -60,6 +61,8 @@ export async function startSteps(settings: Settings, parts: Parts): Promise<Star
   const pruner = startPruner({ outboxMs: settings.outboxRetentionMs, taskMs: settings.taskRetentionMs, auditMs: settings.auditRetentionMs });
   await tolerated('outbound following', startOutboundClient); // sync configured and built-in peers, then resume following
   await tolerated('logged-out sessions', loadRevokedSessions);
+  // First, so it wraps only Next's handler: the hooks below still see every request (decision 378).
+  for (const server of listeningHttpServers()) answerHealthFirst(server);
   applyServerTimeouts();
   // SWITCHBOARD_GRPC_PORT: the A2A gRPC binding on a port of its own (a port in use refuses the start).
   const stopGrpc = await tolerated('gRPC binding', startGrpcServer);
@@ -72,6 +75,7 @@ export async function startSteps(settings: Settings, parts: Parts): Promise<Star
     responseWindowMs: settings.responseWindowMs,
     lateResultGraceMs: settings.lateResultGraceMs,
     clientTimeoutMs: settings.clientTimeoutMs,
+    nodeFlags: process.execArgv, // npm start's V8 flags (scripts/server-node-flags.json), or the launcher's own
   });
   return { pruner, stopGrpc };
 }

@@ -21,7 +21,8 @@ const APPLIED = Symbol.for('switchboard.server-timeouts');
 
 type TimedServer = http.Server & { [APPLIED]?: true };
 
-function listeningHttpServers(): TimedServer[] {
+/** The HTTP servers this process listens with (`next start`'s, found among the active handles). */
+export function listeningHttpServers(): TimedServer[] {
   const handles = (process as unknown as { _getActiveHandles?: () => unknown[] })._getActiveHandles?.() ?? [];
   return handles.filter((h): h is TimedServer => h instanceof http.Server);
 }

@@ -13,6 +13,7 @@ import { freePort } from '../support/app-server';
 import { freshPgDatabase, testStore } from '../support/postgres';
 import { rpc, waitFor } from '../support/a2a-clients';
 import { isAlive } from '../fixtures/launcher-test-kit';
+import SERVER_NODE_FLAGS from '../../scripts/server-node-flags.json';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 let npm: ChildProcess | undefined;
@@ -80,6 +81,10 @@ async function startHangingTask(url: string, dir: string): Promise<{ leader: num
 
 it('SIGTERM to npm alone stops the server, and the launched tree ends with its task', async () => {
   const { url, dir, output } = await startUnderNpm();
+  // The server runs with the V8 flags the bench measures it with (decision 379).
+  // (Next renames its process, so its command line is read from the ready line it logs.)
+  const ready = output().split('\n').find((line) => line.includes('switchboard ready'));
+  for (const flag of SERVER_NODE_FLAGS.flags) expect(ready).toContain(flag);
   pids = await startHangingTask(url, dir);
 
   const signalledAt = Date.now();
