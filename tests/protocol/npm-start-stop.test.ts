@@ -18,15 +18,20 @@ import SERVER_NODE_FLAGS from '../../scripts/server-node-flags.json';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 let npm: ChildProcess | undefined;
 let pids: { leader: number; grandchild: number } | undefined;
+/** Every npm group and launched tree the tests started: a failed test leaves its own behind. */
+const startedGroups: number[] = [];
+const startedTrees: number[] = [];
 
 afterAll(() => {
-  // Only if the test failed: never leave them behind.
-  for (const pid of pids ? [pids.leader, pids.grandchild] : []) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+  // Only if a test failed: never leave them behind.
+  for (const pid of startedTrees) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
   // The group npm led outlives npm: its script and the server stay in it.
-  try {
-    if (npm?.pid) process.kill(-npm.pid, 'SIGKILL');
-  } catch {
-    // nothing of it is left, as it should be
+  for (const group of startedGroups) {
+    try {
+      process.kill(-group, 'SIGKILL');
+    } catch {
+      // nothing of it is left, as it should be
+    }
   }
 });
 
@@ -63,6 +68,7 @@ async function startUnderNpm(): Promise<{ url: string; dir: string; output: () =
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true, // its own group, so the test can clean up after a failure
   });
+  if (npm.pid) startedGroups.push(npm.pid);
   npm.stdout!.on('data', (c: Buffer) => (output += c.toString()));
   npm.stderr!.on('data', (c: Buffer) => (output += c.toString()));
   await waitFor(() => serving(url), 90_000, 200);
@@ -75,6 +81,7 @@ async function startHangingTask(url: string, dir: string): Promise<{ leader: num
   const sent = await rpc(`${url}/a2a/stubborn`, 'message/send', { message, configuration: { blocking: false } });
   expect(sent.body.result.status.state).toBe('working');
   const found = await waitFor(async () => fs.existsSync(path.join(dir, 'pids.json')) && JSON.parse(fs.readFileSync(path.join(dir, 'pids.json'), 'utf8')));
+  startedTrees.push(found.leader, found.grandchild);
   expect(isAlive(found.leader)).toBe(true);
   return found;
 }
