@@ -1,32 +1,20 @@
 // Plain JavaScript on purpose: a next.config.ts makes `next start` load the SWC compiler (~60 MB
 // of resident memory in the server process) just to read this file. See docs/decisions.md.
 
+import fs from 'node:fs';
+
 /**
- * Security headers on every answer (issue 11 §5). The CSP fits a statically rendered Next.js
- * app: its pages carry inline bootstrap scripts without a nonce, so scripts need 'unsafe-inline'
- * (a nonce would force every page to render per request); everything else is same-origin only,
- * and no other site may frame the dashboard. `next dev` also needs eval for its refresh runtime.
+ * Security headers on every answer (issue 11 §5), listed once in lib/server/security-headers.json
+ * (the health probe answered before Next sends them too). The CSP fits a statically rendered
+ * Next.js app: its pages carry inline bootstrap scripts without a nonce, so scripts need
+ * 'unsafe-inline' (a nonce would force every page to render per request); everything else is
+ * same-origin only, and no other site may frame the dashboard. `next dev` also needs eval for its
+ * refresh runtime.
  */
 const dev = process.env.NODE_ENV === 'development';
-const contentSecurityPolicy = [
-  "default-src 'self'",
-  `script-src 'self' 'unsafe-inline'${dev ? " 'unsafe-eval'" : ''}`,
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-const securityHeaders = [
-  { key: 'Content-Security-Policy', value: contentSecurityPolicy },
-  { key: 'X-Frame-Options', value: 'DENY' },
-  { key: 'X-Content-Type-Options', value: 'nosniff' },
-  { key: 'Referrer-Policy', value: 'same-origin' },
-];
+const listed = JSON.parse(fs.readFileSync(new URL('./lib/server/security-headers.json', import.meta.url), 'utf8'));
+const contentSecurityPolicy = listed.contentSecurityPolicy.map((d) => (dev && d.startsWith('script-src') ? `${d} 'unsafe-eval'` : d)).join('; ');
+const securityHeaders = [{ key: 'Content-Security-Policy', value: contentSecurityPolicy }, ...Object.entries(listed.headers).map(([key, value]) => ({ key, value }))];
 
 /** @type {import('next').NextConfig} */
 const config = {

@@ -14,6 +14,7 @@ import type http from 'node:http';
 import { bearerRetryAfter, identifyHeaders, type HeaderSource } from '../auth/guard';
 import { roleAllows } from '../auth/roles';
 import { store } from '../db/store';
+import SECURITY_HEADERS from './security-headers.json';
 
 export const HEALTH_PATH = '/api/health';
 const WRAPPED = Symbol.for('switchboard.health-first');
@@ -50,9 +51,12 @@ function isHealthProbe(req: http.IncomingMessage): boolean {
   return rest === '' || rest.startsWith('?');
 }
 
+/** The headers next.config.mjs puts on every answer: this one skips Next, not them. */
+const securityHeaders: Record<string, string> = { 'Content-Security-Policy': SECURITY_HEADERS.contentSecurityPolicy.join('; '), ...SECURITY_HEADERS.headers };
+
 function send(res: http.ServerResponse, body: Record<string, unknown>): void {
   const json = JSON.stringify(body);
-  res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(json) });
+  res.writeHead(200, { ...securityHeaders, 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(json) });
   res.end(json);
 }
 
