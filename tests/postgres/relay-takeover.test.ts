@@ -13,6 +13,7 @@ import { startApp, type AppServer } from '../support/app-server';
 import { artifactText, asTask, sdkClient, sendParams, TaskState, waitFor } from '../support/a2a-clients';
 import { freshPgDatabase } from '../support/postgres';
 import { readTask } from '../support/dispatch-api';
+import { taskEnded } from '../support/relay-checks';
 import { sdkChunkText, startSdkPeer, type SdkPeer } from '../support/sdk-peer';
 
 let apps: AppServer[] = [];
@@ -45,10 +46,7 @@ it('after kill -9 of the instance running a relay, the survivor follows the same
   await a.kill();
 
   const onB = await sdkClient(b.url, 'relay', '1.0');
-  const done = await waitFor(async () => {
-    const task = await onB.getTask({ tenant: '', id: started.id, historyLength: 0 });
-    return [TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED].includes(task.status!.state) && task;
-  }, 60_000);
+  const done = await taskEnded(onB, started.id, 60_000);
   expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   expect(artifactText(done)).toBe(chunks(10));
 

@@ -12,7 +12,7 @@ import { startApp, type AppServer } from '../support/app-server';
 import { readTask, type TaskView } from '../support/dispatch-api';
 import { sdkChunkText, type SdkPeer } from '../support/sdk-peer';
 import { startLegacySdkPeer } from '../support/legacy-sdk-peer';
-import { expectInputRoundTrip } from '../support/relay-checks';
+import { expectInputRoundTrip, taskEnded } from '../support/relay-checks';
 
 let app: AppServer;
 let peer: SdkPeer;
@@ -62,10 +62,7 @@ describe.each<SdkVersion>(['0.3', '1.0'])('a v%s client, a relay in front of an 
     // 3 chunks 3 s apart: 9 s at the peer, against W 1 s, T 2 s and the caller's 6 s.
     const first = asTask(await withinCallerTimeout(client.sendMessage(sendParams('chunks 3 every 3000ms'))));
     expect(first.status?.state).toBe(TaskState.TASK_STATE_WORKING);
-    const done = await waitFor(async () => {
-      const task = await client.getTask({ tenant: '', id: first.id, historyLength: 0 });
-      return [TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED].includes(task.status!.state) && task;
-    }, 60_000);
+    const done = await taskEnded(client, first.id, 60_000);
     expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(artifactText(done)).toBe(chunks(3));
     const view = await detail(first.id);

@@ -12,7 +12,7 @@ import { freePort, startApp, type AppServer } from '../support/app-server';
 import { readTask, type TaskView } from '../support/dispatch-api';
 import { sdkChunkText, startSdkPeer, type SdkPeer } from '../support/sdk-peer';
 import { startLegacySdkPeer } from '../support/legacy-sdk-peer';
-import { expectInputRoundTrip } from '../support/relay-checks';
+import { expectInputRoundTrip, taskEnded } from '../support/relay-checks';
 
 let app: AppServer;
 /** A second Switchboard as the peer (its built-in `ask` and `slow` agents). */
@@ -221,10 +221,7 @@ describe('restart safety', () => {
     await app.kill();
     await app.restart();
     const again = await sdkClient(app.url, 'relay-short', '1.0');
-    const done = await waitFor(async () => {
-      const task = await again.getTask({ tenant: '', id: started.id, historyLength: 0 });
-      return [TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED].includes(task.status!.state) && task;
-    }, 60_000);
+    const done = await taskEnded(again, started.id, 60_000);
     expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(artifactText(done)).toBe(chunks(8));
   });
@@ -236,10 +233,7 @@ describe('restart safety', () => {
     await app.stop();
     await app.restart();
     const again = await sdkClient(app.url, 'relay-short', '1.0');
-    const done = await waitFor(async () => {
-      const task = await again.getTask({ tenant: '', id: started.id, historyLength: 0 });
-      return [TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED].includes(task.status!.state) && task;
-    }, 60_000);
+    const done = await taskEnded(again, started.id, 60_000);
     expect(partsText(done.status?.message?.parts)).not.toContain('interrupted');
     expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(artifactText(done)).toBe(chunks(8));

@@ -3,7 +3,15 @@
  * whichever peer version is behind the relay agent.
  */
 import { expect } from 'vitest';
-import { asTask, partsText, sendParams, TaskState, type SdkClient } from './a2a-clients';
+import { asTask, partsText, sendParams, TaskState, waitFor, type SdkClient } from './a2a-clients';
+
+/** The task once it is completed or failed, read through `client` (polled, at most `timeoutMs`). */
+export function taskEnded(client: SdkClient, id: string, timeoutMs: number) {
+  return waitFor(async () => {
+    const task = await client.getTask({ tenant: '', id, historyLength: 0 });
+    return [TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED].includes(task.status!.state) && task;
+  }, timeoutMs);
+}
 
 /** What the test reads of the inbound task: its outbound children. */
 export type ChildrenOf = (taskId: string) => Promise<{ children: { state: string }[] }>;
