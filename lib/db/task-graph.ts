@@ -39,12 +39,16 @@ const CONTEXT_TASKS_SEARCHED = 200;
  * belong to one owner and agent, so the inbound tasks are that caller's only.
  */
 export async function latestChildInContext(agentSlug: string, owner: string, contextId: string): Promise<string | null> {
-  const parents = await db().task.findMany({
-    where: { contextId, agentSlug, owner, direction: 'inbound' },
+  // By the context alone, so the planner takes the context index: with the agent and owner in
+  // the filter it walked every task of this caller at this agent through (agentSlug, owner, createdAt).
+  const newest = await db().task.findMany({
+    where: { contextId },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take: CONTEXT_TASKS_SEARCHED,
-    select: { id: true },
+    select: { id: true, agentSlug: true, owner: true, direction: true },
   });
+  // The writers keep a context to one owner and agent (ContextTakenError); checked here again all the same.
+  const parents = newest.filter((t) => t.direction === 'inbound' && t.agentSlug === agentSlug && t.owner === owner);
   if (!parents.length) return null;
   const row = await db().task.findFirst({
     where: { parentTaskId: { in: parents.map((p) => p.id) }, direction: 'outbound' },

@@ -90,12 +90,11 @@ export interface TaskReader {
   changes(cursors: readonly TaskCursor[], taskIds: readonly string[]): MaybeAsync<RawChanges>;
   /** The caller's newest user message with this id (a repeated send, decision 166): its task and when it was recorded. */
   sentMessage(scope: SentMessageScope, messageId: string): MaybeAsync<RawSentMessage | undefined>;
-  /** The owner's inbound tasks that have not ended, counted up to `atMost` (the open-task quota). */
-  openTaskCount(owner: string, atMost: number): MaybeAsync<number>;
   /**
    * The open-task quota's question without a walk of the caller's tasks while the whole hub has
    * fewer than `atMost` open inbound tasks (the tallies, migration 0019): then the hub's number
-   * (at least the caller's, below `atMost`); else openTaskCount's. Below `atMost` exactly when
+   * (at least the caller's, below `atMost`); else the owner's inbound tasks that have not ended,
+   * counted up to `atMost`. Below `atMost` exactly when
    * the caller's count is.
    */
   openTaskBound(owner: string, atMost: number): MaybeAsync<number>;

@@ -83,6 +83,13 @@ describe('the list and counts plans on SQLite', () => {
     expect(latest.flat().filter(wholeRead)).toEqual([]);
   });
 
+  it("finds a relay's previous peer task in a context from the context index, not by walking the caller's tasks", async () => {
+    const { latestChildInContext } = await import('../../lib/db/task-graph');
+    const plans = await plansOf(() => latestChildInContext('relay', 'alice', 'no-such-context'));
+    expect(plans[0].join('\n')).toContain('USING INDEX Task_contextId_idx (contextId=?)');
+    expect(plans.flat().filter(wholeRead)).toEqual([]);
+  });
+
   it('counts a time range from the hourly tallies and its partial hour from covering indexes, per side of the agent filter', async () => {
     const repo = await import('../../lib/db/task-repo');
     const hour = 3_600_000;

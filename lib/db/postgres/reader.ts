@@ -77,7 +77,6 @@ const SQL = {
     FROM "Task" t WHERE t."id" = $1`,
   sentMessage: `SELECT m."taskId", m."createdAt" FROM "Message" m JOIN "Task" t ON t."id" = m."taskId"
     WHERE m."messageId" = $1 AND m."role" = 'user' AND t."direction" = $2 AND t."agentSlug" = $3 AND t."owner" = $4 ORDER BY m."id" DESC LIMIT 1`,
-  openTaskCount: OPEN_TASK_COUNT,
   // The hub's open inbound tasks from the tallies (every shard: each is written in its task's
   // transaction); the caller's own only when they reach the limit (an InitPlan runs when used).
   openTaskBound: `SELECT CASE WHEN h."open" < $3 THEN h."open"::int ELSE (${OPEN_TASK_COUNT}) END AS "n"
@@ -132,11 +131,6 @@ export class PgTaskReader implements TaskReader {
 
   async sentMessage(scope: SentMessageScope, messageId: string): Promise<RawSentMessage | undefined> {
     return (await this.rows<RawSentMessage>(SQL.sentMessage, [messageId, scope.direction, scope.agentSlug, scope.owner]))[0];
-  }
-
-  async openTaskCount(owner: string, atMost: number): Promise<number> {
-    const [row] = await this.rows<{ n: number }>(SQL.openTaskCount, [owner, OPEN_STATES, atMost]);
-    return Number(row?.n ?? 0);
   }
 
   async openTaskBound(owner: string, atMost: number): Promise<number> {

@@ -75,7 +75,7 @@ export class SqliteTaskReader implements TaskReader {
     return this.stmts.sentMessage.get(messageId, scope.direction, scope.agentSlug, scope.owner) as RawSentMessage | undefined;
   }
 
-  openTaskCount(owner: string, atMost: number): number {
+  private openTaskCount(owner: string, atMost: number): number {
     countQueries('reads');
     return (this.stmts.openTaskCount.get({ owner, atMost }) as { n: number }).n;
   }
