@@ -71,9 +71,11 @@ function answerHere(req: http.IncomingMessage, res: http.ServerResponse, next: (
 }
 
 /**
- * Puts the health answer in front of the server's request listeners present now (Next's
- * handler): call it before other hooks add listeners of their own, which then still run for
- * every request (they only look at it). Applied once per server.
+ * Puts the health answer, then the A2A endpoints' (a2a-first.ts, decision 395), in front of the
+ * server's request listeners present now (Next's handler): call it before other hooks add
+ * listeners of their own, which then still run for every request (they only look at it; the
+ * remote-address stamp is prepended, so it is in place before either answers). Applied once per
+ * server.
  */
 export function answerHealthFirst(server: http.Server & { [WRAPPED]?: true }): void {
   if (server[WRAPPED]) return;
