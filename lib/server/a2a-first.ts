@@ -176,7 +176,7 @@ async function writeBody(req: http.IncomingMessage, res: http.ServerResponse & {
   }
 }
 
-/** A handler that threw: what Next answers for a route that throws (500, no body), logged. */
+/** A handler that threw (the bindings catch their own errors: a last resort): logged, 500 with no body. */
 function failed(res: http.ServerResponse, err: unknown): void {
   log.error('A2A request failed', { error: errorMessage(err) });
   if (res.headersSent) return void res.destroy();
