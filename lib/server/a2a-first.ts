@@ -5,7 +5,7 @@
  * Response piped back through a WritableStream) was most of the CPU an echo costs; here a request
  * takes the path the route files would give it in one step, and the SAME handlers answer it
  * (serveAgentRpc, serveAgentRest, serveAgentCard: lib/server/a2a-routes.ts). The route files
- * stay: they serve `next dev` and everything this passes on.
+ * stay: they serve everything this passes on (and a server this is not installed on).
  *
  * What Next does around those handlers is done here the same way, so an answer is the same bytes
  * whichever path it took: the x-forwarded-* defaults it adds to the request, an AbortSignal that
