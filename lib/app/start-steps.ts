@@ -61,7 +61,7 @@ export async function startSteps(settings: Settings, parts: Parts): Promise<Star
   const pruner = startPruner({ outboxMs: settings.outboxRetentionMs, taskMs: settings.taskRetentionMs, auditMs: settings.auditRetentionMs });
   await tolerated('outbound following', startOutboundClient); // sync configured and built-in peers, then resume following
   await tolerated('logged-out sessions', loadRevokedSessions);
-  // First, so it wraps only Next's handler: the hooks below still see every request (decision 378).
+  // First, so it wraps only Next's handler: the hooks below still see every request (decisions 378, 395).
   for (const server of listeningHttpServers()) answerHealthFirst(server);
   applyServerTimeouts();
   // SWITCHBOARD_GRPC_PORT: the A2A gRPC binding on a port of its own (a port in use refuses the start).

@@ -14,7 +14,8 @@ import type http from 'node:http';
 import { bearerRetryAfter, identifyHeaders, type HeaderSource } from '../auth/guard';
 import { roleAllows } from '../auth/roles';
 import { store } from '../db/store';
-import SECURITY_HEADERS from './security-headers.json';
+import { answerA2aHere } from './a2a-first';
+import { SECURITY_HEADERS } from './security-headers';
 
 export const HEALTH_PATH = '/api/health';
 const WRAPPED = Symbol.for('switchboard.health-first');
@@ -51,12 +52,9 @@ function isHealthProbe(req: http.IncomingMessage): boolean {
   return rest === '' || rest.startsWith('?');
 }
 
-/** The headers next.config.mjs puts on every answer: this one skips Next, not them. */
-const securityHeaders: Record<string, string> = { 'Content-Security-Policy': SECURITY_HEADERS.contentSecurityPolicy.join('; '), ...SECURITY_HEADERS.headers };
-
 function send(res: http.ServerResponse, body: Record<string, unknown>): void {
   const json = JSON.stringify(body);
-  res.writeHead(200, { ...securityHeaders, 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(json) });
+  res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(json) });
   res.end(json);
 }
 
@@ -73,9 +71,11 @@ function answerHere(req: http.IncomingMessage, res: http.ServerResponse, next: (
 }
 
 /**
- * Puts the health answer in front of the server's request listeners present now (Next's
- * handler): call it before other hooks add listeners of their own, which then still run for
- * every request (they only look at it). Applied once per server.
+ * Puts the health answer, then the A2A endpoints' (a2a-first.ts, decision 395), in front of the
+ * server's request listeners present now (Next's handler): call it before other hooks add
+ * listeners of their own, which then still run for every request (they only look at it; the
+ * remote-address stamp is prepended, so it is in place before either answers). Applied once per
+ * server.
  */
 export function answerHealthFirst(server: http.Server & { [WRAPPED]?: true }): void {
   if (server[WRAPPED]) return;
@@ -86,6 +86,6 @@ export function answerHealthFirst(server: http.Server & { [WRAPPED]?: true }): v
     const next = () => {
       for (const handler of handlers) handler.call(server, req, res);
     };
-    if (!answerHere(req, res, next)) next();
+    if (!answerHere(req, res, next) && !answerA2aHere(req, res)) next();
   });
 }
