@@ -65,6 +65,12 @@ class ResponseAborted extends Error {
   override readonly name = 'ResponseAborted';
 }
 
+/**
+ * Under `next dev` the route files answer: they are recompiled on an edit, while the modules this
+ * listener was started with are not (a developer would be served stale code).
+ */
+const DEV_SERVER = process.env.NODE_ENV === 'development';
+
 const compress = compression();
 const noop = () => undefined;
 
@@ -207,6 +213,7 @@ async function answer(req: http.IncomingMessage, res: http.ServerResponse, serve
 
 /** Answers an A2A request here, or returns false (then Next answers it). */
 export function answerA2aHere(req: http.IncomingMessage, res: http.ServerResponse): boolean {
+  if (DEV_SERVER) return false;
   const serve = a2aRoute(req.method, req.url);
   if (!serve) return false;
   req.on('error', noop); // a socket error is the client's going away, as under Next
