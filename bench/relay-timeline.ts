@@ -18,17 +18,15 @@ import { A2A_HEADERS, sendBody } from './lib/a2a';
 import { killAllServers, startServer, type RunningServer } from './lib/servers';
 import { median, percentile, round } from './lib/stats';
 
-const arg = (name: string, fallback: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : fallback;
-};
-const DIST = arg('dist', '.next');
-const SENDS = Number(arg('sends', '200'));
-const WARM = Number(arg('warm', '30'));
-const PEER = arg('peer', 'ref-sdk') === 'switchboard' ? 'switchboard' : 'ref-sdk';
-const CWD = arg('cwd', '');
+/** The command line's `--name value` pairs. */
+const given = new Map(process.argv.slice(2).flatMap((a, i, all) => (a.startsWith('--') ? [[a.slice(2), all[i + 1]] as const] : [])));
+const DIST = given.get('dist') ?? '.next';
+const SENDS = Number(given.get('sends') ?? 200);
+const WARM = Number(given.get('warm') ?? 30);
+const PEER = given.get('peer') === 'switchboard' ? 'switchboard' : 'ref-sdk';
+const CWD = given.get('cwd') ?? '';
 /** `--agent echo` times the hub's own echo instead (a served echo: what relaying adds beside it). */
-const AGENT = arg('agent', 'relay-echo');
+const AGENT = given.get('agent') ?? 'relay-echo';
 
 interface Timeline {
   url: string;
