@@ -70,6 +70,47 @@ async function readText(res: http.IncomingMessage): Promise<string> {
   return Buffer.concat(parts).toString('utf8');
 }
 
+/** How long, and how much, the rest of a body a reader left early may take to arrive (bodyChunks). */
+const DRAIN_MS = 2_000;
+const DRAIN_BYTES = 256 * 1024;
+
+/**
+ * The body as it arrives. A reader that stops early (a stream whose final event was read before
+ * the peer closed it) lets the rest drain, within DRAIN_MS and DRAIN_BYTES, instead of
+ * destroying the response: its socket then goes back to the keep-alive pool, and the next call
+ * to the peer (the confirming GetTask, the next turn) needs no new connection (decision 402). A
+ * rest that is longer or slower is cut as before. Errors and aborts destroy the response as always.
+ */
+function bodyChunks(res: http.IncomingMessage): AsyncIterable<Buffer> {
+  return {
+    [Symbol.asyncIterator]() {
+      const inner = res.iterator({ destroyOnReturn: false }) as AsyncIterator<Buffer>;
+      return {
+        next: () => inner.next(),
+        async return(value?: unknown) {
+          await inner.return?.();
+          drainRest(res);
+          return { done: true, value: value as Buffer };
+        },
+      };
+    },
+  };
+}
+
+function drainRest(res: http.IncomingMessage): void {
+  if (res.destroyed) return;
+  let bytes = 0;
+  const cut = () => res.destroy();
+  const timer = setTimeout(cut, DRAIN_MS);
+  timer.unref();
+  res.on('data', (chunk: Buffer) => {
+    bytes += chunk.length;
+    if (bytes > DRAIN_BYTES) cut();
+  });
+  res.once('close', () => clearTimeout(timer));
+  res.resume();
+}
+
 /** Resolves when the response headers arrive; errors are TransportError (or the abort reason). */
 export function httpRequest(req: HttpRequest): Promise<HttpResponse> {
   return new Promise((resolve, reject) => {
@@ -90,7 +131,7 @@ export function httpRequest(req: HttpRequest): Promise<HttpResponse> {
           const v = res.headers[name.toLowerCase()];
           return Array.isArray(v) ? v.join(', ') : v;
         },
-        chunks: res as AsyncIterable<Buffer>,
+        chunks: bodyChunks(res),
         text: () => readText(res),
       });
     });

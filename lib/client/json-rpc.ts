@@ -64,7 +64,7 @@ export interface CallOptions {
 interface Clock {
   signal: AbortSignal;
   touch(): void;
-  /** Stops the clock; `closeStream` also aborts, closing a stream the consumer left. */
+  /** Stops the clock; `closeStream` also aborts, closing the stream (one that failed). */
   clear(closeStream?: boolean): void;
 }
 
@@ -241,7 +241,9 @@ export async function* httpStream(target: RpcTarget, method: string, call: HttpC
     if (err instanceof RpcError) throw err;
     throw bodyError(err, t.signal);
   } finally {
-    t.clear(true);
+    // A failed stream is closed here; one the reader left early drains its rest and keeps its
+    // socket (http-transport.ts bodyChunks, decision 402).
+    t.clear(outcome === 'error');
     timer.done(outcome, failure);
   }
 }

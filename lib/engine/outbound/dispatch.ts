@@ -196,6 +196,11 @@ export async function prepareChildDispatch(req: DispatchRequest, extras: Dispatc
           const change = await created.change.catch(() => null);
           if (!change) return false;
           startOutbound(change.task.id, created.runOptions(change));
+          // The send is issued, but its socket write waits for a tick, and ticks run only once
+          // every queued promise job has: the caller's task's bookkeeping (its turn, the answer's
+          // observation) would all run first while the peer waits for the message. One turn of
+          // the event loop lets the message go now, and the peer works while we do (decision 401).
+          await new Promise<void>((resolve) => setImmediate(resolve));
           return true;
         },
         async abandon(reason) {
