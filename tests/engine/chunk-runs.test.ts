@@ -115,36 +115,4 @@ describe("the follower's chunk runs", () => {
     const mine = changes.filter((c) => c.id === id && c.types.includes('artifact')).map((c) => c.types.length);
     expect(mine).toEqual([40, 10]);
   });
-
-  it("reads on past the peer's first working status while it commits: the log keeps the order, and the id is durable before the next wait (decision 400)", async () => {
-    const id = crypto.randomUUID();
-    await writer.createTaskRecord({ id, contextId: 'c', direction: 'outbound', peerName: 'p', state: 'working', requestText: 'x' }, []);
-    const recorder = new recorders.RemoteRecorder(id, 'c', null, { ...follow, phase: 'sent' }, []);
-    const snapshot = { kind: 'task' as const, id: 'remote-7', contextId: 'rc', status: { state: 'working' as const } };
-    expect(await recorder.apply(snapshot)).toEqual({ kind: 'continue' });
-    // Returned before its commit: the confirming read of a peer's end can go out meanwhile.
-    expect((await repo.findTask(id))?.remoteTaskId).toBeNull();
-    const update = (i: number) => ({ kind: 'artifact-update' as const, taskId: 'remote-7', contextId: 'rc', ...chunk(i) });
-    for (let i = 0; i < 3; i++) expect(await recorder.apply(update(i))).toEqual({ kind: 'continue' });
-    await recorder.committed();
-    expect((await repo.findTask(id))?.remoteTaskId).toBe('remote-7');
-    await recorder.flush();
-    const events = await repo.listEvents(id);
-    expect(events.map((e) => (e.type === 'remote' ? (e.payload as { event: string }).event : (e.state ?? e.type)))).toEqual(['task', 'working', 'artifact', 'artifact', 'artifact']);
-  });
-
-  it('lets a pipelined status find the task ended here: nothing of the peer is written after the end, and the follower stops', async () => {
-    const id = crypto.randomUUID();
-    await writer.createTaskRecord({ id, contextId: 'c', direction: 'outbound', peerName: 'p', state: 'working', requestText: 'x' }, []);
-    expect(await writer.claimTerminal(id, { state: 'canceled', reason: 'canceled here' })).not.toBeNull();
-    const recorder = new recorders.RemoteRecorder(id, 'c', null, { ...follow, phase: 'sent' }, []);
-    expect(await recorder.apply({ kind: 'task', id: 'remote-8', contextId: 'rc', status: { state: 'working' } })).toEqual({ kind: 'continue' });
-    await recorder.committed();
-    expect(await recorder.apply({ kind: 'artifact-update', taskId: 'remote-8', contextId: 'rc', ...chunk(0) })).toEqual({ kind: 'ended-locally' });
-    await recorder.flush();
-    const task = await repo.findTask(id);
-    expect(task?.state).toBe('canceled');
-    expect(task?.remoteTaskId).toBeNull();
-    expect((await repo.listEvents(id)).filter((e) => e.type !== 'status' || e.state !== 'canceled').map((e) => e.type)).not.toContain('artifact');
-  });
 });

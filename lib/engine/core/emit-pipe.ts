@@ -63,11 +63,6 @@ export class EmitPipe<C = never> {
     this.track(this.writeChunks!(chunks), chunks.length);
   }
 
-  /** Nothing pushed is waiting for its commit, and no chunk waits to be handed over. */
-  idle(): boolean {
-    return this.uncommitted === 0 && this.pending === null;
-  }
-
   /** Resolves once every pushed write has committed; throws the first failure. */
   async drain(): Promise<void> {
     this.issuePending();

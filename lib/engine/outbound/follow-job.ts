@@ -49,12 +49,7 @@ export function followLimitClock(job: FollowJob): LimitClock {
 async function finalSnapshot(job: FollowJob, step: Extract<Step, { kind: 'terminal' }>): Promise<Extract<Step, { kind: 'terminal' }>> {
   if (step.fromSnapshot || !job.recorder.remoteTaskId) return step;
   try {
-    // Sent while the peer's task id and status may still be committing (decision 400); awaited
-    // only once they have, so the id is durable before we wait on the peer.
-    const reading = getTask(job.conn, job.recorder.remoteTaskId, { timeoutMs: job.conn.timeoutMs, signal: job.signal });
-    reading.catch(() => undefined); // awaited below; a failure while the commit is awaited is not unhandled
-    await job.recorder.committed();
-    const task = await reading;
+    const task = await getTask(job.conn, job.recorder.remoteTaskId, { timeoutMs: job.conn.timeoutMs, signal: job.signal });
     // A snapshot that has not caught up with the end yet only fills in; it removes nothing.
     await job.recorder.reconcileArtifacts(task.artifacts, isTerminalState(task.status.state));
     if (task.status.state === step.status.state) return { ...step, metadata: { ...task.metadata, ...step.metadata } };

@@ -65,11 +65,6 @@ export class RemoteRecorder {
   private held: ArtifactChunk[] = [];
   /** A pipelined chunk found the task already ended here. */
   private endedHere = false;
-  /**
-   * A status written without waiting for its commit (pipeStatus), settled once it committed: a
-   * run of chunks after it waits for it, so the log keeps the peer's order on either store.
-   */
-  private statusAhead: Promise<unknown> = Promise.resolve();
   /** Held for the next write (stageFollow): one commit where there would be two in a row. */
   private staged: { events: NewEvent[]; patch: NonNullable<WriteOptions['patch']> } | null = null;
 
@@ -86,45 +81,11 @@ export class RemoteRecorder {
   async write(events: NewEvent[], patch: WriteOptions['patch'] = {}, messages: Message[] = []): Promise<boolean> {
     await this.flush();
     if (this.endedHere) return false;
-    return (await this.recordWithStaged(events, patch, messages)) !== null;
-  }
-
-  /** Records `events` with whatever is staged (one commit). */
-  private recordWithStaged(events: NewEvent[], patch: WriteOptions['patch'] = {}, messages: Message[] = []) {
     const staged = this.staged;
     this.staged = null;
     const all = staged ? [...staged.events, ...events] : events;
-    return recordEvents(this.taskId, all, { onlyIfNotTerminal: true, patch: staged ? { ...staged.patch, ...patch } : patch, messages });
-  }
-
-  /**
-   * A working status (with the peer's task id when staged) written without waiting for its commit:
-   * the follower reads on, and the confirming read of the peer's end goes out while it commits
-   * (decision 400). Only with nothing else in flight, so nothing written before it can be overtaken;
-   * whatever is written after waits for it (flush, the chunk runs), and a task found ended here
-   * stops the follower at its next step, as a chunk does.
-   */
-  private pipeStatus(events: NewEvent[]): boolean {
-    if (this.endedHere) return false;
-    const write = this.recordWithStaged(events).then((change) => {
-      if (!change) this.endedHere = true;
-    });
-    this.statusAhead = write.catch(() => undefined);
-    void this.chunks.push(() => write).catch(() => undefined); // a failure is thrown by the next step's flush
-    return true;
-  }
-
-  /** Nothing written and not yet committed: a status may be pipelined (pipeStatus). */
-  private idle(): boolean {
-    return this.run === null && this.held.length === 0 && this.chunks.idle();
-  }
-
-  /**
-   * Resolves once every write issued so far has committed, without writing the held chunks (they
-   * wait for the end's commit): the peer's task id is durable before we wait on the peer again.
-   */
-  async committed(): Promise<void> {
-    await this.chunks.drain();
+    const change = await recordEvents(this.taskId, all, { onlyIfNotTerminal: true, patch: staged ? { ...staged.patch, ...patch } : patch, messages });
+    return change !== null;
   }
 
   /** Waits until every pipelined chunk has committed (before an end is claimed), held ones included. */
@@ -230,9 +191,7 @@ export class RemoteRecorder {
     this.lastStatus = statusKey(status);
     // The peer moved on from the question a follow-up answered: any later one is a new question.
     if (this.follow.answering && this.lastStatus !== this.follow.answering) this.follow = { ...this.follow, answering: undefined };
-    const events: NewEvent[] = [{ type: 'status', state: status.state, payload }];
-    if (!isTurnEndState(status.state) && this.idle()) return this.pipeStatus(events);
-    return this.write(events);
+    return this.write([{ type: 'status', state: status.state, payload }]);
   }
 
   async recordChunk(chunk: ArtifactChunk): Promise<boolean> {
@@ -243,10 +202,8 @@ export class RemoteRecorder {
       return true;
     }
     const run = (this.run = [chunk]);
-    const statusAhead = this.statusAhead;
     await this.chunks.push(async () => {
       await new Promise<void>((resolve) => setImmediate(resolve));
-      await statusAhead;
       if (this.run === run) this.run = null;
       if (!run.length) return; // held for the end's commit (holdOpenRun)
       const change = await recordChunkRun(this.taskId, chunkEvents(run), { onlyIfNotTerminal: true });
