@@ -50,10 +50,15 @@ export function createSliceQueue(perSlice = DEFAULT_PER_SLICE): SliceQueue {
   };
 }
 
-/** The process's one queue: every sliced timer shares it, so their sum per turn is bounded. */
+/** The process's one queue: every site shares it, so their sum per turn is bounded. */
 let shared: SliceQueue | undefined;
 function sharedQueue(): SliceQueue {
   return (shared ??= createSliceQueue());
+}
+
+/** Runs `fn` in a slice of the shared queue (work that arrives in bursts, not from a timer). */
+export function inTurnSlice(fn: () => void): void {
+  sharedQueue().run(fn);
 }
 
 export interface SlicedTimeout {
