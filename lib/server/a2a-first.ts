@@ -26,6 +26,7 @@ import { getSettings } from '../config/settings';
 import { errorMessage, log } from '../log';
 import { serveAgentCard, serveAgentRest, serveAgentRpc } from './a2a-routes';
 import { SECURITY_HEADERS } from './security-headers';
+import { inTurnSlice } from '../util/turn-slices';
 import type { Verb } from './serve-rest';
 
 type Serve = (req: Request) => Promise<Response>;
@@ -218,6 +219,11 @@ export function answerA2aHere(req: http.IncomingMessage, res: http.ServerRespons
   if (!serve) return false;
   req.on('error', noop); // a socket error is the client's going away, as under Next
   res.on('error', noop);
-  answer(req, res, serve).catch((err) => failed(res, err));
+  // Handled a slice per loop turn (decision 406): hundreds of sends read in one poll phase
+  // would otherwise all run before the loop reads the next socket (the health probe's).
+  inTurnSlice(() => {
+    if (req.destroyed) return; // the client went away while it waited: nothing to answer
+    answer(req, res, serve).catch((err) => failed(res, err));
+  });
   return true;
 }

@@ -11,6 +11,7 @@
  * already sent (decision 164).
  */
 import { getSettings } from '../config/settings';
+import { slicedTimeout, type SlicedTimeout } from '../util/turn-slices';
 
 /** How long an answer may take and still go out as a plain response, with its own status. */
 const PLAIN_ANSWER_MS = 1_000;
@@ -39,9 +40,10 @@ export async function heldJsonResponse(result: Promise<unknown>, render: HeldRen
     (error: unknown) => ({ ok: false, error }),
   );
   const intervalMs = getSettings().blockingKeepaliveMs;
-  let hold: NodeJS.Timeout | undefined;
-  const early = await Promise.race([settled, new Promise<null>((resolve) => (hold = setTimeout(() => resolve(null), Math.min(PLAIN_ANSWER_MS, intervalMs))))]);
-  clearTimeout(hold);
+  let hold: SlicedTimeout | undefined;
+  // Sliced: the holds of a burst of sends expire together (decision 405).
+  const early = await Promise.race([settled, new Promise<null>((resolve) => (hold = slicedTimeout(() => resolve(null), Math.min(PLAIN_ANSWER_MS, intervalMs))))]);
+  hold?.clear();
   if (early) return early.ok ? new Response(render.body(early.value), { headers: { 'Content-Type': 'application/json' } }) : render.errorResponse(early.error);
 
   const encoder = new TextEncoder();

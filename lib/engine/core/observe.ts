@@ -8,6 +8,7 @@ import { listEvents } from '../../db/task-repo';
 import type { StoredEvent } from '../../db/task-records';
 import { isTerminalState, isTurnEndState } from '../../protocol/types';
 import { executions } from './executions';
+import { slicedTimeout } from '../../util/turn-slices';
 
 export type ObservationEnd = 'ended' | 'window' | 'aborted' | 'shutdown';
 
@@ -42,7 +43,8 @@ export async function* observeTaskBatches(taskId: string, opts: ObserveOptions):
     queue.push(event);
     notify();
   });
-  const timer = opts.windowMs !== undefined ? setTimeout(() => ((stop ??= 'window'), notify()), opts.windowMs) : undefined;
+  // Sliced: hundreds of windows that end together are handled a slice per turn (decision 405).
+  const timer = opts.windowMs !== undefined ? slicedTimeout(() => ((stop ??= 'window'), notify()), opts.windowMs) : undefined;
   const onAbort = () => ((stop ??= 'aborted'), notify());
   const onShutdown = () => ((stop ??= 'shutdown'), notify());
   const shutdown = executions().shutdown.signal;
@@ -81,7 +83,7 @@ export async function* observeTaskBatches(taskId: string, opts: ObserveOptions):
     return 'ended';
   } finally {
     unsubscribe();
-    if (timer) clearTimeout(timer);
+    timer?.clear();
     opts.signal?.removeEventListener('abort', onAbort);
     shutdown.removeEventListener('abort', onShutdown);
   }
