@@ -47,6 +47,13 @@ async function expireTogether(total: number, arm: (fn: () => void, ms: number) =
       if (ran === total) done();
     }, 5);
   }
+  // Node reads the clock for each timer it arms, so on a loaded machine (or across a GC pause)
+  // the 500 may start in different milliseconds and come due in different loop turns. Holding
+  // the loop until the last one is past due makes them due together in the first timers phase.
+  const dueBy = performance.now() + 5 + 2;
+  while (performance.now() < dueBy) {
+    // hold the loop: this is the setup, not a wait for the result
+  }
   await all;
   return { probeSawRan: await p.seen };
 }
