@@ -1,12 +1,16 @@
 /**
  * Scenario 1 — echo throughput. Blocking SendMessage to the echo agent with 50 connections,
- * each server in turn (A, B, C, A, B, C…) after a warm-up; then the same at a fixed 300
- * requests/s for latency. Switchboard persists every task and event; the database is counted
- * afterwards against the good responses it gave.
+ * each server in turn (A, B, C, A, B, C…) after a warm-up; then latency at 300 requests/s,
+ * sent steadily (one every 3.3 ms, open loop, latency from when each was due: the target's
+ * figure) and, for comparison with earlier rounds, as autocannon's `overallRate` sends it (each
+ * of 10 connections sends its 30 of the second back to back, then waits: a burst of 300 at 10
+ * at a time every second, decision 419). Switchboard persists every task and event; the
+ * database is counted afterwards against the good responses it gave.
  */
 import { A2A_HEADERS, sendBody } from '../lib/a2a';
 import { fmt, type BenchContext, type ScenarioResult } from '../lib/context';
 import { runLoad, type LoadResult } from '../lib/load';
+import { pacedLoad } from '../lib/paced-load';
 import { SERVER_KINDS, type RunningServer, type ServerKind } from '../lib/servers';
 import { persistedCounts } from '../lib/sqlite-probe';
 import { round, spread, type Spread } from '../lib/stats';
@@ -17,6 +21,16 @@ const FIXED_RATE = 300;
 const EXPECT = 'TASK_STATE_COMPLETED';
 
 type Servers = Record<ServerKind, RunningServer>;
+
+/** One steady (paced, open-loop) run at the fixed rate. */
+interface SteadyRun {
+  p50: number;
+  p99: number;
+  max: number;
+  good: number;
+  bad: number;
+  skipped: number;
+}
 
 export async function echoScenario(ctx: BenchContext, servers: Servers): Promise<ScenarioResult> {
   const duration = ctx.quick ? 1 : 10;
@@ -29,6 +43,7 @@ export async function echoScenario(ctx: BenchContext, servers: Servers): Promise
   const good: Record<ServerKind, number> = { switchboard: 0, 'ref-sdk': 0, 'next-floor': 0 };
   const throughput: Record<ServerKind, LoadResult[]> = { switchboard: [], 'ref-sdk': [], 'next-floor': [] };
   const fixed: Record<ServerKind, LoadResult[]> = { switchboard: [], 'ref-sdk': [], 'next-floor': [] };
+  const steady: Record<ServerKind, SteadyRun[]> = { switchboard: [], 'ref-sdk': [], 'next-floor': [] };
   /** Server CPU per answered send: robust to other load on the machine, unlike sends/s. */
   const cpuMs: Record<ServerKind, number[]> = { switchboard: [], 'ref-sdk': [], 'next-floor': [] };
   /** Cores other processes on the machine used during each measured run. */
@@ -54,19 +69,27 @@ export async function echoScenario(ctx: BenchContext, servers: Servers): Promise
   }
   for (let run = 0; run < ctx.runs; run++) {
     for (const kind of SERVER_KINDS) {
+      const paced = await pacedLoad({ url: `${servers[kind].url}/a2a/echo`, body, headers: A2A_HEADERS, expect: EXPECT, rate: FIXED_RATE, seconds: rateDuration });
+      const s: SteadyRun = { p50: paced.latency.percentile(50), p99: paced.latency.percentile(99), max: paced.latency.max, good: paced.good, bad: paced.bad, skipped: paced.skipped };
+      good[kind] += paced.good;
+      steady[kind].push(s);
+      ctx.log(`echo steady ${FIXED_RATE}/s run ${run + 1}/${ctx.runs} ${kind}: p50 ${s.p50} p99 ${s.p99} max ${s.max} ms (bad ${s.bad}, skipped ${s.skipped})`);
       const r = await load(servers[kind], { duration: rateDuration, connections: 10, overallRate: FIXED_RATE });
       good[kind] += r.good;
       fixed[kind].push(r);
-      ctx.log(`echo @${FIXED_RATE}/s run ${run + 1}/${ctx.runs} ${kind}: p50 ${r.latencyMs.p50} p99 ${r.latencyMs.p99} ms`);
+      ctx.log(`echo autocannon ${FIXED_RATE}/s (bursts) run ${run + 1}/${ctx.runs} ${kind}: p50 ${r.latencyMs.p50} p99 ${r.latencyMs.p99} ms`);
     }
   }
 
   const rps = Object.fromEntries(SERVER_KINDS.map((k) => [k, spread(throughput[k].map((r) => round(r.rps)))])) as Record<ServerKind, Spread>;
-  const p99 = Object.fromEntries(SERVER_KINDS.map((k) => [k, spread(fixed[k].map((r) => r.latencyMs.p99))])) as Record<ServerKind, Spread>;
-  const p50 = Object.fromEntries(SERVER_KINDS.map((k) => [k, spread(fixed[k].map((r) => r.latencyMs.p50))])) as Record<ServerKind, Spread>;
+  const p99 = Object.fromEntries(SERVER_KINDS.map((k) => [k, spread(steady[k].map((r) => r.p99))])) as Record<ServerKind, Spread>;
+  const p50 = Object.fromEntries(SERVER_KINDS.map((k) => [k, spread(steady[k].map((r) => r.p50))])) as Record<ServerKind, Spread>;
+  const burstP99 = Object.fromEntries(SERVER_KINDS.map((k) => [k, spread(fixed[k].map((r) => r.latencyMs.p99))])) as Record<ServerKind, Spread>;
   const cpu = Object.fromEntries(SERVER_KINDS.map((k) => [k, spread(cpuMs[k])])) as Record<ServerKind, Spread>;
   const loadP99 = Object.fromEntries(SERVER_KINDS.map((k) => [k, spread(throughput[k].map((r) => r.latencyMs.p99))])) as Record<ServerKind, Spread>;
-  const bad = Object.fromEntries(SERVER_KINDS.map((k) => [k, [...throughput[k], ...fixed[k]].reduce((n, r) => n + r.bad + r.errors, 0)]));
+  const bad = Object.fromEntries(
+    SERVER_KINDS.map((k) => [k, [...throughput[k], ...fixed[k]].reduce((n, r) => n + r.bad + r.errors, 0) + steady[k].reduce((n, r) => n + r.bad, 0)]),
+  );
   // Same-run ratios: run i of Switchboard against run i of the others, then the median.
   const ratioTo = (other: ServerKind) => spread(throughput.switchboard.map((r, i) => round(r.rps / throughput[other][i].rps, 2)));
   const toFloor = ratioTo('next-floor');
@@ -75,7 +98,7 @@ export async function echoScenario(ctx: BenchContext, servers: Servers): Promise
 
   const range = (s: Spread, digits = 0) => `${fmt(s.median, digits)} (${fmt(s.min, digits)}–${fmt(s.max, digits)})`;
   const table = [
-    ['server', `sends/s, ${CONNECTIONS} conns`, 'server CPU ms per send', 'p99 ms under load', `p50 ms @${FIXED_RATE}/s`, `p99 ms @${FIXED_RATE}/s`, 'vs ref-sdk', 'vs next-floor'],
+    ['server', `sends/s, ${CONNECTIONS} conns`, 'server CPU ms per send', 'p99 ms under load', `p50 ms @${FIXED_RATE}/s steady`, `p99 ms @${FIXED_RATE}/s steady`, `p99 ms, autocannon ${FIXED_RATE}/s (bursts)`, 'vs ref-sdk', 'vs next-floor'],
     ...SERVER_KINDS.map((k) => [
       k,
       range(rps[k]),
@@ -83,6 +106,7 @@ export async function echoScenario(ctx: BenchContext, servers: Servers): Promise
       range(loadP99[k]),
       range(p50[k]),
       range(p99[k]),
+      range(burstP99[k]),
       k === 'switchboard' ? `${range(toRef, 2)}×` : k === 'ref-sdk' ? '1×' : `${fmt(rps[k].median / rps['ref-sdk'].median, 2)}×`,
       k === 'switchboard' ? `${range(toFloor, 2)}×` : k === 'next-floor' ? '1×' : `${fmt(rps[k].median / rps['next-floor'].median, 2)}×`,
     ]),
@@ -92,13 +116,13 @@ export async function echoScenario(ctx: BenchContext, servers: Servers): Promise
     title: '1. Echo throughput (blocking SendMessage)',
     params: { connections: CONNECTIONS, durationSec: duration, warmupSec: warmup, runs: ctx.runs, fixedRate: FIXED_RATE, fixedRateDurationSec: rateDuration },
     data: {
-      rps, cpuMsPerSend: cpu, foreignCores: foreign, loadP99, fixedP50: p50, fixedP99: p99, ratioToFloor: toFloor, ratioToRef: toRef,
-      badResponses: bad, goodResponses: good, persisted, raw: { throughput, fixed },
+      rps, cpuMsPerSend: cpu, foreignCores: foreign, loadP99, fixedP50: p50, fixedP99: p99, burstP99, ratioToFloor: toFloor, ratioToRef: toRef,
+      badResponses: bad, goodResponses: good, persisted, raw: { throughput, fixed, steady },
     },
     table,
     targets: [
       { name: 'Switchboard ≥ 0.75× next-floor (same run)', value: `${fmt(toFloor.median, 2)}×`, met: toFloor.median >= 0.75 },
-      { name: `p99 < 25 ms at ${FIXED_RATE} req/s`, value: `${fmt(p99.switchboard.median, 1)} ms`, met: p99.switchboard.median < 25 },
+      { name: `p99 < 25 ms at ${FIXED_RATE} req/s (steady)`, value: `${fmt(p99.switchboard.median, 1)} ms`, met: p99.switchboard.median < 25 },
       // Runs end with requests in flight: the server completes (and stores) them, the load tool
       // stops counting. So: no fewer completed rows than good answers, and no task left unfinished.
       {
@@ -108,6 +132,7 @@ export async function echoScenario(ctx: BenchContext, servers: Servers): Promise
       },
     ],
     notes: [
+      `Latency at ${FIXED_RATE}/s: "steady" sends one request every ${fmt(1000 / FIXED_RATE, 1)} ms whatever the answers (open loop, latency from when each was due, so a stalled sender counts against the server; skipped: ${SERVER_KINDS.map((k) => `${k} ${steady[k].reduce((n, r) => n + r.skipped, 0)}`).join(', ')}). "Bursts" is autocannon's overallRate, kept for comparison with earlier rounds: its 10 connections send their 30 of each second back to back, so it measures 10 requests at a time, not a rate.`,
       `Bad or failed responses (all runs): ${SERVER_KINDS.map((k) => `${k} ${bad[k]}`).join(', ')}.`,
       `Other processes on the machine during the throughput runs: ${foreign.map((f) => fmt(f, 2)).join(', ')} cores (of 2). Runs with more than ~0.2 are disturbed; CPU per send is the figure least affected.`,
       `Switchboard's database after the scenario: ${fmt(persisted.tasks)} echo tasks, ${fmt(persisted.events)} events.`,
