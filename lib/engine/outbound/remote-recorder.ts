@@ -44,6 +44,9 @@ const chunkOf = (event: Extract<StreamEvent, { kind: 'artifact-update' }>): Arti
   ...(event.lastChunk !== undefined ? { lastChunk: event.lastChunk } : {}),
 });
 
+/** How many chunks the recorder's copy of the artifacts may lag behind (RemoteRecorder.remember). */
+const FOLD_EVERY = 1_000;
+
 const chunkEvents = (chunks: ArtifactChunk[]): NewEvent[] => chunks.map((payload) => ({ type: 'artifact' as const, payload }));
 
 export class RemoteRecorder {
@@ -89,6 +92,11 @@ export class RemoteRecorder {
    * the artifacts' index anew).
    */
   private unfolded: ArtifactChunk[] = [];
+
+  /** Logs a chunk in the copy; folded every FOLD_EVERY chunks too, so a long stream keeps no pile of chunk objects. */
+  private remember(chunk: ArtifactChunk): void {
+    if (this.unfolded.push(chunk) >= FOLD_EVERY) this.accumulated();
+  }
 
   private accumulated(): Artifact[] {
     if (this.unfolded.length) this.artifacts = accumulateArtifacts(this.unfolded.splice(0), this.artifacts);
@@ -214,7 +222,7 @@ export class RemoteRecorder {
 
   async recordChunk(chunk: ArtifactChunk): Promise<boolean> {
     if (this.endedHere) return false;
-    this.unfolded.push(chunk);
+    this.remember(chunk);
     if (this.run) {
       this.run.push(chunk);
       return true;
@@ -296,7 +304,7 @@ export class RemoteRecorder {
   applyNow(event: StreamEvent): Step | null {
     if (event.kind !== 'artifact-update' || !this.run || !this.remoteTaskId || this.endedHere) return null;
     const chunk = chunkOf(event);
-    this.unfolded.push(chunk);
+    this.remember(chunk);
     this.run.push(chunk);
     return CONTINUE;
   }
