@@ -158,6 +158,7 @@ export async function measureRelay(ctx: BenchContext, opts: RelayOptions) {
     const rate = new Map(sides.map((s) => [s.name, [] as number[]]));
     // A hub's CPU per relayed chunk, over its own streams only (as the CPU per echo above).
     const streamCpu = new Map(hubs.map((s) => [s.name, 0]));
+    const streamCountsStart = opts.queries && opts.streams > 0 ? await Promise.all(hubs.map((h) => queryCounts(h.server.url))) : [];
     for (let i = 0; i < opts.streams; i++) {
       for (const s of sides) {
         const before = s.server?.cpuSeconds() ?? 0;
@@ -165,10 +166,13 @@ export async function measureRelay(ctx: BenchContext, opts: RelayOptions) {
         if (s.server) streamCpu.set(s.name, streamCpu.get(s.name)! + s.server.cpuSeconds() - before);
       }
     }
+    // Per relayed stream (with --queries): how many commits and writes its chunks took on each hub.
+    const queriesPerStream = new Map<string, QueryCounts>();
+    for (const [i, start] of streamCountsStart.entries()) queriesPerStream.set(hubs[i].name, countsBetween(start, await queryCounts(hubs[i].server.url), opts.streams));
     const cpuUsPerChunk = new Map([...streamCpu].map(([name, seconds]) => [name, opts.streams > 0 ? round((seconds * 1e6) / (opts.streams * CHUNKS)) : null]));
     const otherCores = round(foreignCores(mark, cpu() - cpuStart), 2);
     const load = { otherCores, loadavg1mStart: round(loadavgBefore, 2), loadavg1mEnd: round(os.loadavg()[0], 2), cores: os.cpus().length };
-    return { sides: sides.map((s) => s.name), ms, cpuMsPerSend, queriesPerSend, servedMs, served, cpuUsPerChunk, rate, load };
+    return { sides: sides.map((s) => s.name), ms, cpuMsPerSend, queriesPerSend, queriesPerStream, servedMs, served, cpuUsPerChunk, rate, load };
   } finally {
     await Promise.all(sides.map((s) => s.server?.stop()));
     await peer.stop();
@@ -194,6 +198,7 @@ export function relayReport(figures: RelayFigures, opts: RelayOptions) {
       servedCpuMsPerSend: figures.served.cpu.get(name)!,
       /** Database work per relayed and per served echo (with --queries). */
       ...(figures.queriesPerSend.size ? { queriesPerRelayedEcho: figures.queriesPerSend.get(name), queriesPerServedEcho: figures.served.counts.get(name) } : {}),
+      ...(figures.queriesPerStream.size ? { queriesPerRelayedStream: figures.queriesPerStream.get(name) } : {}),
       /** The relaying hub's CPU per relayed chunk of its streams (µs). */
       hubCpuUsPerChunk: figures.cpuUsPerChunk.get(name) ?? null,
       addedMs: { p50: round(relayed.p50 - direct.p50, 1), p99: round(relayed.p99 - direct.p99, 1) },

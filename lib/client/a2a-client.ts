@@ -8,6 +8,7 @@ import { grpcCall, grpcStream } from './grpc-transport';
 import { restCall, restStream } from './rest-transport';
 import { bindingOf, type Binding } from './endpoint-binding';
 import { TransportError } from './http-transport';
+import { mapPrefix } from './batch';
 import type { Message, StreamEvent, Task } from '../protocol/types';
 import { messageToV10, streamEventFromV10, taskFromV10 } from '../protocol/v10';
 import { streamEventFromV03, taskFromV03 } from '../protocol/v03';
@@ -20,7 +21,8 @@ const METHODS = {
 } as const;
 
 type Call = (target: RpcTarget, method: string, params: unknown, opts: CallOptions) => Promise<unknown>;
-type Stream = (target: RpcTarget, method: string, params: unknown, opts: CallOptions) => AsyncGenerator<unknown>;
+/** Yields the results of one read together (a batch): json-rpc.ts httpStream. */
+type Stream = (target: RpcTarget, method: string, params: unknown, opts: CallOptions) => AsyncGenerator<unknown[]>;
 
 /** Each binding's unary and streaming call: same v1.0 names and ProtoJSON on gRPC and HTTP+JSON; the endpoint says which (endpoint-binding.ts). */
 const BINDINGS: Record<Binding, { call: Call; stream: Stream }> = {
@@ -55,9 +57,9 @@ const rpcStream: Stream = async function* (target, method, params, opts) {
   const first = await authorized(target);
   let started = false;
   try {
-    for await (const event of BINDINGS[bindingOf(first.endpoint)].stream(first, method, params, opts)) {
+    for await (const batch of BINDINGS[bindingOf(first.endpoint)].stream(first, method, params, opts)) {
       started = true;
-      yield event;
+      yield batch;
     }
   } catch (err) {
     if (started || !refusedCredential(target, err)) throw err;
@@ -108,14 +110,23 @@ export async function sendMessage(target: RpcTarget, message: Message, blocking:
   return event;
 }
 
-/** message/stream | SendStreamingMessage; opts.timeoutMs is an idle timeout. */
-export async function* streamMessage(target: RpcTarget, message: Message, opts: CallOptions): AsyncGenerator<StreamEvent> {
-  for await (const result of rpcStream(target, METHODS[target.version].stream, sendParams(target, message), opts)) yield streamedEvent(target, result);
+/** A stream's results as events, a batch (one read's) at a time; the ones before an unreadable event come first. */
+async function* streamedEvents(target: RpcTarget, batches: AsyncGenerator<unknown[]>): AsyncGenerator<StreamEvent[]> {
+  for await (const batch of batches) {
+    const { mapped, failure } = mapPrefix(batch, (result) => streamedEvent(target, result));
+    if (mapped.length) yield mapped;
+    if (failure) throw failure.error;
+  }
 }
 
-/** tasks/resubscribe | SubscribeToTask; opts.timeoutMs is an idle timeout. */
-export async function* subscribeTask(target: RpcTarget, taskId: string, opts: CallOptions): AsyncGenerator<StreamEvent> {
-  for await (const result of rpcStream(target, METHODS[target.version].subscribe, { id: taskId }, opts)) yield streamedEvent(target, result);
+/** message/stream | SendStreamingMessage: the events of one read together (a batch); opts.timeoutMs is an idle timeout. */
+export function streamMessage(target: RpcTarget, message: Message, opts: CallOptions): AsyncGenerator<StreamEvent[]> {
+  return streamedEvents(target, rpcStream(target, METHODS[target.version].stream, sendParams(target, message), opts));
+}
+
+/** tasks/resubscribe | SubscribeToTask: the events of one read together (a batch); opts.timeoutMs is an idle timeout. */
+export function subscribeTask(target: RpcTarget, taskId: string, opts: CallOptions): AsyncGenerator<StreamEvent[]> {
+  return streamedEvents(target, rpcStream(target, METHODS[target.version].subscribe, { id: taskId }, opts));
 }
 
 /** tasks/get | GetTask; `metadata` goes with the request (e.g. asking a Switchboard for the children). */

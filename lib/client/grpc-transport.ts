@@ -80,8 +80,8 @@ export function grpcCall(target: RpcTarget, method: string, params: unknown, opt
   });
 }
 
-/** A server-streaming call: yields each StreamResponse (ProtoJSON); the idle clock restarts with every message. */
-export async function* grpcStream(target: RpcTarget, method: string, params: unknown, opts: CallOptions): AsyncGenerator<unknown> {
+/** A server-streaming call: yields each StreamResponse (ProtoJSON) as a batch of one, as the HTTP streams yield theirs; the idle clock restarts with every message. */
+export async function* grpcStream(target: RpcTarget, method: string, params: unknown, opts: CallOptions): AsyncGenerator<unknown[]> {
   const t = clock(opts.timeoutMs, `${method} stream`, opts.signal);
   const timer = outboundTimer(target, method);
   let outcome: 'ok' | 'error' = 'ok';
@@ -98,7 +98,7 @@ export async function* grpcStream(target: RpcTarget, method: string, params: unk
     try {
       for await (const message of call as AsyncIterable<ProtoJson>) {
         t.touch();
-        yield message;
+        yield [message];
       }
     } catch (err) {
       throw callError(err as ServiceError, t.signal);

@@ -5,7 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { bodyError, ClientTimeoutError, httpRequest, TransportError } from './http-transport';
-import { parseSse, type SseEvent } from './sse';
+import { parseSseBatches, type SseEvent } from './sse';
+import { mapPrefix } from './batch';
 import { errorMessage } from '../log';
 import { DIRECT_PEER, metrics } from '../metrics/metrics';
 import { beginCallSpan, type CallTrace } from '../tracing/spans';
@@ -203,16 +204,28 @@ async function* touching(chunks: AsyncIterable<Buffer>, touch: () => void): Asyn
   }
 }
 
-/** A JSON-RPC streaming call: yields each `result` its SSE events carry. */
-export function rpcStream(target: RpcTarget, method: string, params: unknown, opts: CallOptions): AsyncGenerator<unknown> {
+/** The result an SSE event carries (undefined for none); a malformed event makes the stream unreadable. */
+function resultOf(call: HttpCall, event: SseEvent): unknown {
+  let body: Record<string, unknown> | null;
+  try {
+    body = asRecord(parseEventData(event.data));
+  } catch {
+    throw new UnreadableStreamError(`malformed event from the peer (not JSON): ${JSON.stringify(event.data.slice(0, 200))}`);
+  }
+  return call.parseEvent(body, event);
+}
+
+/** A JSON-RPC streaming call: yields the `result`s its SSE events carry, those of one read together. */
+export function rpcStream(target: RpcTarget, method: string, params: unknown, opts: CallOptions): AsyncGenerator<unknown[]> {
   return httpStream(target, method, jsonRpcExchange(target, method, params), opts);
 }
 
 /**
- * A streaming call over HTTP (either binding): yields each result its SSE events carry. A peer
- * answering with plain JSON (an early error, or no streaming) is handled too. Ends when the peer closes.
+ * A streaming call over HTTP (either binding): yields the results its SSE events carry, those
+ * completed by one read of the body together (a batch, never empty). A peer answering with plain
+ * JSON (an early error, or no streaming) is handled too. Ends when the peer closes.
  */
-export async function* httpStream(target: RpcTarget, method: string, call: HttpCall, opts: CallOptions): AsyncGenerator<unknown> {
+export async function* httpStream(target: RpcTarget, method: string, call: HttpCall, opts: CallOptions): AsyncGenerator<unknown[]> {
   const t = clock(opts.timeoutMs, `${method} stream`, opts.signal);
   const timer = outboundTimer(target, method);
   let outcome: 'ok' | 'error' = 'ok';
@@ -221,19 +234,14 @@ export async function* httpStream(target: RpcTarget, method: string, call: HttpC
     const res = await httpRequest({ url: call.url, method: call.verb, headers: headersFor(target, 'text/event-stream, application/json', timer.headers), body: call.body, signal: t.signal });
     if (!res.contentType.toLowerCase().startsWith('text/event-stream')) {
       const text = await res.text();
-      yield call.parseBody(res.status, text, res.header('www-authenticate'));
+      yield [call.parseBody(res.status, text, res.header('www-authenticate'))];
       return;
     }
     if (res.status !== 200) throw new TransportError(`HTTP ${res.status} on an event stream`, res.status);
-    for await (const event of parseSse(touching(res.chunks, t.touch))) {
-      let body: Record<string, unknown> | null;
-      try {
-        body = asRecord(parseEventData(event.data));
-      } catch {
-        throw new UnreadableStreamError(`malformed event from the peer (not JSON): ${JSON.stringify(event.data.slice(0, 200))}`);
-      }
-      const result = call.parseEvent(body, event);
-      if (result !== undefined) yield result;
+    for await (const events of parseSseBatches(touching(res.chunks, t.touch))) {
+      const { mapped, failure } = mapPrefix(events, (event) => resultOf(call, event));
+      if (mapped.length) yield mapped;
+      if (failure) throw failure.error;
     }
   } catch (err) {
     outcome = 'error';

@@ -90,6 +90,6 @@ export function restCall(target: RpcTarget, method: string, params: unknown, opt
   return httpCall(target, method, exchange(target, method, params), opts);
 }
 
-export function restStream(target: RpcTarget, method: string, params: unknown, opts: CallOptions): AsyncGenerator<unknown> {
+export function restStream(target: RpcTarget, method: string, params: unknown, opts: CallOptions): AsyncGenerator<unknown[]> {
   return httpStream(target, method, exchange(target, method, params), opts);
 }

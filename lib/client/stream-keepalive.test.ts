@@ -36,7 +36,7 @@ async function peer(opts: { endless?: boolean }) {
 
 /** Reads one event and leaves the stream, as a follower does at a final event. */
 async function firstEvent(target: RpcTarget): Promise<unknown> {
-  for await (const result of rpcStream(target, 'SendStreamingMessage', {}, { timeoutMs: 5_000 })) return result;
+  for await (const results of rpcStream(target, 'SendStreamingMessage', {}, { timeoutMs: 5_000 })) return results[0];
   return undefined;
 }
 

@@ -71,9 +71,15 @@ const recordsByRow = new WeakMap<RawTaskRow, TaskRecord>();
 export function toChange(taskId: string, written: WriteResult): CommittedChange {
   let task = recordsByRow.get(written.row);
   if (!task) recordsByRow.set(written.row, (task = toTaskRecord(written.row)));
+  // The events of one write share their time: converted once, not per chunk of a stream.
+  let raw: unknown;
+  let at = '';
   return {
     task,
-    events: written.events.map((e) => toStoredEvent(taskId, { ...e, at: isoTime(e.at)! }, publishedPayload(e))),
+    events: written.events.map((e) => {
+      if (e.at !== raw) at = isoTime((raw = e.at))!;
+      return toStoredEvent(taskId, { seq: e.seq, type: e.type, state: e.state, at }, publishedPayload(e));
+    }),
   };
 }
 

@@ -46,11 +46,12 @@ export function partToV10(part: Part): Json {
 
 export function partFromV10(p: Json): Part {
   const metadata = p.metadata as Record<string, unknown> | undefined;
+  // A text part first, before the file fields are gathered: a relayed stream converts thousands.
+  if (typeof p.text === 'string') return metadata ? { kind: 'text', text: p.text, metadata } : { kind: 'text', text: p.text };
   const file = {
     ...(typeof p.filename === 'string' ? { name: p.filename } : {}),
     ...(typeof p.mediaType === 'string' ? { mimeType: p.mediaType } : {}),
   };
-  if (typeof p.text === 'string') return { kind: 'text', text: p.text, ...withMeta(metadata) };
   if (typeof p.raw === 'string') return { kind: 'file', file: { bytes: p.raw, ...file }, ...withMeta(metadata) };
   if (typeof p.url === 'string') return { kind: 'file', file: { uri: p.url, ...file }, ...withMeta(metadata) };
   const data = p.data;

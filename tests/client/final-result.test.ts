@@ -46,6 +46,12 @@ describe("the peer's final task is the stored result", () => {
     expect(notes(view)).toEqual([]);
   });
 
+  it('a stream longer than the follower folds at once (1,500 chunks; decision 413): the same result, no note', async () => {
+    const view = await streamed('keep-ids', 1_500);
+    expect(view.snapshot.artifacts).toEqual([{ artifactId: STREAMED_ID, parts: [{ kind: 'text', text: whole(1_500) }] }]);
+    expect(notes(view)).toEqual([]);
+  });
+
   it('a final task without artifacts keeps what was streamed (one text part)', async () => {
     const view = await streamed('no-artifacts');
     expect(view.snapshot.artifacts).toEqual([{ artifactId: STREAMED_ID, parts: [{ kind: 'text', text: whole(4) }] }]);

@@ -30,7 +30,7 @@ describe('outbound SSE bound against a hostile peer', () => {
       const target = { endpoint: `${peer.url}/rpc`, version: '0.3' as const, headers: {} };
       const events: unknown[] = [];
       const run = (async () => {
-        for await (const event of subscribeTask(target, 'hostile-task', { timeoutMs: 60_000 })) events.push(event);
+        for await (const batch of subscribeTask(target, 'hostile-task', { timeoutMs: 60_000 })) events.push(...batch);
       })();
       await expect(run).rejects.toBeInstanceOf(SseLimitError);
       expect(events).toEqual([]);

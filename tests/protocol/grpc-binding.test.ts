@@ -237,7 +237,7 @@ describe('our own client (lib/client) over gRPC', () => {
     expect(task.status.state).toBe('completed');
     expect((await getTask(target('echo'), task.id, opts)).artifacts?.[0].parts).toEqual([{ kind: 'text', text: 'from lib/client' }]);
     const events: StreamEvent[] = [];
-    for await (const event of streamMessage(target('slow'), message('work 0.2s chunks 2'), opts)) events.push(event);
+    for await (const batch of streamMessage(target('slow'), message('work 0.2s chunks 2'), opts)) events.push(...batch);
     expect(events.at(-1)).toMatchObject({ kind: 'status-update', status: { state: 'completed' } });
   });
 

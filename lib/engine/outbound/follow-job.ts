@@ -9,7 +9,7 @@ import type { PeerConnection } from '../../peers/connect';
 import { claimMessageReply, claimPeerEnd, FOLLOW_LIMIT_EXCEEDED } from './endings';
 import type { RemoteRecorder, Step } from './remote-recorder';
 import { linkedSignal } from '../../util/abortable';
-import { isTerminalState } from '../../protocol/types';
+import { isTerminalState, type StreamEvent } from '../../protocol/types';
 
 export interface FollowJob {
   recorder: RemoteRecorder;
@@ -57,6 +57,19 @@ async function finalSnapshot(job: FollowJob, step: Extract<Step, { kind: 'termin
     await job.recorder.recordFollowError({ phase: 'final-snapshot', error: errorMessage(err) });
   }
   return step;
+}
+
+/**
+ * Applies the events of one read of the peer's stream, in order; true when the turn is over.
+ * A chunk that joins the open run is taken without a promise (RemoteRecorder.applyNow): a
+ * relayed stream's reads hold dozens of chunks each (docs/decisions.md 413).
+ */
+export async function applyEvents(job: FollowJob, events: readonly StreamEvent[]): Promise<boolean> {
+  for (const event of events) {
+    const step = job.recorder.applyNow(event) ?? (await job.recorder.apply(event));
+    if (step.kind !== 'continue' && (await settle(job, step))) return true;
+  }
+  return false;
 }
 
 /** True when the turn is over (ended, interrupted, or the task ended locally). */

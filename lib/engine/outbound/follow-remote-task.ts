@@ -15,7 +15,7 @@ import { FOLLOW_BACKOFF, worthRecording } from './backoff';
 import { Backoff } from '../../util/backoff';
 import { sleep } from '../../util/abortable';
 import { claimLocalFailure, FOLLOW_LIMIT_EXCEEDED, LOST_CONTACT } from './endings';
-import { followLimitClock, settle, taskOf, type FollowJob } from './follow-job';
+import { applyEvents, followLimitClock, settle, taskOf, type FollowJob } from './follow-job';
 import { ClientTimeoutError, TransportError } from '../../client/http-transport';
 import { RpcError, UnreadableStreamError } from '../../client/json-rpc';
 import { SseLimitError } from '../../client/sse';
@@ -34,9 +34,9 @@ function cannotSubscribe(err: unknown): boolean {
 
 async function subscribeOnce(job: FollowJob, signal: AbortSignal): Promise<Attempt> {
   let events = 0;
-  for await (const event of subscribeTask(job.conn, job.recorder.remoteTaskId!, { timeoutMs: job.conn.timeoutMs, signal })) {
-    events++;
-    if (await settle(job, await job.recorder.apply(event))) return 'done';
+  for await (const batch of subscribeTask(job.conn, job.recorder.remoteTaskId!, { timeoutMs: job.conn.timeoutMs, signal })) {
+    events += batch.length;
+    if (await applyEvents(job, batch)) return 'done';
   }
   return events ? 'progress' : 'pending';
 }

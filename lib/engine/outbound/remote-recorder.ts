@@ -38,6 +38,15 @@ function peerDetachReason(status: TaskStatus, metadata?: Record<string, unknown>
 }
 const ENDED: Step = { kind: 'ended-locally' };
 
+const chunkOf = (event: Extract<StreamEvent, { kind: 'artifact-update' }>): ArtifactChunk => ({
+  artifact: event.artifact,
+  ...(event.append !== undefined ? { append: event.append } : {}),
+  ...(event.lastChunk !== undefined ? { lastChunk: event.lastChunk } : {}),
+});
+
+/** How many chunks the recorder's copy of the artifacts may lag behind (RemoteRecorder.remember). */
+const FOLD_EVERY = 1_000;
+
 const chunkEvents = (chunks: ArtifactChunk[]): NewEvent[] => chunks.map((payload) => ({ type: 'artifact' as const, payload }));
 
 export class RemoteRecorder {
@@ -73,9 +82,26 @@ export class RemoteRecorder {
     readonly contextId: string,
     public remoteTaskId: string | null,
     public follow: FollowState,
-    /** The accumulated artifacts we have logged so far (mirror of the event log). */
+    /** The accumulated artifacts we have logged so far (mirror of the event log), without `unfolded`. */
     private artifacts: Artifact[],
   ) {}
+
+  /**
+   * Chunks logged since `artifacts` was last brought up to date: folded in when the artifacts are
+   * read (a reconcile), so a stream's 2,000 chunks cost one accumulation, not 2,000 (each builds
+   * the artifacts' index anew).
+   */
+  private unfolded: ArtifactChunk[] = [];
+
+  /** Logs a chunk in the copy; folded every FOLD_EVERY chunks too, so a long stream keeps no pile of chunk objects. */
+  private remember(chunk: ArtifactChunk): void {
+    if (this.unfolded.push(chunk) >= FOLD_EVERY) this.accumulated();
+  }
+
+  private accumulated(): Artifact[] {
+    if (this.unfolded.length) this.artifacts = accumulateArtifacts(this.unfolded.splice(0), this.artifacts);
+    return this.artifacts;
+  }
 
   /** Appends events unless the task already ended; false when it had. */
   async write(events: NewEvent[], patch: WriteOptions['patch'] = {}, messages: Message[] = []): Promise<boolean> {
@@ -196,7 +222,7 @@ export class RemoteRecorder {
 
   async recordChunk(chunk: ArtifactChunk): Promise<boolean> {
     if (this.endedHere) return false;
-    this.artifacts = accumulateArtifacts([chunk], this.artifacts);
+    this.remember(chunk);
     if (this.run) {
       this.run.push(chunk);
       return true;
@@ -237,23 +263,24 @@ export class RemoteRecorder {
     const theirs = snapshot ?? [];
     if (!theirs.length) return true;
     const ids = new Set(theirs.map((a) => a.artifactId));
-    const replaceAll = final && this.artifacts.some((a) => !ids.has(a.artifactId));
+    const ours = this.accumulated();
+    const replaceAll = final && ours.some((a) => !ids.has(a.artifactId));
     const chunks: ArtifactChunk[] = [];
     for (const artifact of theirs) {
-      const mine = this.artifacts.find((a) => a.artifactId === artifact.artifactId);
+      const mine = ours.find((a) => a.artifactId === artifact.artifactId);
       // Compared as stored (appended text joined): a peer that keeps 300 parts holds the same result.
       if (!replaceAll && mine && JSON.stringify(joinedParts(mine.parts)) === JSON.stringify(joinedParts(artifact.parts))) continue;
       chunks.push({ artifact, append: false, lastChunk: true, ...(replaceAll && !chunks.length ? { replaceAll: true } : {}) });
     }
     if (!chunks.length) return true;
-    const before = artifactContent(this.artifacts);
-    const after = artifactContent(accumulateArtifacts(chunks, this.artifacts.map((a) => ({ ...a, parts: [...a.parts] }))));
+    const before = artifactContent(ours);
+    const after = artifactContent(accumulateArtifacts(chunks, ours.map((a) => ({ ...a, parts: [...a.parts] }))));
     const events: NewEvent[] = chunks.map((chunk) => ({ type: 'artifact', payload: chunk }));
-    if (this.artifacts.length && before !== after) {
+    if (ours.length && before !== after) {
       events.push({ type: 'remote', payload: { event: FINAL_DIFFERS, note: "the peer's task holds a result that differs from what it streamed; the peer's task is kept" } });
     }
     if (!(await this.write(events))) return false;
-    this.artifacts = accumulateArtifacts(chunks, this.artifacts);
+    this.artifacts = accumulateArtifacts(chunks, this.accumulated());
     return true;
   }
 
@@ -270,6 +297,18 @@ export class RemoteRecorder {
     return isTurnEndState(task.status.state) ? { kind: 'interrupted' } : CONTINUE;
   }
 
+  /**
+   * The peer's event applied at once, when it is a chunk that joins the open run (no write, no
+   * promise: what apply would do, then return); null when it needs apply.
+   */
+  applyNow(event: StreamEvent): Step | null {
+    if (event.kind !== 'artifact-update' || !this.run || !this.remoteTaskId || this.endedHere) return null;
+    const chunk = chunkOf(event);
+    this.remember(chunk);
+    this.run.push(chunk);
+    return CONTINUE;
+  }
+
   async apply(event: StreamEvent): Promise<Step> {
     switch (event.kind) {
       case 'task':
@@ -279,12 +318,7 @@ export class RemoteRecorder {
         return (await this.recordMessage(event)) ? CONTINUE : ENDED;
       case 'artifact-update': {
         if (!this.remoteTaskId && !(await this.learnRemote({ id: event.taskId, contextId: event.contextId }))) return ENDED;
-        const chunk: ArtifactChunk = {
-          artifact: event.artifact,
-          ...(event.append !== undefined ? { append: event.append } : {}),
-          ...(event.lastChunk !== undefined ? { lastChunk: event.lastChunk } : {}),
-        };
-        return (await this.recordChunk(chunk)) ? CONTINUE : ENDED;
+        return (await this.recordChunk(chunkOf(event))) ? CONTINUE : ENDED;
       }
       case 'status-update': {
         if (!this.remoteTaskId && !(await this.learnRemote({ id: event.taskId, contextId: event.contextId }))) return ENDED;

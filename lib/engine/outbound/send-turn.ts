@@ -12,7 +12,7 @@
 import { errorMessage } from '../../log';
 import { sendMessage, streamMessage } from '../../client/a2a-client';
 import { claimLocalFailure } from './endings';
-import { settle, taskOf, type FollowJob } from './follow-job';
+import { applyEvents, settle, taskOf, type FollowJob } from './follow-job';
 import { ClientTimeoutError, TransportError } from '../../client/http-transport';
 import { RpcError, UnreadableStreamError } from '../../client/json-rpc';
 import { SseLimitError } from '../../client/sse';
@@ -106,8 +106,8 @@ async function streamUnreadable(job: FollowJob, err: unknown): Promise<AfterSend
 
 async function sendStreaming(job: FollowJob): Promise<AfterSend> {
   try {
-    for await (const event of streamMessage(job.conn, job.recorder.follow.message, { timeoutMs: job.conn.timeoutMs, signal: job.signal })) {
-      if (await settle(job, await job.recorder.apply(event))) return 'done';
+    for await (const events of streamMessage(job.conn, job.recorder.follow.message, { timeoutMs: job.conn.timeoutMs, signal: job.signal })) {
+      if (await applyEvents(job, events)) return 'done';
     }
   } catch (err) {
     if (isUnreadableStream(err) && !job.signal.aborted) return streamUnreadable(job, err);
