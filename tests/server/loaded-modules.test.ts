@@ -1,9 +1,10 @@
 /**
- * What a started server loads (decisions 407, 408): a hub that serves A2A answers it before Next,
- * so Next's pages and route files are loaded only when a request reaches them (not all at start,
- * each with its own copy of lib/), and the gRPC binding's modules only when its port is set. The
- * server runs with a preload (tests/fixtures/runtime/loaded-modules.mjs) that writes Node's
- * require.cache to a file on SIGUSR2.
+ * What a started server loads (decisions 407, 408, 410): a hub that serves A2A answers it before
+ * Next, so Next's pages and route files are loaded only when a request reaches them (not all at
+ * start, each with its own copy of lib/); the gRPC binding's modules only when its port is set;
+ * PostgreSQL's only on PostgreSQL. The server runs with a preload
+ * (tests/fixtures/runtime/loaded-modules.mjs) that writes Node's require.cache to a file on
+ * SIGUSR2.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -43,9 +44,10 @@ async function echo(url: string): Promise<string> {
 /** Next's route and page files under the build's server/app, as `a2a/[slug]/route`. */
 const appEntries = (files: string[]) => files.flatMap((f) => f.match(/[/\\]server[/\\]app[/\\](.+)\.js$/)?.[1].replaceAll('\\', '/') ?? []);
 const grpcModules = (files: string[]) => files.filter((f) => /node_modules[/\\](@grpc|@a2a-js)[/\\]/.test(f));
+const pgModules = (files: string[]) => files.filter((f) => /node_modules[/\\](pg|@prisma[/\\]adapter-pg)[/\\]/.test(f));
 
 describe('modules a started server loads', () => {
-  it('an echo hub loads no page, no A2A route file and no gRPC module; a route Next serves is loaded then', async () => {
+  it('an echo hub on SQLite loads no page, no A2A route file, no gRPC or PostgreSQL module; a route Next serves is loaded then', async () => {
     const { server, loaded } = await start();
     expect(await echo(`${server.url}/a2a/echo`)).toBe('completed');
     const before = await loaded();
@@ -53,6 +55,7 @@ describe('modules a started server loads', () => {
     // The readiness probe may have reached Next before the health probe was answered first.
     expect(appEntries(before).filter((e) => e !== 'api/health/route')).toEqual([]);
     expect(grpcModules(before)).toEqual([]);
+    expect(pgModules(before)).toEqual([]); // a SQLite hub (decision 410)
 
     // `%` in the URL: the fast path leaves the request to Next, whose route file answers it.
     expect(await echo(`${server.url}/a2a/ech%6F`)).toBe('completed');
