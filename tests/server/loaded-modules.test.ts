@@ -1,10 +1,10 @@
 /**
- * What a started server loads (decisions 407, 408, 410): a hub that serves A2A answers it before
- * Next, so Next's pages and route files are loaded only when a request reaches them (not all at
- * start, each with its own copy of lib/); the gRPC binding's modules only when its port is set;
- * PostgreSQL's only on PostgreSQL. The server runs with a preload
- * (tests/fixtures/runtime/loaded-modules.mjs) that writes Node's require.cache to a file on
- * SIGUSR2.
+ * What a started server loads (decisions 407, 408, 410, 411): a hub that serves A2A answers it
+ * before Next, so Next's pages and route files are loaded only when a request reaches them (not
+ * all at start, each with its own copy of lib/); the gRPC binding's modules only when its port
+ * is set; PostgreSQL's only on PostgreSQL; yaml only with a YAML config file. The server runs
+ * with a preload (tests/fixtures/runtime/loaded-modules.mjs) that writes Node's require.cache to
+ * a file on SIGUSR2.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -45,6 +45,7 @@ async function echo(url: string): Promise<string> {
 const appEntries = (files: string[]) => files.flatMap((f) => f.match(/[/\\]server[/\\]app[/\\](.+)\.js$/)?.[1].replaceAll('\\', '/') ?? []);
 const grpcModules = (files: string[]) => files.filter((f) => /node_modules[/\\](@grpc|@a2a-js)[/\\]/.test(f));
 const pgModules = (files: string[]) => files.filter((f) => /node_modules[/\\](pg|@prisma[/\\]adapter-pg)[/\\]/.test(f));
+const yamlModules = (files: string[]) => files.filter((f) => /node_modules[/\\]yaml[/\\]/.test(f));
 
 describe('modules a started server loads', () => {
   it('an echo hub on SQLite loads no page, no A2A route file, no gRPC or PostgreSQL module; a route Next serves is loaded then', async () => {
@@ -56,6 +57,7 @@ describe('modules a started server loads', () => {
     expect(appEntries(before).filter((e) => e !== 'api/health/route')).toEqual([]);
     expect(grpcModules(before)).toEqual([]);
     expect(pgModules(before)).toEqual([]); // a SQLite hub (decision 410)
+    expect(yamlModules(before)).toEqual([]); // no YAML config file (decision 411)
 
     // `%` in the URL: the fast path leaves the request to Next, whose route file answers it.
     expect(await echo(`${server.url}/a2a/ech%6F`)).toBe('completed');
