@@ -24,6 +24,11 @@ const config = {
   // gRPC (grpc-js and the SDK's generated codec) is loaded from node_modules as published.
   serverExternalPackages: ['@grpc/grpc-js', '@bufbuild/protobuf', '@a2a-js/sdk', 'better-sqlite3', '@prisma/adapter-better-sqlite3', 'pg', '@prisma/adapter-pg', 'yaml', 'prom-client', '@opentelemetry/api', '@opentelemetry/sdk-trace-base', '@opentelemetry/exporter-trace-otlp-http', '@opentelemetry/resources'],
   poweredByHeader: false,
+  // Routes are loaded when first asked for, not all at start: an A2A hub answers /a2a and the
+  // health probe before Next (decisions 378, 395), so preloading every page and route kept a
+  // second copy of lib/ (Next bundles the routes apart from instrumentation.ts) that an echo hub
+  // never runs. Decision 407.
+  experimental: { preloadEntriesOnStart: false },
   // Python httpx clients (the A2A TCK) call `POST /a2a/`: API routes answer with and without a
   // trailing slash, never with a redirect (a 308 has no JSON body). See docs/decisions.md.
   skipTrailingSlashRedirect: true,

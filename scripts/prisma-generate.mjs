@@ -25,9 +25,30 @@ function generate(schema) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
+/**
+ * The generated client imports Prisma's query compiler from a module holding it as a base64
+ * string, which then stays loaded for the process's life; lib/db/query-compiler-wasm.ts reads
+ * that file and compiles it without keeping it (the import stays as its fallback). Decision 409.
+ */
+const WASM_IMPORT = /const \{ wasm \} = await import\(("[^"]+\.wasm-base64\.mjs")\)\n(\s*)return await decodeBase64AsWasm\(wasm\)/;
+
+export function compileWasmUnkept(source) {
+  const match = WASM_IMPORT.exec(source);
+  if (!match) throw new Error('generated client: the query compiler import was not found (a Prisma upgrade? see lib/db/query-compiler-wasm.ts)');
+  const [, specifier, indent] = match;
+  return source.replace(WASM_IMPORT, `const { compileQueryCompiler } = await import('../../query-compiler-wasm')\n${indent}return await compileQueryCompiler(${specifier}, () => import(${specifier}))`);
+}
+
+function patchClient(dir) {
+  const file = `${dir}/internal/class.ts`;
+  fs.writeFileSync(file, compileWasmUnkept(fs.readFileSync(file, 'utf8')));
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   fs.mkdirSync('prisma/.postgresql', { recursive: true });
   fs.writeFileSync(POSTGRES_SCHEMA, postgresSchema(fs.readFileSync('prisma/schema.prisma', 'utf8')));
   generate('prisma/schema.prisma');
   generate(POSTGRES_SCHEMA);
+  patchClient('lib/db/generated');
+  patchClient('lib/db/generated-pg');
 }

@@ -14,7 +14,6 @@ import { ensurePushDelivery } from '../push/push-delivery';
 import { memberHost } from '../runtime/member-host';
 import { refuseToStart } from '../runtime/refuse';
 import { checkStoredSecrets, secretKeyConfigProblem } from '../runtime/stored-secrets';
-import { startGrpcServer } from '../server/grpc-server';
 import { applyServerTimeouts, listeningHttpServers } from '../server/http-timeouts';
 import { answerHealthFirst } from '../server/health-first';
 import { startTracing } from '../tracing/provider';
@@ -29,6 +28,17 @@ export interface Started {
 }
 
 /** A step after recovery whose failure is logged, not fatal (as before: the hub still serves). */
+/**
+ * The gRPC binding, when its port is configured. Its modules (grpc-js and the SDK's generated
+ * codec, ~4 MB of heap and twice that in resident memory under load) are loaded only then: a hub
+ * without the port never runs them (decision 408).
+ */
+async function startGrpcBinding(settings: Settings): Promise<(() => Promise<void>) | null> {
+  if (settings.grpcPort === undefined) return null;
+  const { startGrpcServer } = await import('../server/grpc-server');
+  return startGrpcServer();
+}
+
 async function tolerated<T>(name: string, step: () => Promise<T>): Promise<T | null> {
   try {
     return await step();
@@ -65,7 +75,7 @@ export async function startSteps(settings: Settings, parts: Parts): Promise<Star
   for (const server of listeningHttpServers()) answerHealthFirst(server);
   applyServerTimeouts();
   // SWITCHBOARD_GRPC_PORT: the A2A gRPC binding on a port of its own (a port in use refuses the start).
-  const stopGrpc = await tolerated('gRPC binding', startGrpcServer);
+  const stopGrpc = await tolerated('gRPC binding', () => startGrpcBinding(settings));
   log.info('switchboard ready', {
     store: parts.store.kind,
     host: settings.host,

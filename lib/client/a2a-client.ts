@@ -4,7 +4,6 @@
  * with lib/protocol's converters.
  */
 import { rpcCall as jsonRpcCall, rpcStream as jsonRpcStream, UnreadableStreamError, type CallOptions, type RpcTarget } from './json-rpc';
-import { grpcCall, grpcStream } from './grpc-transport';
 import { restCall, restStream } from './rest-transport';
 import { bindingOf, type Binding } from './endpoint-binding';
 import { TransportError } from './http-transport';
@@ -23,6 +22,16 @@ const METHODS = {
 type Call = (target: RpcTarget, method: string, params: unknown, opts: CallOptions) => Promise<unknown>;
 /** Yields the results of one read together (a batch): json-rpc.ts httpStream. */
 type Stream = (target: RpcTarget, method: string, params: unknown, opts: CallOptions) => AsyncGenerator<unknown[]>;
+
+/**
+ * The gRPC transport (grpc-js and the SDK's generated codec, ~4 MB of heap) is loaded by the
+ * first call to a gRPC peer: a hub whose peers speak HTTP never loads it (decision 408).
+ */
+const grpcTransport = () => import('./grpc-transport');
+const grpcCall: Call = async (target, method, params, opts) => (await grpcTransport()).grpcCall(target, method, params, opts);
+async function* grpcStream(target: RpcTarget, method: string, params: unknown, opts: CallOptions): AsyncGenerator<unknown> {
+  yield* (await grpcTransport()).grpcStream(target, method, params, opts);
+}
 
 /** Each binding's unary and streaming call: same v1.0 names and ProtoJSON on gRPC and HTTP+JSON; the endpoint says which (endpoint-binding.ts). */
 const BINDINGS: Record<Binding, { call: Call; stream: Stream }> = {

@@ -4,8 +4,9 @@
  * agent and the key) and left out while the others are still served.
  */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import type { parse } from 'yaml';
 import { z } from 'zod';
 import { LauncherSpecSchema } from '../launchers/spec';
 import { NotificationRuleSchema, type NotificationRule } from './notification-rules';
@@ -216,6 +217,9 @@ export function configIssue(file: string | null, entry: string | null, key: stri
 function formatIssues(file: string, entry: string, error: z.ZodError): ConfigIssue[] {
   return error.issues.map((i) => configIssue(file, entry, i.path.length ? i.path.join('.') : '(entry)', i.message));
 }
+
+/** yaml (~1 MB of heap) is required by the first YAML config file read: most hubs have none (decision 411). */
+const parseYaml = (text: string): unknown => (createRequire(import.meta.url)('yaml') as { parse: typeof parse }).parse(text);
 
 function readDocument(file: string): unknown {
   const text = fs.readFileSync(file, 'utf8');

@@ -17,11 +17,11 @@
  * the feed from the tasks changed since the connection dropped). Followers dedupe by seq
  * (observe.ts), so an event read twice is shown once.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import { findTasksUpdatedSince, readChanges } from '../db/task-repo';
 import type { StoredEvent } from '../db/task-records';
 import { EVENTS_CHANNEL, parseNotifyPayload, type TaskSeqRange } from '../db/postgres/notify';
-import { pgApplicationName } from '../db/postgres/pool';
+import { pgApplicationName, requirePgPackage } from '../db/postgres/pool';
 import type { EventHub } from './hub';
 import type { ChannelListener, MemberRelay, RelayStatus } from '../db/membership';
 import { errorMessage, log } from '../log';
@@ -74,7 +74,7 @@ export class PgEventRelay implements MemberRelay {
   }
 
   private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url, application_name: pgApplicationName(this.instance, 'listener') });
+    const client = new (requirePgPackage('pg') as typeof pg).Client({ connectionString: this.url, application_name: pgApplicationName(this.instance, 'listener') });
     this.client = client;
     client.on('notification', (msg) => {
       if (msg.channel === EVENTS_CHANNEL && msg.payload) this.onNotification(msg.payload);

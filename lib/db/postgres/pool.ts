@@ -4,9 +4,18 @@
  * (`sqliteTime`), so task-repo maps rows from both providers alike and never parses a
  * timestamp in the process's local time zone.
  */
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import { errorMessage, log } from '../../log';
 import { appPart } from '../../process-singleton';
+
+/**
+ * The PostgreSQL packages (pg, @prisma/adapter-pg: ~3 MB of heap) are required by the first
+ * PostgreSQL connection, not imported with this module: the store's module graph holds both
+ * providers, and a SQLite hub never runs these (decision 410).
+ */
+export const requirePgPackage = createRequire(import.meta.url);
+const pgDriver = () => requirePgPackage('pg') as typeof pg;
 
 const TIMESTAMP_OID = 1114;
 
@@ -18,7 +27,7 @@ export function writerTimeFromPg(v: string): string {
 
 const types: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: string) =>
-    oid === TIMESTAMP_OID ? writerTimeFromPg : pg.types.getTypeParser(oid, format as 'text')) as pg.CustomTypesConfig['getTypeParser'],
+    oid === TIMESTAMP_OID ? writerTimeFromPg : pgDriver().types.getTypeParser(oid, format as 'text')) as pg.CustomTypesConfig['getTypeParser'],
 };
 
 /**
@@ -34,7 +43,7 @@ export const pgApplicationName = (instance: string, role: string) => `switchboar
  * connection (libpq's `options`, e.g. `-c synchronous_commit=off`).
  */
 export function createPgPool(connectionString: string, max: number, opts: { pipeline?: boolean; applicationName?: string; sessionOptions?: string } = {}): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max, types, idleTimeoutMillis: 30_000, pipeline: opts.pipeline, application_name: opts.applicationName, options: opts.sessionOptions });
+  const pool = new (pgDriver().Pool)({ connectionString, max, types, idleTimeoutMillis: 30_000, pipeline: opts.pipeline, application_name: opts.applicationName, options: opts.sessionOptions });
   // An idle connection dropped by the server (a restart, a failover) must not crash the
   // process; the pool opens a new one on the next query.
   pool.on('error', (err) => log.warn('postgres connection lost', { error: errorMessage(err) }));
