@@ -27,7 +27,6 @@ export interface Started {
   stopGrpc: (() => Promise<void>) | null;
 }
 
-/** A step after recovery whose failure is logged, not fatal (as before: the hub still serves). */
 /**
  * The gRPC binding, when its port is configured. Its modules (grpc-js and the SDK's generated
  * codec, ~4 MB of heap and twice that in resident memory under load) are loaded only then: a hub
@@ -39,6 +38,7 @@ async function startGrpcBinding(settings: Settings): Promise<(() => Promise<void
   return startGrpcServer();
 }
 
+/** A step after recovery whose failure is logged, not fatal (as before: the hub still serves). */
 async function tolerated<T>(name: string, step: () => Promise<T>): Promise<T | null> {
   try {
     return await step();
