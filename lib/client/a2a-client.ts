@@ -29,7 +29,7 @@ type Stream = (target: RpcTarget, method: string, params: unknown, opts: CallOpt
  */
 const grpcTransport = () => import('./grpc-transport');
 const grpcCall: Call = async (target, method, params, opts) => (await grpcTransport()).grpcCall(target, method, params, opts);
-async function* grpcStream(target: RpcTarget, method: string, params: unknown, opts: CallOptions): AsyncGenerator<unknown> {
+async function* grpcStream(target: RpcTarget, method: string, params: unknown, opts: CallOptions): AsyncGenerator<unknown[]> {
   yield* (await grpcTransport()).grpcStream(target, method, params, opts);
 }
 
