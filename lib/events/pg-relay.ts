@@ -21,7 +21,7 @@ import type pg from 'pg';
 import { findTasksUpdatedSince, readChanges } from '../db/task-repo';
 import type { StoredEvent } from '../db/task-records';
 import { EVENTS_CHANNEL, parseNotifyPayload, type TaskSeqRange } from '../db/postgres/notify';
-import { pgApplicationName, requirePgPackage } from '../db/postgres/pool';
+import { pgApplicationName, pgDriver } from '../db/postgres/pool';
 import type { EventHub } from './hub';
 import type { ChannelListener, MemberRelay, RelayStatus } from '../db/membership';
 import { errorMessage, log } from '../log';
@@ -74,7 +74,7 @@ export class PgEventRelay implements MemberRelay {
   }
 
   private async connect(): Promise<void> {
-    const client = new (requirePgPackage('pg') as typeof pg).Client({ connectionString: this.url, application_name: pgApplicationName(this.instance, 'listener') });
+    const client = new (pgDriver().Client)({ connectionString: this.url, application_name: pgApplicationName(this.instance, 'listener') });
     this.client = client;
     client.on('notification', (msg) => {
       if (msg.channel === EVENTS_CHANNEL && msg.payload) this.onNotification(msg.payload);

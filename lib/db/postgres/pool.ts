@@ -14,8 +14,9 @@ import { appPart } from '../../process-singleton';
  * PostgreSQL connection, not imported with this module: the store's module graph holds both
  * providers, and a SQLite hub never runs these (decision 410).
  */
-export const requirePgPackage = createRequire(import.meta.url);
-const pgDriver = () => requirePgPackage('pg') as typeof pg;
+const requirePgPackage = createRequire(import.meta.url);
+export const pgDriver = () => requirePgPackage('pg') as typeof pg;
+export const prismaPgAdapter = () => requirePgPackage('@prisma/adapter-pg') as typeof import('@prisma/adapter-pg');
 
 const TIMESTAMP_OID = 1114;
 

@@ -8,7 +8,7 @@
 import type { PrismaPg } from '@prisma/adapter-pg';
 import type pg from 'pg';
 import { PrismaClient as PgPrismaClient } from '../generated-pg/client';
-import { createPgPool, named as namedStatement, pgApplicationName, requirePgPackage } from './pool';
+import { createPgPool, named as namedStatement, pgApplicationName, prismaPgAdapter } from './pool';
 import { applyPgMigrations } from './migrate';
 import { PgTaskWriter } from './writer';
 import { PgReadPipe, PgTaskReader } from './reader';
@@ -66,7 +66,7 @@ export function createPostgresStore(databaseUrl: string): PgStore {
     },
   );
   ready.catch(() => undefined); // reported above; every user of the store awaits it and fails
-  const adapter = afterReady(new (requirePgPackage('@prisma/adapter-pg') as typeof import('@prisma/adapter-pg')).PrismaPg(pool), ready);
+  const adapter = afterReady(new (prismaPgAdapter().PrismaPg)(pool), ready);
   const query: PgQuery = async (text, values = []) => {
     await ready;
     return pool.query(namedStatement(text, values));
