@@ -11,7 +11,6 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import SERVER_NODE_FLAGS from '../../scripts/server-node-flags.json';
 
 export type ServerKind = 'switchboard' | 'ref-sdk' | 'next-floor';
 export const SERVER_KINDS: ServerKind[] = ['switchboard', 'ref-sdk', 'next-floor'];
@@ -133,9 +132,14 @@ async function waitReady(url: string, child: ChildProcess, logs: () => string, t
   throw new Error(`server not ready after ${timeoutMs} ms:\n${logs()}`);
 }
 
-/** The V8 flags `npm start` gives the server (scripts/start.mjs), but for one NODE_OPTIONS already sets. */
-function serverNodeFlags(nodeOptions = process.env.NODE_OPTIONS ?? ''): string[] {
-  return SERVER_NODE_FLAGS.flags.filter((flag) => !nodeOptions.includes(flag.split('=')[0]));
+/**
+ * The V8 flags `npm start` gives the server (scripts/start.mjs), but for one NODE_OPTIONS already
+ * sets. Read from the checkout that is started, so a baseline runs with the flags it shipped with.
+ */
+function serverNodeFlags(cwd: string | undefined, nodeOptions = process.env.NODE_OPTIONS ?? ''): string[] {
+  const file = path.join(cwd ?? process.cwd(), 'scripts/server-node-flags.json');
+  const { flags } = JSON.parse(fs.readFileSync(file, 'utf8')) as { flags: string[] };
+  return flags.filter((flag) => !nodeOptions.includes(flag.split('=')[0]));
 }
 
 function command(kind: ServerKind, port: number, opts: StartOptions): { args: string[]; env: Record<string, string>; health: string; dbFile?: string; tempDir?: string } {
@@ -145,7 +149,7 @@ function command(kind: ServerKind, port: number, opts: StartOptions): { args: st
     const tempDir = opts.dbFile ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-bench-'));
     const dbFile = opts.dbFile ?? path.join(tempDir!, 'switchboard.db');
     return {
-      args: [...prof, ...serverNodeFlags(opts.env?.NODE_OPTIONS), NEXT_BIN, 'start', ...host],
+      args: [...prof, ...serverNodeFlags(opts.cwd, opts.env?.NODE_OPTIONS), NEXT_BIN, 'start', ...host],
       env: {
         SWITCHBOARD_DIST_DIR: opts.distDir,
         DATABASE_URL: `file:${dbFile}`,

@@ -42,7 +42,7 @@ const EnvSchema = z.object({
   HOST: z.string().trim().min(1).default('127.0.0.1'),
   PORT: positiveInt('PORT').default(3000),
   SWITCHBOARD_GRPC_PORT: positiveInt('SWITCHBOARD_GRPC_PORT')
-    .refine((v) => v <= 65_535, { message: 'SWITCHBOARD_GRPC_PORT must be a TCP port (1–65535)' })
+    .refine((v) => v <= 65_535, { message: 'SWITCHBOARD_GRPC_PORT must be a TCP port (1-65535)' })
     .optional(),
   SWITCHBOARD_GRPC_PUBLIC_ADDRESS: z
     .string()
@@ -104,7 +104,7 @@ const EnvSchema = z.object({
     .default('')
     .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
     .refine((files) => files.length <= 16, { message: 'SWITCHBOARD_CARD_PUBLISHED_KEYS lists at most 16 key files (comma-separated)' }),
-  SWITCHBOARD_INSTANCE_ID: z.string().trim().regex(/^[\w.:-]{1,100}$/, 'SWITCHBOARD_INSTANCE_ID must be 1–100 letters, digits, or . : _ -').optional(),
+  SWITCHBOARD_INSTANCE_ID: z.string().trim().regex(/^[\w.:-]{1,100}$/, 'SWITCHBOARD_INSTANCE_ID must be 1-100 letters, digits, or . : _ -').optional(),
   SWITCHBOARD_OIDC_ISSUERS: z.string().default(''),
   SWITCHBOARD_OIDC_AUDIENCE: z.string().trim().min(1).max(1_000).optional(),
   SWITCHBOARD_OIDC_OWNER_CLAIM: z.string().trim().regex(CLAIM_NAME, 'SWITCHBOARD_OIDC_OWNER_CLAIM must be a claim name (letters, digits, _ . : / -)').default('sub'),

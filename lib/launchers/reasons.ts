@@ -2,6 +2,7 @@
  * Failure reasons: short, precise, and bounded, because they end up in a task's status
  * message and metadata, shown to peers and operators.
  */
+import { ELLIPSIS } from '../util/wide-chars';
 
 /** How much of a stderr tail goes into a reason. */
 export const REASON_TAIL_CHARS = 2000;
@@ -10,7 +11,7 @@ export const REASON_TAIL_CHARS = 2000;
 export function tailForReason(text: string): string {
   const trimmed = text.trim();
   if (trimmed.length <= REASON_TAIL_CHARS) return trimmed;
-  return `…${trimmed.slice(trimmed.length - REASON_TAIL_CHARS)}`;
+  return `${ELLIPSIS}${trimmed.slice(trimmed.length - REASON_TAIL_CHARS)}`;
 }
 
 export function withTail(reason: string, tail: string): string {

@@ -10,6 +10,7 @@ import { CursorSchema, readTaskState, START, TaskViewShape } from './task-view';
 import { UnknownTaskError } from './task-wait';
 import { answering, structured } from './tool-result';
 import { listAgents, type ListedAgent } from './agent-targets';
+import { LEFT_ARROW, RIGHT_ARROW } from '../util/wide-chars';
 
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 
@@ -146,7 +147,7 @@ function registerListTasks(server: McpServer) {
         const query = TaskListQuerySchema.parse({ state, agent: peer, direction: peer ? 'outbound' : undefined, limit: limit ?? 20, cursor });
         const page = await listTaskPage(query);
         const tasks = page.tasks.map(row);
-        const text = tasks.length ? tasks.map((t) => `${t.taskId} ${t.state} ${t.direction === 'inbound' ? '←' : '→'} ${t.with}: ${t.request}`).join('\n') : 'no tasks';
+        const text = tasks.length ? tasks.map((t) => `${t.taskId} ${t.state} ${t.direction === 'inbound' ? LEFT_ARROW : RIGHT_ARROW} ${t.with}: ${t.request}`).join('\n') : 'no tasks';
         return structured({ tasks, nextCursor: page.nextCursor }, text);
       }),
   );

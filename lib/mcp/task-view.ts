@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { loadTaskDetail } from '../dashboard/task-detail';
 import { isTerminalState, isTurnEndState, textOf, type Artifact } from '../protocol/types';
 import { MAX_OUTPUT_CHARS, MAX_WAIT_SECONDS } from './limits';
+import { ELLIPSIS } from '../util/wide-chars';
 
 /** Where a caller is in a task: the last event seq it saw and how much output it has read. */
 export interface Cursor {
@@ -82,7 +83,7 @@ function nextStep(view: Omit<TaskView, 'next'>): string {
   const id = JSON.stringify(view.taskId);
   if (view.moreOutput) return `The output continues: call wait with {"taskId":${id},"since":"${view.cursor}"} for the next part (it answers at once).`;
   if (view.done) return `Task ${view.taskId} ended ${view.state}${view.endReason ? ` (${view.endReason})` : ''}. The output above completes its result.`;
-  if (view.needsInput) return `Task ${view.taskId} is waiting for your answer${view.statusMessage ? `: "${view.statusMessage}"` : ''}. Answer with reply {"taskId":${id},"text":"…"}.`;
+  if (view.needsInput) return `Task ${view.taskId} is waiting for your answer${view.statusMessage ? `: "${view.statusMessage}"` : ''}. Answer with reply {"taskId":${id},"text":"${ELLIPSIS}"}.`;
   return (
     `Task ${view.taskId} is still running (${view.state}); it is not lost and needs no new dispatch. ` +
     `Call wait with {"taskId":${id},"since":"${view.cursor}"} to follow it: wait answers as soon as it changes or ends, or after up to ${MAX_WAIT_SECONDS} s.`

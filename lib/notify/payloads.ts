@@ -5,6 +5,7 @@
 import type { NotificationEvent, NotificationFormat } from '../config/notification-rules';
 import type { TaskRecord } from '../db/task-records';
 import { messageText } from '../protocol/message-text';
+import { ELLIPSIS, LEFT_ARROW, RIGHT_ARROW } from '../util/wide-chars';
 
 export const RESULT_PREVIEW_CHARS = 2_000;
 const PREVIEW_CHARS = 300;
@@ -18,7 +19,7 @@ export interface PayloadInput {
   at: Date;
 }
 
-const shorten = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+const shorten = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}${ELLIPSIS}` : text);
 
 export function jsonPayload(p: PayloadInput) {
   const t = p.task;
@@ -54,7 +55,7 @@ const slackEscape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, 
 
 export function slackPayload(p: PayloadInput) {
   const t = p.task;
-  const who = t.direction === 'outbound' ? `→ ${t.peerName ?? t.peerUrl ?? 'peer'}` : `← ${t.agentSlug ?? 'agent'}`;
+  const who = t.direction === 'outbound' ? `${RIGHT_ARROW} ${t.peerName ?? t.peerUrl ?? 'peer'}` : `${LEFT_ARROW} ${t.agentSlug ?? 'agent'}`;
   const what = t.state === 'input-required' ? 'needs input' : t.state;
   const reason = t.endReason ?? (t.state === 'input-required' ? messageText(t.statusMessage) : '');
   const lines = [

@@ -10,6 +10,7 @@ import type { TaskEventBody, TimelineEvent } from './task-events';
 import { messageText } from './message-text';
 import type { Message, TaskState } from './types';
 import { isTerminalState } from './types';
+import { ELLIPSIS } from '../util/wide-chars';
 
 /** How one event changes a task's summary; absent fields stay as they were. */
 export interface TaskSummaryChange {
@@ -94,5 +95,5 @@ const STATUS_CHARS = 240;
 /** The status message as one line of at most 240 characters: what lists, feeds and the CLI show. */
 export function statusTextOf(message: unknown): string {
   const flat = messageText(message).replace(/\s+/g, ' ').trim();
-  return flat.length > STATUS_CHARS ? `${flat.slice(0, STATUS_CHARS - 1)}…` : flat;
+  return flat.length > STATUS_CHARS ? `${flat.slice(0, STATUS_CHARS - 1)}${ELLIPSIS}` : flat;
 }

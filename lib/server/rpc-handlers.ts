@@ -55,9 +55,9 @@ function generationWait(metadata: Record<string, unknown> | undefined, signal: A
   if (!sb || typeof sb !== 'object') return undefined;
   const { waitForGenerationAfter: after, waitSeconds = MAX_GENERATION_WAIT_SECONDS } = sb as Record<string, unknown>;
   if (after === undefined) return undefined;
-  if (typeof after !== 'number' || !Number.isSafeInteger(after) || after < 0) throw new A2AError('invalidParams', 'params.metadata.switchboard.waitForGenerationAfter: expected a whole number ≥ 0');
+  if (typeof after !== 'number' || !Number.isSafeInteger(after) || after < 0) throw new A2AError('invalidParams', 'params.metadata.switchboard.waitForGenerationAfter: expected a whole number >= 0');
   if (typeof waitSeconds !== 'number' || !(waitSeconds > 0) || waitSeconds > MAX_GENERATION_WAIT_SECONDS) {
-    throw new A2AError('invalidParams', `params.metadata.switchboard.waitSeconds: expected seconds > 0 and ≤ ${MAX_GENERATION_WAIT_SECONDS}`);
+    throw new A2AError('invalidParams', `params.metadata.switchboard.waitSeconds: expected seconds > 0 and <= ${MAX_GENERATION_WAIT_SECONDS}`);
   }
   return { after, ms: waitSeconds * 1000, signal };
 }
@@ -70,11 +70,11 @@ function resumeAfter(metadata: Record<string, unknown> | undefined, lastEventId:
   const sb = metadata?.switchboard;
   const given = sb && typeof sb === 'object' ? (sb as Record<string, unknown>).afterGeneration : undefined;
   if (given !== undefined) {
-    if (typeof given !== 'number' || !Number.isSafeInteger(given) || given < 0) throw new A2AError('invalidParams', 'params.metadata.switchboard.afterGeneration: expected a whole number ≥ 0');
+    if (typeof given !== 'number' || !Number.isSafeInteger(given) || given < 0) throw new A2AError('invalidParams', 'params.metadata.switchboard.afterGeneration: expected a whole number >= 0');
     return given;
   }
   if (lastEventId === null || lastEventId === undefined || lastEventId === '') return undefined;
-  if (!/^\d{1,15}$/.test(lastEventId)) throw new A2AError('invalidParams', 'Last-Event-ID: expected a generation (a whole number ≥ 0)');
+  if (!/^\d{1,15}$/.test(lastEventId)) throw new A2AError('invalidParams', 'Last-Event-ID: expected a generation (a whole number >= 0)');
   return Number(lastEventId);
 }
 

@@ -1,5 +1,5 @@
 /**
- * What a started server loads (decisions 407, 408, 410, 411): a hub that serves A2A answers it
+ * What a started server loads (decisions 407, 408, 410, 411, 435): a hub that serves A2A answers it
  * before Next, so Next's pages and route files are loaded only when a request reaches them (not
  * all at start, each with its own copy of lib/); the gRPC binding's modules only when its port
  * is set; PostgreSQL's only on PostgreSQL; yaml only with a YAML config file. The server runs
@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { SourceMap } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort, startApp, type AppServer } from '../support/app-server';
@@ -46,6 +47,29 @@ const appEntries = (files: string[]) => files.flatMap((f) => f.match(/[/\\]serve
 const grpcModules = (files: string[]) => files.filter((f) => /node_modules[/\\](@grpc|@a2a-js)[/\\]/.test(f));
 const pgModules = (files: string[]) => files.filter((f) => /node_modules[/\\](pg|@prisma[/\\]adapter-pg)[/\\]/.test(f));
 const yamlModules = (files: string[]) => files.filter((f) => /node_modules[/\\]yaml[/\\]/.test(f));
+const serverChunks = (files: string[]) => files.filter((f) => /[/\\]server[/\\]chunks[/\\].+\.js$/.test(f));
+
+/**
+ * Each character outside Latin-1 in a chunk that comes from our own source (its source map says
+ * which), with a little context (decision 435). Next's own modules have some; they are not ours.
+ */
+function ourWideCharacters(file: string): string[] {
+  const text = fs.readFileSync(file, 'utf8');
+  const map = new SourceMap(JSON.parse(fs.readFileSync(`${file}.map`, 'utf8')));
+  return text.split('\n').flatMap((line, lineIndex) =>
+    wideCharacterColumns(line).flatMap((column) => {
+      const entry = map.findEntry(lineIndex, column);
+      const source = 'originalSource' in entry ? entry.originalSource : '(unmapped)';
+      return source.includes('node_modules/') ? [] : [`${source}: ${JSON.stringify(line.slice(Math.max(0, column - 40), column + 10))}`];
+    }),
+  );
+}
+
+function wideCharacterColumns(line: string): number[] {
+  const columns: number[] = [];
+  for (let i = 0; i < line.length; i++) if (line.charCodeAt(i) > 0xff) columns.push(i);
+  return columns;
+}
 
 describe('modules a started server loads', () => {
   it('an echo hub on SQLite loads no page, no A2A route file, no gRPC or PostgreSQL module; a route Next serves is loaded then', async () => {
@@ -62,6 +86,14 @@ describe('modules a started server loads', () => {
     // `%` in the URL: the fast path leaves the request to Next, whose route file answers it.
     expect(await echo(`${server.url}/a2a/ech%6F`)).toBe('completed');
     expect(appEntries(await loaded())).toContain('a2a/[slug]/route');
+  });
+
+  it('the chunks of our code an echo hub loads are Latin-1, so V8 keeps their sources one byte a character', async () => {
+    const { server, loaded } = await start();
+    expect(await echo(`${server.url}/a2a/echo`)).toBe('completed');
+    const chunks = serverChunks(await loaded());
+    expect(chunks.length).toBeGreaterThan(0);
+    expect(chunks.flatMap(ourWideCharacters)).toEqual([]);
   });
 
   it('a hub with a gRPC port loads the gRPC binding', async () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 export function sqliteFilePath(databaseUrl: string): string {
   if (databaseUrl === ':memory:' || databaseUrl === 'file::memory:') return ':memory:';
   if (/^(?!file:)[a-z][a-z0-9+.-]+:\/\//i.test(databaseUrl)) {
-    throw new Error(`DATABASE_URL: expected file:<path> (SQLite) or postgres://… (PostgreSQL), got a ${databaseUrl.split(':')[0]} URL`);
+    throw new Error(`DATABASE_URL: expected file:<path> (SQLite) or postgres://... (PostgreSQL), got a ${databaseUrl.split(':')[0]} URL`);
   }
   const raw = databaseUrl.startsWith('file:') ? databaseUrl.slice('file:'.length) : databaseUrl;
   return path.resolve(process.cwd(), raw.split('?')[0]);

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { ContextArtifact } from '../../agent-runner';
 import type { Message, Part } from '../../protocol/types';
+import { ELLIPSIS } from '../../util/wide-chars';
 
 export const WORKER_PROTOCOL = 'switchboard.worker/1';
 
@@ -118,5 +119,5 @@ export function frameParts(frame: { text?: string; parts?: Part[] }): Part[] {
 }
 
 function preview(line: string): string {
-  return JSON.stringify(line.length > 80 ? `${line.slice(0, 80)}…` : line);
+  return JSON.stringify(line.length > 80 ? `${line.slice(0, 80)}${ELLIPSIS}` : line);
 }
