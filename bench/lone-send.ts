@@ -6,12 +6,13 @@
  * timers: at 50/s that idle cost is spread over few sends).
  *
  *   npx tsx bench/lone-send.ts [--dist .next] [--baseline DIR] [--rounds N] [--rates 50,300]
- *                              [--seconds 20] [--sends 5000] [--idle 10] [--queries] [--cpu-prof]
+ *                              [--seconds 20] [--sends 5000] [--idle 10] [--queries] [--floor] [--cpu-prof]
  *
  * --baseline DIR measures the Switchboard built in another checkout (DIR/.next), interleaved with
  * this tree's in each round (as bench/cpu-cost.ts). --queries starts the servers with
  * SWITCHBOARD_QUERY_LOG=1 and reports reads, writes and commits per send (counting costs a
- * little CPU: take CPU figures from a run without it). --cpu-prof writes each server's V8
+ * little CPU: take CPU figures from a run without it). --floor adds the bare Next.js route
+ * (bench/next-floor) to each round: what a lone request costs a server that does nothing. --cpu-prof writes each server's V8
  * profile to bench/results/profiles/ (bench/profile-summary.ts; the warm-up comes first).
  */
 import fs from 'node:fs';
@@ -21,7 +22,7 @@ import { A2A_HEADERS, sendBody } from './lib/a2a';
 import { runLoad } from './lib/load';
 import { pacedLoad } from './lib/paced-load';
 import { countsBetween, queryCounts, type QueryCounts } from './lib/query-counts';
-import { killAllServers, startServer, type RunningServer } from './lib/servers';
+import { killAllServers, startServer, type RunningServer, type ServerKind } from './lib/servers';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => {
@@ -36,6 +37,7 @@ const seconds = Number(option('--seconds', '20'));
 const sends = Number(option('--sends', '5000'));
 const idleSeconds = Number(option('--idle', '10'));
 const withQueries = args.includes('--queries');
+const withFloor = args.includes('--floor');
 const cpuProfDir = args.includes('--cpu-prof') ? path.resolve('bench/results/profiles') : undefined;
 const EXPECT = 'TASK_STATE_COMPLETED';
 
@@ -58,7 +60,7 @@ interface Measured {
 
 /** Server CPU ms per unit of `work`, and the query counts per unit when counted. */
 async function measure(server: RunningServer, work: () => Promise<number>): Promise<Measured> {
-  const q0 = withQueries ? await queryCounts(server.url) : undefined;
+  const q0 = withQueries && server.kind === 'switchboard' ? await queryCounts(server.url) : undefined;
   const [cpu0, sys0] = [server.cpuSeconds(), systemSeconds(server.pid)];
   const units = await work();
   const cpuMs = ((server.cpuSeconds() - cpu0) * 1000) / units;
@@ -108,16 +110,17 @@ async function measureServer(name: string, server: RunningServer): Promise<void>
 
 async function main(): Promise<void> {
   console.log(`load average ${loadAverage()}`);
-  const targets = [
-    { name: 'branch', dist: distDir, cwd: undefined as string | undefined },
-    ...(baseline ? [{ name: 'baseline', dist: '.next', cwd: path.resolve(baseline) }] : []),
+  const targets: { name: string; kind: ServerKind; dist: string; cwd?: string }[] = [
+    { name: 'branch', kind: 'switchboard', dist: distDir },
+    ...(baseline ? [{ name: 'baseline', kind: 'switchboard' as const, dist: '.next', cwd: path.resolve(baseline) }] : []),
+    ...(withFloor ? [{ name: 'next-floor', kind: 'next-floor' as const, dist: distDir }] : []),
   ];
   const env = withQueries ? { SWITCHBOARD_QUERY_LOG: '1' } : undefined;
   for (let round = 0; round < rounds; round++) {
     // Alternate which goes first, so a drift in the machine's load does not favour one side.
     const order = round % 2 === 0 ? targets : [...targets].reverse();
-    for (const { name, dist, cwd } of order) {
-      const server = await startServer('switchboard', { distDir: dist, cwd, cpuProfDir, env });
+    for (const { name, kind, dist, cwd } of order) {
+      const server = await startServer(kind, { distDir: dist, cwd, cpuProfDir, env: kind === 'switchboard' ? env : undefined });
       try {
         await measureServer(name, server);
       } finally {
