@@ -49,10 +49,28 @@ function systemSeconds(pid: number): number {
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[12]) / 100; // stime, in USER_HZ
 }
 
+/** CPU seconds of the server's threads other than its main one (V8's GC helpers, libuv's pool, the WAL checkpointer's worker). */
+function otherThreadSeconds(pid: number): number {
+  let ticks = 0;
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    if (Number(tid) === pid) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // the thread ended
+    }
+  }
+  return ticks / 100;
+}
+
 interface Measured {
   cpuMs: number;
   /** Of cpuMs, in the kernel (syscalls, wake-ups). */
   sysMs: number;
+  /** Of cpuMs, on threads other than the main one. */
+  threadsMs: number;
   units: number;
   counts?: QueryCounts;
   checkpoints?: number;
@@ -61,14 +79,15 @@ interface Measured {
 /** Server CPU ms per unit of `work`, and the query counts per unit when counted. */
 async function measure(server: RunningServer, work: () => Promise<number>): Promise<Measured> {
   const q0 = withQueries && server.kind === 'switchboard' ? await queryCounts(server.url) : undefined;
-  const [cpu0, sys0] = [server.cpuSeconds(), systemSeconds(server.pid)];
+  const [cpu0, sys0, threads0] = [server.cpuSeconds(), systemSeconds(server.pid), otherThreadSeconds(server.pid)];
   const units = await work();
   const cpuMs = ((server.cpuSeconds() - cpu0) * 1000) / units;
   const sysMs = ((systemSeconds(server.pid) - sys0) * 1000) / units;
+  const threadsMs = ((otherThreadSeconds(server.pid) - threads0) * 1000) / units;
   const q1 = q0 ? await queryCounts(server.url) : undefined;
   const counts = q0 && q1 ? countsBetween(q0, q1, units) : undefined;
   const checkpoints = q0 && q1 ? (q1.checkpoints - q0.checkpoints) / units : undefined;
-  return { cpuMs, sysMs, units, counts, checkpoints };
+  return { cpuMs, sysMs, threadsMs, units, counts, checkpoints };
 }
 
 const crowd = (server: RunningServer, amount: number) => async () => {
@@ -85,7 +104,7 @@ async function idleCpuPerSecond(server: RunningServer): Promise<number> {
 
 const countsText = (m: Measured) =>
   m.counts ? `; per send ${m.counts.reads} reads, ${m.counts.writes} writes, ${m.counts.commits} commits, ${m.counts.prisma} prisma, ${m.checkpoints?.toFixed(3)} checkpoint passes` : '';
-const cpuText = (m: Measured) => `${m.cpuMs.toFixed(2)} ms CPU per send (${m.sysMs.toFixed(2)} system)`;
+const cpuText = (m: Measured) => `${m.cpuMs.toFixed(2)} ms CPU per send (${m.sysMs.toFixed(2)} system, ${m.threadsMs.toFixed(2)} off the main thread)`;
 
 async function measureServer(name: string, server: RunningServer): Promise<void> {
   await crowd(server, 2000)(); // warm-up: JIT, first loads
