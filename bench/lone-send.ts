@@ -9,7 +9,8 @@
  *                              [--seconds 20] [--sends 5000] [--idle 10] [--queries] [--floor] [--cpu-prof]
  *
  * --baseline DIR measures the Switchboard built in another checkout (DIR/.next), interleaved with
- * this tree's in each round (as bench/cpu-cost.ts). --queries starts the servers with
+ * this tree's in each round (as bench/cpu-cost.ts); --dist2 DIR a second build of this tree (a
+ * variant built with SWITCHBOARD_DIST_DIR=DIR), likewise. --queries starts the servers with
  * SWITCHBOARD_QUERY_LOG=1 and reports reads, writes and commits per send (counting costs a
  * little CPU: take CPU figures from a run without it). --floor adds the bare Next.js route
  * (bench/next-floor) to each round: what a lone request costs a server that does nothing. --cpu-prof writes each server's V8
@@ -31,6 +32,7 @@ const option = (name: string, fallback: string) => {
 };
 const distDir = option('--dist', '.next');
 const baseline = option('--baseline', '');
+const otherDist = option('--dist2', '');
 const rounds = Number(option('--rounds', '1'));
 const rates = option('--rates', '50,300').split(',').map(Number);
 const seconds = Number(option('--seconds', '20'));
@@ -132,6 +134,7 @@ async function main(): Promise<void> {
   const targets: { name: string; kind: ServerKind; dist: string; cwd?: string }[] = [
     { name: 'branch', kind: 'switchboard', dist: distDir },
     ...(baseline ? [{ name: 'baseline', kind: 'switchboard' as const, dist: '.next', cwd: path.resolve(baseline) }] : []),
+    ...(otherDist ? [{ name: otherDist, kind: 'switchboard' as const, dist: otherDist }] : []),
     ...(withFloor ? [{ name: 'next-floor', kind: 'next-floor' as const, dist: distDir }] : []),
   ];
   const env = withQueries ? { SWITCHBOARD_QUERY_LOG: '1' } : undefined;
