@@ -21,15 +21,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { A2A_HEADERS, sendBody } from './lib/a2a';
 import { runLoad } from './lib/load';
+import { cliOption } from './lib/options';
 import { pacedLoad } from './lib/paced-load';
 import { countsBetween, queryCounts, type QueryCounts } from './lib/query-counts';
 import { killAllServers, startServer, type RunningServer, type ServerKind } from './lib/servers';
 
 const args = process.argv.slice(2);
-const option = (name: string, fallback: string) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : fallback;
-};
+const option = (name: string, fallback: string) => cliOption(name, fallback, args);
 const distDir = option('--dist', '.next');
 const baseline = option('--baseline', '');
 const otherDist = option('--dist2', '');
