@@ -101,6 +101,13 @@ export interface AgentRunner {
    * the task snapshot until the turn's first event, so a reply that comes first is sent alone.
    */
   mayReplyWithMessage?: boolean;
+  /**
+   * The turn reads and changes nothing but its own task (no process, peer, file or other task),
+   * so it may start before its task's creation has committed: a first turn that ends at once
+   * (echo) queues its end with the creation, and both commit in one transaction (decision 425).
+   * A crash before that commit leaves nothing, as it did before the creation committed.
+   */
+  touchesOnlyItsTask?: boolean;
   /** Releases long-lived resources (rpc workers). Called at shutdown. */
   close?(): Promise<void>;
   /**

@@ -112,3 +112,9 @@ export function parseOptions(argv: string[]): BenchOptions {
   }
   return opts;
 }
+
+/** A standalone bench script's `--name value` option, or `fallback` when it is not given. */
+export function cliOption(name: string, fallback: string, argv: string[] = process.argv.slice(2)): string {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : fallback;
+}

@@ -3,6 +3,7 @@ import { textOf } from '../protocol/types';
 
 /** Answers input-required on the first turn, and completes on the follow-up (text, or data) in the same task. */
 export const askRunner: AgentRunner = {
+  touchesOnlyItsTask: true,
   async runTurn(turn) {
     if (turn.history.length === 0) {
       return { state: 'input-required', parts: [{ kind: 'text', text: `You asked: "${textOf(turn.message.parts)}". What is your name?` }] };

@@ -21,8 +21,15 @@ import { chargeStoredBytes } from '../../quotas/caller-quotas';
 
 export async function createTaskRecord(task: NewTask, events: NewEvent[], messages: Message[] = []): Promise<CommittedChange> {
   outputMeter().start(task.id, events);
-  const change = await insertTask(task, events, messages);
-  await chargeThenPublish(change, events);
+  // The task's first place in publication order, taken before anything else can be written to
+  // it: a turn may queue its end before this commits (decision 425), and the end's publication
+  // must still follow the creation's.
+  const publication = reservePublication(task.id);
+  const change = await insertTask(task, events, messages).catch((err: unknown) => {
+    publication.release();
+    throw err;
+  });
+  await publication.publish(change, events);
   metrics().tasksCreated.inc(taskLabels(change.task));
   return change;
 }
@@ -76,7 +83,7 @@ const CRASH_AFTER_END_COMMIT = process.env.SWITCHBOARD_TEST_CRASH_AFTER_END_COMM
 async function commit(taskId: string, events: NewEvent[], opts: WriteOptions): Promise<CommittedChange | null> {
   const change = await appendEvents(taskId, events, { ...opts, patch: { ...opts.patch, ...summaryPatch(events, new Date()) } });
   if (change && CRASH_AFTER_END_COMMIT && change.task.endedAt) process.kill(process.pid, 'SIGKILL');
-  if (change) await chargeThenPublish(change, events);
+  if (change) await reservePublication(taskId).publish(change, events);
   return change;
 }
 
@@ -86,25 +93,43 @@ async function commit(taskId: string, events: NewEvent[], opts: WriteOptions): P
  */
 const publications = () => appPart('taskPublications', () => new Map<string, Promise<void>>());
 
+/** A place in a task's publication order: publish a committed change in it, or release it unused. */
+interface Publication {
+  publish(change: CommittedChange, events: readonly NewEvent[]): Promise<void>;
+  release(): void;
+}
+
 /**
- * Charges the owner, then publishes the change, in the task's commit order. A charge is a round
- * trip on PostgreSQL (the shared counter) and two commits' charges can come back in either
- * order; publishing each when its own charge returned let a later event reach the hub first,
- * and a follower then skipped the earlier one. A charge that fails never holds a publication.
+ * Takes the task's next place in publication order (commit order: a write takes it when it is
+ * queued or once it committed, before the task's next write). Publishing charges the owner, then
+ * publishes once every earlier place was published or released. A charge is a round trip on
+ * PostgreSQL (the shared counter) and two commits' charges can come back in either order;
+ * publishing each when its own charge returned let a later event reach the hub first, and a
+ * follower then skipped the earlier one. A charge that fails never holds a publication.
  */
-async function chargeThenPublish(change: CommittedChange, events: readonly NewEvent[]): Promise<void> {
-  const taskId = change.task.id;
-  const charged = chargeOwner(change, events).catch(() => undefined);
+function reservePublication(taskId: string): Publication {
   const publishing = publications();
   const previous = publishing.get(taskId) ?? Promise.resolve();
-  const published = previous.then(() => charged).then(() => eventHub().publish(change));
-  const settled = published.catch(() => undefined);
+  let settle!: () => void;
+  const settled = new Promise<void>((resolve) => (settle = resolve));
   publishing.set(taskId, settled);
-  try {
-    await published;
-  } finally {
+  const release = () => {
+    settle();
     if (publishing.get(taskId) === settled) publishing.delete(taskId);
-  }
+  };
+  return {
+    release,
+    async publish(change, events) {
+      const charged = chargeOwner(change, events).catch(() => undefined);
+      try {
+        await previous;
+        await charged;
+        await eventHub().publish(change);
+      } finally {
+        release();
+      }
+    },
+  };
 }
 
 /**

@@ -159,13 +159,20 @@ async function createTask(req: SendRequest, contextId: string, joinsContext: boo
   );
   // Issued in the same event-loop turn as the task's write: one group commit for both.
   const begun = first?.begin({ id: taskId, contextId, traceContext: traceContext ?? null }) ?? null;
+  const turn = () => startTurn({ agent, taskId, contextId, message: stored, history: [], peer: req.peer, owner: scope.owner, turnNumber: 1, ...(joinsContext ? {} : { freshContext: true }) });
+  // A turn that touches nothing but its task starts with the task's write: one that ends at once
+  // (echo) queues its end in this event-loop turn, and the two commit together (decision 425).
+  // Not in a context the caller named (the insert may fail and be retried with a fresh one), nor
+  // with work that must exist before the turn (a relay's child, an inline push config).
+  const early = agent.runner.touchesOnlyItsTask === true && !joinsContext && !begun && !req.onTaskCreated;
+  if (early) turn();
   const change = await creating.catch(async (err: unknown) => {
     await begun?.abandon(`the caller's task was not created (${errorMessage(err)})`);
     throw err;
   });
   await begun?.start();
   await req.onTaskCreated?.(taskId);
-  startTurn({ agent, taskId, contextId, message: stored, history: [], peer: req.peer, owner: scope.owner, turnNumber: 1, ...(joinsContext ? {} : { freshContext: true }) });
+  if (!early) turn();
   return change.task;
 }
 
