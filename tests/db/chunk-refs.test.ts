@@ -8,7 +8,7 @@
  * the pruner, which keeps the child while the caller's log names it.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { freshStore } from '../support/in-process';
+import { freshStore, storeQuery } from '../support/in-process';
 import type { ArtifactChunk } from '../../lib/protocol/types';
 import type { NewEvent, StoredEvent } from '../../lib/db/task-records';
 
@@ -30,14 +30,7 @@ const chunk = (i: number): ArtifactChunk => ({ artifact: { artifactId: 'out', pa
 const textOf = (events: StoredEvent[]) => events.flatMap((e) => (e.type === 'artifact' && 'artifact' in e.payload ? e.payload.artifact.parts : [])).map((p) => (p.kind === 'text' ? p.text : '')).join('');
 const expected = `${Array.from({ length: CHUNKS }, (_, i) => `chunk ${i}\n`).join('')}own\n`;
 
-async function query<R>(sql: string, values: unknown[] = []): Promise<R[]> {
-  if (client.store().kind === 'postgresql') {
-    let n = 0;
-    return (await client.pgQuery(sql.replace(/\?/g, () => `$${++n}`), values)).rows as R[];
-  }
-  const stmt = client.sqliteTaskWriter().conn.prepare(sql);
-  return (stmt.reader ? stmt.all(...values) : (stmt.run(...values), [])) as R[];
-}
+const query = storeQuery;
 const storedRows = async (taskId: string) => Number((await query<{ n: number | string }>('SELECT count(*) AS "n" FROM "TaskEvent" WHERE "taskId" = ?', [taskId]))[0].n);
 const exists = async (taskId: string) => (await query('SELECT 1 FROM "Task" WHERE "id" = ?', [taskId])).length > 0;
 
