@@ -54,6 +54,7 @@ const BOTH_PROVIDERS = [
   'tests/protocol/relay-legacy-peer.test.ts',
   'tests/protocol/relay-commits.test.ts',
   'tests/protocol/echo-commits.test.ts',
+  'tests/protocol/relay-chunk-rows.test.ts',
   'tests/mcp/mcp.test.ts',
   'tests/client/dispatch-again.test.ts',
   'tests/cli/export-and-retention.test.ts',

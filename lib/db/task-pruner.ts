@@ -11,6 +11,7 @@
  * - a task with an open descendant: the ancestors of every open task are held (a recursive walk
  *   up `parentTaskId` from the open tasks that have a parent, read from an index).
  * - a task with a push delivery or notification still pending: it is still to be sent.
+ * - a relay's child while its parent is kept: the parent's log names the child's chunk rows.
  *
  * Bounded and paced like the outbox pruner (prune-batches.ts): oldest end first,
  * TASK_PRUNE_BATCH tasks per statement, at most a tenth of the time spent pruning; on
@@ -19,6 +20,7 @@
 import { sqliteTime } from './task-store';
 import { OPEN_STATES, TERMINAL_STATES } from '../protocol/types';
 import { deleteInBatches, type PruneStatement } from './prune-batches';
+import { CHUNK_REF_TYPE } from './event-refs';
 
 /**
  * Tasks per statement: a finished task is a row with about ten more (events, messages,
@@ -37,8 +39,13 @@ const HELD = `WITH RECURSIVE "held"("id") AS (
   SELECT "up"."parentTaskId" FROM "Task" "up" JOIN "held" ON "up"."id" = "held"."id" WHERE "up"."parentTaskId" IS NOT NULL
 )`;
 
-/** `plus` is SQLite's `+`, which keeps an outbox lookup on its taskId index (not every pending row). */
+/**
+ * `plus` is SQLite's `+`, which keeps an outbox lookup on its taskId index (not every pending row).
+ * A relay's child goes after its parent: the parent's log names the child's chunk rows
+ * (event-refs.ts, decision 420).
+ */
 const nothingPending = (plus: string) => `NOT EXISTS (SELECT 1 FROM "held" WHERE "held"."id" = "t"."id")
+  AND NOT EXISTS (SELECT 1 FROM "TaskEvent" "r" WHERE "r"."taskId" = "t"."parentTaskId" AND ${plus}"r"."type" = '${CHUNK_REF_TYPE}')
   AND NOT EXISTS (SELECT 1 FROM "PushDelivery" "p" WHERE "p"."taskId" = "t"."id" AND ${plus}"p"."state" = 'pending')
   AND NOT EXISTS (SELECT 1 FROM "NotificationDelivery" "n" WHERE "n"."taskId" = "t"."id" AND ${plus}"n"."state" = 'pending')`;
 

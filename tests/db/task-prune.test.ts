@@ -7,7 +7,7 @@
  * A ListTasks page token outlives the task it points at: it is a keyset cursor.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { freshStore } from '../support/in-process';
+import { freshStore, storeQuery } from '../support/in-process';
 import { testStore } from '../support/postgres';
 import type { TaskState } from '../../lib/protocol/types';
 
@@ -22,15 +22,7 @@ const HOUR = 3_600_000;
 const now = new Date();
 const ago = (ms: number) => new Date(now.getTime() - ms);
 
-/** One statement with `?` placeholders on whichever store this run tests. */
-async function query<R>(sql: string, values: unknown[] = []): Promise<R[]> {
-  if (client.store().kind === 'postgresql') {
-    let n = 0;
-    return (await client.pgQuery(sql.replace(/\?/g, () => `$${++n}`), values)).rows as R[];
-  }
-  const stmt = client.sqliteTaskWriter().conn.prepare(sql);
-  return (stmt.reader ? stmt.all(...values) : (stmt.run(...values), [])) as R[];
-}
+const query = storeQuery;
 
 const taskIds = async () => (await query<{ id: string }>('SELECT "id" FROM "Task" ORDER BY "id"')).map((r) => r.id);
 const rowsOf = async (table: string, taskId: string) => Number((await query<{ n: number | string }>(`SELECT count(*) AS "n" FROM "${table}" WHERE "taskId" = ?`, [taskId]))[0].n);

@@ -42,3 +42,17 @@ export async function freshStore(env: Record<string, string> = {}): Promise<stri
   }
   return dir;
 }
+
+/**
+ * One statement with `?` placeholders on whichever store the fresh store is (after freshStore()):
+ * what a test checks at rest, beside what the repositories return.
+ */
+export async function storeQuery<R>(sql: string, values: unknown[] = []): Promise<R[]> {
+  const client = await import('../../lib/db/client');
+  if (client.store().kind === 'postgresql') {
+    let n = 0;
+    return (await client.pgQuery(sql.replace(/\?/g, () => `$${++n}`), values)).rows as R[];
+  }
+  const stmt = client.sqliteTaskWriter().conn.prepare(sql);
+  return (stmt.reader ? stmt.all(...values) : (stmt.run(...values), [])) as R[];
+}

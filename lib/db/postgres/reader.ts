@@ -14,6 +14,7 @@ import type { RawArtifactRow, RawChanges, RawEventRow, RawMessageRow, RawSentMes
 import { OPEN_STATES } from '../../protocol/types';
 import { countQueries } from '../query-counter';
 import { corked, named } from './pool';
+import { CHUNK_REF_TYPE, expandRefs, refRanges, withRefType, type RowRange } from '../event-refs';
 
 interface QueuedRead {
   query: pg.QueryConfig;
@@ -87,7 +88,22 @@ const SQL = {
     FROM unnest($1::text[], $2::integer[]) AS c("taskId", "afterSeq")
     JOIN "TaskEvent" e ON e."taskId" = c."taskId" AND e."seq" > c."afterSeq"
     ORDER BY e."taskId", e."seq"`,
+  // The rows reference rows name (event-refs.ts), every range in one statement.
+  rowRanges: `SELECT e."taskId",e."seq",e."type",e."state",e."payload",e."at"
+    FROM unnest($1::text[], $2::integer[], $3::integer[]) AS r("taskId", "from", "to")
+    JOIN "TaskEvent" e ON e."taskId" = r."taskId" AND e."seq" BETWEEN r."from" AND r."to"`,
+  refBytes: `SELECT COALESCE(SUM(LENGTH(e."payload")), 0) AS "bytes"
+    FROM "TaskEvent" r JOIN "TaskEvent" e ON e."taskId" = r."payload"::json->>'task'
+      AND e."seq" BETWEEN (r."payload"::json->>'from')::integer AND (r."payload"::json->>'from')::integer + (r."payload"::json->>'count')::integer - 1
+    WHERE r."taskId" = $1 AND r."type" = '${CHUNK_REF_TYPE}'`,
 };
+
+/** The rows of `ranges` (none: no query), through `query` (the reader's pipe or a writer's connection). */
+export async function readRowRanges(query: (q: pg.QueryConfig) => Promise<pg.QueryResult<RawEventRow>>, ranges: readonly RowRange[]): Promise<RawEventRow[]> {
+  if (!ranges.length) return [];
+  countQueries('reads');
+  return (await query(named(SQL.rowRanges, [ranges.map((r) => r.taskId), ranges.map((r) => r.from), ranges.map((r) => r.to)]))).rows;
+}
 
 export class PgTaskReader implements TaskReader {
   constructor(
@@ -105,8 +121,16 @@ export class PgTaskReader implements TaskReader {
     return (await this.rows<RawTaskRow>(SQL.task, [taskId]))[0];
   }
 
-  events(taskId: string, afterSeq: number, types?: readonly string[]): Promise<RawEventRow[]> {
-    return types ? this.rows(SQL.eventsOfTypes, [taskId, afterSeq, types]) : this.rows(SQL.events, [taskId, afterSeq]);
+  async events(taskId: string, afterSeq: number, types?: readonly string[]): Promise<RawEventRow[]> {
+    const rows = await (types ? this.rows<RawEventRow>(SQL.eventsOfTypes, [taskId, afterSeq, withRefType(types)]) : this.rows<RawEventRow>(SQL.events, [taskId, afterSeq]));
+    return this.expanded(rows, () => afterSeq);
+  }
+
+  /** Reference rows replaced by the chunks they name (event-refs.ts): one more statement when there are any. */
+  private async expanded(rows: RawEventRow[], afterSeq: (taskId: string) => number): Promise<RawEventRow[]> {
+    const ranges = refRanges(rows);
+    if (!ranges.length) return rows;
+    return expandRefs(rows, await readRowRanges((q) => this.pipe.query<RawEventRow>(q), ranges), afterSeq);
   }
 
   messages(taskId: string, limit?: number): Promise<RawMessageRow[]> {
@@ -118,8 +142,8 @@ export class PgTaskReader implements TaskReader {
   }
 
   async artifactBytes(taskId: string): Promise<number> {
-    const [row] = await this.rows<{ bytes: string | number }>(SQL.artifactBytes, [taskId]);
-    return Number(row?.bytes ?? 0);
+    const [own, referenced] = await Promise.all([SQL.artifactBytes, SQL.refBytes].map((sql) => this.rows<{ bytes: string | number }>(sql, [taskId])));
+    return Number(own[0]?.bytes ?? 0) + Number(referenced[0]?.bytes ?? 0);
   }
 
   async taskParts(taskId: string, messageLimit: number | null): Promise<RawTaskParts | undefined> {
@@ -145,6 +169,7 @@ export class PgTaskReader implements TaskReader {
       named(SQL.eventsAfter, [cursors.map((c) => c.taskId), cursors.map((c) => c.afterSeq)]),
       named(SQL.tasks, [taskIds]),
     ]);
-    return { events: events.rows as RawEventRow[], tasks: tasks.rows as RawTaskRow[] };
+    const after = new Map(cursors.map((c) => [c.taskId, c.afterSeq]));
+    return { events: await this.expanded(events.rows as RawEventRow[], (id) => after.get(id) ?? 0), tasks: tasks.rows as RawTaskRow[] };
   }
 }

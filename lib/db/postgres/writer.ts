@@ -17,12 +17,20 @@ import { INSERT_COLUMNS, PG_ENCODERS, insertValues, patchValue } from '../task-c
 import { AppendRuns } from '../append-runs';
 import { PgWriteQueue, type PgWriteQueueHooks } from './write-queue';
 import { named } from './pool';
-import { resultTextOf, serializeEvents, sqliteTime, type RawTaskRow, type SerializedEvent, type TaskWriter, type WriteGuard, type WriteResult } from '../task-store';
+import { CHUNK_REF_TYPE, expandRefs, logRows, refRanges } from '../event-refs';
+import { readRowRanges } from './reader';
+import { resultTextOf, serializeEvents, sqliteTime, type RawEventRow, type RawTaskRow, type SerializedEvent, type TaskWriter, type WriteGuard, type WriteResult } from '../task-store';
 
 const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 
-/** The events and messages of a change, as array parameters for unnest(). */
-const eventArrays = (events: SerializedEvent[]) => [events.map((e) => e.type), events.map((e) => e.state), events.map((e) => e.payload)];
+/**
+ * The events and messages of a change, as array parameters for unnest(). Stored: a run of a
+ * relay's chunks as one reference row (event-refs.ts), each row at its offset after the base.
+ */
+const eventArrays = (events: SerializedEvent[]) => {
+  const rows = logRows(events);
+  return [rows.map((r) => r.type), rows.map((r) => r.state), rows.map((r) => r.payload), rows.map((r) => r.offset)];
+};
 const messageArrays = (messages: Message[]) => [
   messages.map((m) => m.messageId),
   messages.map((m) => m.role),
@@ -33,11 +41,11 @@ const messageArrays = (messages: Message[]) => [
 /** CTEs that insert the change's events (seqs after `base`) and messages, for the task row `t`. */
 const childInserts = (base: string, p: number) => `
   e AS (INSERT INTO "TaskEvent" ("taskId","seq","type","state","payload","at")
-    SELECT t."id", ${base} + x.ord, x.type, x.state, x.payload, $${p}::timestamp(3) FROM t,
-      unnest($${p + 1}::text[], $${p + 2}::text[], $${p + 3}::text[]) WITH ORDINALITY AS x(type, state, payload, ord)),
+    SELECT t."id", ${base} + x.off, x.type, x.state, x.payload, $${p}::timestamp(3) FROM t,
+      unnest($${p + 1}::text[], $${p + 2}::text[], $${p + 3}::text[], $${p + 4}::integer[]) AS x(type, state, payload, off)),
   m AS (INSERT INTO "Message" ("taskId","messageId","role","parts","metadata","createdAt")
     SELECT t."id", y.mid, y.role, y.parts, y.meta, $${p}::timestamp(3) FROM t,
-      unnest($${p + 4}::text[], $${p + 5}::text[], $${p + 6}::text[], $${p + 7}::text[]) WITH ORDINALITY AS y(mid, role, parts, meta, ord)
+      unnest($${p + 5}::text[], $${p + 6}::text[], $${p + 7}::text[], $${p + 8}::text[]) WITH ORDINALITY AS y(mid, role, parts, meta, ord)
     ORDER BY y.ord)`;
 
 const insertParam = (column: (typeof INSERT_COLUMNS)[number]) => `$${INSERT_COLUMNS.indexOf(column) + 1}`;
@@ -98,7 +106,7 @@ interface KnownArtifacts {
   lastSeq: number;
 }
 
-const ARTIFACT_EVENTS_SQL = 'SELECT "payload" FROM "TaskEvent" WHERE "taskId" = $1 AND "type" = \'artifact\' ORDER BY "seq"';
+const ARTIFACT_EVENTS_SQL = `SELECT "taskId","seq","type","state","payload","at" FROM "TaskEvent" WHERE "taskId" = $1 AND "type" IN ('artifact','${CHUNK_REF_TYPE}') ORDER BY "seq"`;
 
 export class PgTaskWriter implements TaskWriter {
   private readonly queue: PgWriteQueue;
@@ -160,8 +168,9 @@ export class PgTaskWriter implements TaskWriter {
 }
 
 async function artifactsFromLog(client: pg.PoolClient, taskId: string): Promise<Artifact[]> {
-  const rows = (await client.query<{ payload: string }>(named(ARTIFACT_EVENTS_SQL, [taskId]))).rows;
-  return accumulateArtifacts(rows.map((r) => JSON.parse(r.payload) as ArtifactChunk));
+  const rows = (await client.query<RawEventRow>(named(ARTIFACT_EVENTS_SQL, [taskId]))).rows;
+  const referenced = await readRowRanges((q) => client.query<RawEventRow>(q), refRanges(rows));
+  return accumulateArtifacts(expandRefs(rows, referenced, () => 0).map((r) => JSON.parse(r.payload) as ArtifactChunk));
 }
 
 /** The guarded UPDATE of the task row (the compare-and-set) with the change's inserts, as one statement. */

@@ -9,6 +9,7 @@ import type Database from 'better-sqlite3';
 import type { RawArtifactRow, RawChanges, RawEventRow, RawMessageRow, RawSentMessage, RawTaskParts, RawTaskRow, SentMessageScope, TaskCursor, TaskReader } from '../task-store';
 import { isTerminalState, OPEN_STATES, type TaskState } from '../../protocol/types';
 import { countQueries } from '../query-counter';
+import { CHUNK_REF_TYPE, chunkRefOf, expandRefs, refRanges, withRefType } from '../event-refs';
 
 export type { RawEventRow, RawMessageRow, RawArtifactRow };
 
@@ -27,6 +28,9 @@ export class SqliteTaskReader implements TaskReader {
       messages: conn.prepare('SELECT "messageId","role","parts","metadata" FROM "Message" WHERE "taskId" = ? ORDER BY "id"'),
       lastMessages: conn.prepare('SELECT * FROM (SELECT "id","messageId","role","parts","metadata" FROM "Message" WHERE "taskId" = ? ORDER BY "id" DESC LIMIT ?) ORDER BY "id"'),
       artifactBytes: conn.prepare('SELECT COALESCE(SUM(LENGTH("payload")), 0) AS "bytes" FROM "TaskEvent" WHERE "taskId" = ? AND "type" = \'artifact\''),
+      rowRange: conn.prepare(`SELECT ${EVENT_COLUMNS} FROM "TaskEvent" WHERE "taskId" = ? AND "seq" BETWEEN ? AND ? ORDER BY "seq"`),
+      rangeBytes: conn.prepare('SELECT COALESCE(SUM(LENGTH("payload")), 0) AS "bytes" FROM "TaskEvent" WHERE "taskId" = ? AND "seq" BETWEEN ? AND ?'),
+      chunkRefs: conn.prepare(`SELECT "payload" FROM "TaskEvent" WHERE "taskId" = ? AND "type" = '${CHUNK_REF_TYPE}'`),
       artifacts: conn.prepare('SELECT "artifactId","name","description","parts","metadata" FROM "Artifact" WHERE "taskId" = ? ORDER BY "position"'),
       sentMessage: conn.prepare(
         'SELECT m."taskId", m."createdAt" FROM "Message" m JOIN "Task" t ON t."id" = m."taskId" WHERE m."messageId" = ? AND m."role" = \'user\' AND t."direction" = ? AND t."agentSlug" = ? AND t."owner" = ? ORDER BY m."id" DESC LIMIT 1',
@@ -42,15 +46,32 @@ export class SqliteTaskReader implements TaskReader {
   }
 
   events(taskId: string, afterSeq: number, types?: readonly string[]): RawEventRow[] {
+    return this.expanded(this.storedEvents(taskId, afterSeq, types), () => afterSeq);
+  }
+
+  /** The stored rows, reference rows included (event-refs.ts). */
+  private storedEvents(taskId: string, afterSeq: number, types?: readonly string[]): RawEventRow[] {
     countQueries('reads');
     if (!types) return this.stmts.events.all(taskId, afterSeq) as RawEventRow[];
-    const key = types.join(',');
+    const kinds = withRefType(types);
+    const key = kinds.join(',');
     let stmt = this.eventsByTypes.get(key);
     if (!stmt) {
-      const sql = `SELECT ${EVENT_COLUMNS} FROM "TaskEvent" WHERE "taskId" = ? AND "seq" > ? AND "type" IN (${types.map(() => '?').join(',')}) ORDER BY "seq"`;
+      const sql = `SELECT ${EVENT_COLUMNS} FROM "TaskEvent" WHERE "taskId" = ? AND "seq" > ? AND "type" IN (${kinds.map(() => '?').join(',')}) ORDER BY "seq"`;
       this.eventsByTypes.set(key, (stmt = this.conn.prepare(sql)));
     }
-    return stmt.all(taskId, afterSeq, ...types) as RawEventRow[];
+    return stmt.all(taskId, afterSeq, ...kinds) as RawEventRow[];
+  }
+
+  /** Reference rows replaced by the chunks they name (event-refs.ts): one read per run of chunks. */
+  private expanded(rows: RawEventRow[], afterSeq: (taskId: string) => number): RawEventRow[] {
+    const ranges = refRanges(rows);
+    if (!ranges.length) return rows;
+    const referenced = ranges.flatMap((r) => {
+      countQueries('reads');
+      return this.stmts.rowRange.all(r.taskId, r.from, r.to) as RawEventRow[];
+    });
+    return expandRefs(rows, referenced, afterSeq);
   }
 
   /** Oldest first; `limit` keeps only the most recent. */
@@ -59,10 +80,15 @@ export class SqliteTaskReader implements TaskReader {
     return (limit === undefined ? this.stmts.messages.all(taskId) : this.stmts.lastMessages.all(taskId, limit)) as RawMessageRow[];
   }
 
-  /** The stored JSON size of a task's artifact chunks (the output limit's measure). */
+  /** The stored JSON size of a task's artifact chunks (the output limit's measure), referenced ones included. */
   artifactBytes(taskId: string): number {
     countQueries('reads');
-    return (this.stmts.artifactBytes.get(taskId) as { bytes: number }).bytes;
+    const own = (this.stmts.artifactBytes.get(taskId) as { bytes: number }).bytes;
+    const refs = this.stmts.chunkRefs.all(taskId) as { payload: string }[];
+    return refs.reduce((sum, row) => {
+      const ref = chunkRefOf(row);
+      return sum + (this.stmts.rangeBytes.get(ref.task, ref.from, ref.from + ref.count - 1) as { bytes: number }).bytes;
+    }, own);
   }
 
   artifacts(taskId: string): RawArtifactRow[] {

@@ -22,10 +22,11 @@ import { WriteQueue } from './write-queue';
 import { RunningArtifacts } from '../running-artifacts';
 import { AppendRuns } from '../append-runs';
 import { INSERT_COLUMNS, SQLITE_ENCODERS, insertValues, patchValue } from '../task-columns';
-import { RESULT_TEXT_LIMIT, resultTextOf, serializeEvents, sqliteTime, type RawTaskRow, type SerializedEvent, type TaskWriter, type WriteGuard, type WriteResult } from '../task-store';
+import { RESULT_TEXT_LIMIT, resultTextOf, serializeEvents, sqliteTime, type RawEventRow, type RawTaskRow, type SerializedEvent, type TaskWriter, type WriteGuard, type WriteResult } from '../task-store';
 import { BACKSTOP_PAGES, startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer';
 import { countQueries, queryLogEnabled } from '../query-counter';
 import { writeOutboxSqlite } from './outboxes';
+import { CHUNK_REF_TYPE, expandRefs, logRows, refRanges } from '../event-refs';
 
 export { RESULT_TEXT_LIMIT, sqliteTime, type RawTaskRow, type WriteGuard, type WriteResult };
 
@@ -62,7 +63,10 @@ export class SqliteTaskWriter implements TaskWriter {
       insertEvent: this.conn.prepare('INSERT INTO "TaskEvent" ("taskId","seq","type","state","payload","at") VALUES (?,?,?,?,?,?)'),
       insertMessage: this.conn.prepare('INSERT INTO "Message" ("taskId","messageId","role","parts","metadata","createdAt") VALUES (?,?,?,?,?,?)'),
       setResultText: this.conn.prepare('UPDATE "Task" SET "resultText" = ? WHERE "id" = ? RETURNING *'),
-      artifactEvents: this.conn.prepare('SELECT "payload" FROM "TaskEvent" WHERE "taskId" = ? AND "type" = \'artifact\' ORDER BY "seq"'),
+      artifactEvents: this.conn.prepare(
+        `SELECT "taskId","seq","type","state","payload","at" FROM "TaskEvent" WHERE "taskId" = ? AND "type" IN ('artifact','${CHUNK_REF_TYPE}') ORDER BY "seq"`,
+      ),
+      rowRange: this.conn.prepare('SELECT "taskId","seq","type","state","payload","at" FROM "TaskEvent" WHERE "taskId" = ? AND "seq" BETWEEN ? AND ? ORDER BY "seq"'),
       deleteArtifacts: this.conn.prepare('DELETE FROM "Artifact" WHERE "taskId" = ?'),
       insertArtifact: this.conn.prepare('INSERT INTO "Artifact" ("taskId","artifactId","position","name","description","parts","metadata") VALUES (?,?,?,?,?,?,?)'),
       insertTask: this.conn.prepare(INSERT_TASK_SQL),
@@ -101,11 +105,9 @@ export class SqliteTaskWriter implements TaskWriter {
   }
 
   private insertEvents(taskId: string, base: number, events: SerializedEvent[], at: string): WriteResult['events'] {
-    return events.map((e, i) => {
-      const row = { seq: base + i + 1, type: e.type, state: e.state, payload: e.payload, value: e.value, at };
-      this.stmts.insertEvent.run(taskId, row.seq, row.type, row.state, row.payload, at);
-      return row;
-    });
+    // Stored: a run of a relay's chunks as one reference row (event-refs.ts); returned: every event.
+    for (const row of logRows(events)) this.stmts.insertEvent.run(taskId, base + row.offset, row.type, row.state, row.payload, at);
+    return events.map((e, i) => ({ seq: base + i + 1, type: e.type, state: e.state, payload: e.payload, value: e.value, at }));
   }
 
   private insertMessages(taskId: string, messages: Message[], at: string): void {
@@ -215,7 +217,9 @@ export class SqliteTaskWriter implements TaskWriter {
   }
 
   private artifactsFromLog(taskId: string): Artifact[] {
-    const chunks = (this.stmts.artifactEvents.all(taskId) as { payload: string }[]).map((r) => JSON.parse(r.payload) as ArtifactChunk);
+    const rows = this.stmts.artifactEvents.all(taskId) as RawEventRow[];
+    const referenced = refRanges(rows).flatMap((r) => this.stmts.rowRange.all(r.taskId, r.from, r.to) as RawEventRow[]);
+    const chunks = expandRefs(rows, referenced, () => 0).map((r) => JSON.parse(r.payload) as ArtifactChunk);
     return accumulateArtifacts(chunks);
   }
 

@@ -15,6 +15,7 @@ import { accumulateArtifacts, joinedParts } from '../../protocol/artifacts';
 import type { Artifact, ArtifactChunk, Message } from '../../protocol/types';
 import { isTurnEndState, textOf } from '../../protocol/types';
 import type { RelayChild } from './child';
+import { markChunkRow } from '../../db/event-refs';
 
 /**
  * The caller's artifacts as mirrored from the child. `whole` when the mirror saw the child's log
@@ -119,6 +120,8 @@ async function mirrorBatch(batch: StoredEvent[], end: ChildEnd | null, turn: Age
   const run: ArtifactChunk[] = [];
   for (const [i, event] of batch.entries()) {
     const chunk = event.type === 'artifact' && 'artifact' in event.payload ? event.payload : null;
+    // The caller's log names the child's row instead of storing the chunk again (decision 420).
+    if (chunk) markChunkRow(chunk, { taskId: event.taskId, seq: event.seq });
     if (i >= passOn) {
       if (chunk) artifacts.hold(chunk);
     } else if (chunk) {
