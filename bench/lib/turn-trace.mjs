@@ -70,27 +70,22 @@ function start(dir) {
   globalThis.setImmediate = wrap('immediate', setImmediate);
   globalThis.setTimeout = wrap('timeout', setTimeout);
 
+  /** Times the listeners of `event` on every emitter of `proto`, labelled by `label(emitter)`. */
+  const timeEvent = (proto, event, label) => {
+    const emit = proto.emit;
+    proto.emit = function (name, ...args) {
+      if (name !== event) return emit.call(this, name, ...args);
+      const s = now();
+      try {
+        return emit.call(this, name, ...args);
+      } finally {
+        record(s, label(this));
+      }
+    };
+  };
   // An HTTP server's sockets are read by its parser (no 'data' events): time its 'request' handlers.
-  const serverEmit = http.Server.prototype.emit;
-  http.Server.prototype.emit = function (event, ...args) {
-    if (event !== 'request') return serverEmit.call(this, event, ...args);
-    const s = now();
-    try {
-      return serverEmit.call(this, event, ...args);
-    } finally {
-      record(s, 'request handler');
-    }
-  };
-  const emit = net.Socket.prototype.emit;
-  net.Socket.prototype.emit = function (event, ...args) {
-    if (event !== 'data') return emit.call(this, event, ...args);
-    const s = now();
-    try {
-      return emit.call(this, event, ...args);
-    } finally {
-      record(s, this.server ? 'read: accepted socket (requests)' : 'read: client socket (PostgreSQL, peers)');
-    }
-  };
+  timeEvent(http.Server.prototype, 'request', () => 'request handler');
+  timeEvent(net.Socket.prototype, 'data', (socket) => (socket.server ? 'read: accepted socket (requests)' : 'read: client socket (PostgreSQL, peers)'));
 
   const gcs = [];
   new PerformanceObserver((list) => {
