@@ -10,8 +10,6 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FLUSH_BUDGET_MS, WriteQueue } from '../../lib/db/sqlite/write-queue';
-import { DEFAULT_PER_SLICE } from '../../lib/util/turn-slices';
-import { probe } from '../support/loop-probe';
 
 let dir: string;
 let db: Database.Database;
@@ -110,32 +108,5 @@ describe('SQLite group commit under a burst', () => {
     expect(rejected).toBeLessThan(20);
     expect(committedIds()).toEqual(fulfilled);
     expect(fulfilled).toEqual(Array.from({ length: 20 - rejected }, (_, i) => 200 + rejected + i));
-  });
-
-  it(`settles a commit's writes ${DEFAULT_PER_SLICE} a turn, in order, reading sockets in between`, async () => {
-    commits = [];
-    db.exec('DELETE FROM "rows"');
-    const q = queue();
-    const settled: number[] = [];
-    const p = await probe(() => settled.length);
-    // 300 quick writes: one transaction (far under the budget), whose settling used to run every caller's continuation in its turn.
-    const all = Promise.all(
-      Array.from({ length: 300 }, (_, i) =>
-        q.enqueue(() => {
-          inTransaction++;
-          return db.prepare('INSERT INTO "rows" ("id") VALUES (?)').run(1000 + i);
-        }).then(() => {
-          if (settled.push(1000 + i) === 1) p.poke();
-        }),
-      ),
-    );
-    await all;
-    const seenAfter = await p.seen;
-    p.close();
-    expect(commits.map((c) => c.writes)).toEqual([300]);
-    expect(settled).toEqual(Array.from({ length: 300 }, (_, i) => 1000 + i));
-    // The probe's byte, written as the first write settled, was read before the rest of the commit's writes settled.
-    expect(seenAfter).toBeGreaterThanOrEqual(1);
-    expect(seenAfter).toBeLessThan(300);
   });
 });

@@ -10,7 +10,6 @@
  */
 import { countQueries } from '../query-counter';
 import { metrics } from '../../metrics/metrics';
-import { createSliceQueue } from '../../util/turn-slices';
 
 const MAX_BATCH = 1_000;
 
@@ -22,13 +21,6 @@ const MAX_BATCH = 1_000;
  */
 export const FLUSH_BUDGET_MS = 8;
 
-/*
- * A write's promise is settled in a slice (turn-slices.ts: 32 a turn, in commit order), not
- * with the flush (decision 431): settling a flush's writes resumes each caller, and their
- * continuations (the sends' next steps and answers) ran in the flush's turn after it, twice
- * its time in a detach burst's profile, before the loop read another socket.
- */
-
 interface QueuedWrite {
   run: () => unknown;
   resolve: (value: unknown) => void;
@@ -38,7 +30,6 @@ interface QueuedWrite {
 export class WriteQueue {
   private queue: QueuedWrite[] = [];
   private scheduled = false;
-  private readonly settled = createSliceQueue();
 
   /** `transaction(fn)` must run fn inside one transaction and commit it, or throw. */
   constructor(private readonly transaction: (fn: () => void) => void) {}
@@ -83,11 +74,11 @@ export class WriteQueue {
     countQueries('writes', batch.length);
     countQueries('commits');
     if (failure) {
-      for (const write of batch) this.settled.run(() => write.reject(failure.error));
+      for (const write of batch) write.reject(failure.error);
       return;
     }
     observeCommit(performance.now() - started, batch.length);
-    batch.forEach((write, i) => this.settled.run(() => (outcomes[i].ok ? write.resolve(outcomes[i].value) : write.reject(outcomes[i].value))));
+    batch.forEach((write, i) => (outcomes[i].ok ? write.resolve(outcomes[i].value) : write.reject(outcomes[i].value)));
   }
 }
 
