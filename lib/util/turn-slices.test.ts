@@ -1,35 +1,6 @@
-import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSliceQueue, slicedTimeout } from './turn-slices';
-
-/**
- * A socket pair on loopback: `poke()` writes a byte, and the promise of `seen()` resolves with
- * what `read()` returned when the byte was handled, which happens in a poll phase of the loop
- * (where the server answers its health probe), never inside a timers or check phase.
- */
-async function probe(read: () => number) {
-  let seenAt: number | undefined;
-  let resolveSeen: (at: number) => void = () => {};
-  const seen = new Promise<number>((resolve) => (resolveSeen = resolve));
-  const server = net.createServer((socket) =>
-    socket.once('data', () => {
-      seenAt = read();
-      resolveSeen(seenAt);
-    }),
-  );
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  const client = net.connect(port, '127.0.0.1');
-  await new Promise<void>((resolve) => client.once('connect', resolve));
-  return {
-    poke: () => client.write('x'),
-    seen,
-    close: () => {
-      client.destroy();
-      server.close();
-    },
-  };
-}
+import { probe } from '../../tests/support/loop-probe';
 
 const closers: (() => void)[] = [];
 afterEach(() => closers.splice(0).forEach((close) => close()));

@@ -50,6 +50,11 @@ export function createSliceQueue(perSlice = DEFAULT_PER_SLICE): SliceQueue {
   };
 }
 
+/** Resolves in the next loop turn's check phase, after a poll phase: yields the loop to I/O. */
+export function nextTurn(): Promise<void> {
+  return new Promise<void>((resolve) => setImmediate(resolve));
+}
+
 /** The process's one queue: every site shares it, so their sum per turn is bounded. */
 let shared: SliceQueue | undefined;
 function sharedQueue(): SliceQueue {

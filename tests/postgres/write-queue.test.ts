@@ -8,7 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { freshStore } from '../support/in-process';
 import { createPgPool } from '../../lib/db/postgres/pool';
-import { PgWriteQueue } from '../../lib/db/postgres/write-queue';
+import { PgWriteQueue, WRITES_PER_TURN } from '../../lib/db/postgres/write-queue';
+import { DEFAULT_PER_SLICE } from '../../lib/util/turn-slices';
+import { probe } from '../support/loop-probe';
 
 let url = '';
 let pool: pg.Pool;
@@ -68,5 +70,38 @@ describe('PgWriteQueue: statements sent with COMMIT', () => {
     expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/division by zero/);
     expect(await ids('fail')).toEqual(['good1', 'good2']);
     expect(batches).toBe(4); // the batch, then each write on its own
+  });
+});
+
+describe('PgWriteQueue: bounded work per turn', () => {
+  it(`sends a batch's statements ${WRITES_PER_TURN} a turn and settles its writes ${DEFAULT_PER_SLICE} a turn, in order, reading sockets in between`, async () => {
+    const total = 400;
+    let started = 0;
+    const settled: number[] = [];
+    const sending = await probe(() => started);
+    const settling = await probe(() => settled.length);
+    const queue = new PgWriteQueue(pool, Promise.resolve());
+    const writes = Array.from({ length: total }, (_, i) =>
+      queue
+        .enqueue((client) => {
+          if (started++ === 0) sending.poke();
+          return client.query('INSERT INTO "wq_rows" VALUES ($1, $2)', [`s${String(i).padStart(3, '0')}`, 'sliced']).then(() => i);
+        }, [`s${i}`])
+        .then((i) => {
+          if (settled.push(i) === 1) settling.poke();
+        }),
+    );
+    await Promise.all(writes);
+    const [startedWhenRead, settledWhenRead] = [await sending.seen, await settling.seen];
+    sending.close();
+    settling.close();
+    expect(settled).toEqual(Array.from({ length: total }, (_, i) => i));
+    expect(await ids('sliced')).toHaveLength(total);
+    // One batch (all queued in one turn), whose statements went out over several turns and whose
+    // writes settled over several: the probes' bytes were read before either end was done.
+    expect(startedWhenRead).toBeGreaterThanOrEqual(1);
+    expect(startedWhenRead).toBeLessThan(total);
+    expect(settledWhenRead).toBeGreaterThanOrEqual(1);
+    expect(settledWhenRead).toBeLessThan(total);
   });
 });

@@ -22,13 +22,25 @@
  * writes waiting behind it: a restart of PostgreSQL delays writes instead of failing them. A
  * failed COMMIT rejects the whole batch: whether it committed is unknown, so running it again
  * could write twice.
+ *
+ * Bounded work per event-loop turn (decision 430): a batch holds up to 1,000 writes (a detach
+ * burst fills it), and both its ends ran in one turn each: building and sending every write's
+ * statement, and settling every write's promise, whose continuations (the sends' next steps,
+ * their answers) then ran back to back before the loop read another socket (the health
+ * probe's). Its statements go out WRITES_PER_TURN at a time, one slice a turn (PostgreSQL runs
+ * the first while the next are built), and its writes are settled through a slice queue,
+ * a slice of 32 a turn (turn-slices.ts), in queue order across batches, while the next batch runs.
  */
 import type pg from 'pg';
 import { countQueries } from '../query-counter';
 import { corked } from './pool';
 import { sleep } from '../../util/abortable';
+import { createSliceQueue, nextTurn, type SliceQueue } from '../../util/turn-slices';
 
 const MAX_BATCH = 1_000;
+/** Writes whose statements are built and sent in one turn (a few milliseconds of work). */
+export const WRITES_PER_TURN = 64;
+
 const RETRY_FOR_MS = 30_000;
 const MAX_BACKOFF_MS = 2_000;
 
@@ -72,6 +84,8 @@ export interface PgWriteQueueHooks {
 export class PgWriteQueue {
   private queue: QueuedWrite[] = [];
   private flushing = false;
+  /** Settles the writes' promises a slice a turn, in the order their batches ended. */
+  private readonly settled: SliceQueue = createSliceQueue();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -107,7 +121,7 @@ export class PgWriteQueue {
       try {
         countQueries('commits');
         const values = await this.transaction(batch);
-        batch.forEach((w, i) => w.resolve(values[i]));
+        batch.forEach((w, i) => this.settle(() => w.resolve(values[i])));
         return;
       } catch (error) {
         this.hooks.onRollback?.();
@@ -116,7 +130,7 @@ export class PgWriteQueue {
           continue;
         }
         if (!(error instanceof WriteFailed) || batch.length === 1) {
-          for (const w of batch) w.reject(causeOf(error));
+          for (const w of batch) this.settle(() => w.reject(causeOf(error)));
           return;
         }
         break;
@@ -125,12 +139,18 @@ export class PgWriteQueue {
     for (const w of batch) {
       try {
         countQueries('commits');
-        w.resolve((await this.transaction([w]))[0]);
+        const [value] = await this.transaction([w]);
+        this.settle(() => w.resolve(value));
       } catch (error) {
         this.hooks.onRollback?.();
-        w.reject(causeOf(error));
+        this.settle(() => w.reject(causeOf(error)));
       }
     }
+  }
+
+  /** Settles a write in a later slice: in order with every write settled before it. */
+  private settle(fn: () => void): void {
+    this.settled.run(fn);
   }
 
   private async transaction(writes: QueuedWrite[]): Promise<unknown[]> {
@@ -139,7 +159,7 @@ export class PgWriteQueue {
     });
     let broken: Error | undefined;
     try {
-      const [begin, ...pending] = corked(client, () => [client.query('BEGIN'), ...startWrites(client, writes)]);
+      const [begin, ...pending] = await startWrites(client, writes, () => client.query('BEGIN'));
       const settled = await Promise.allSettled([begin, ...pending]);
       const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
       const values = settled.slice(1).map((s) => (s.status === 'fulfilled' ? s.value : undefined));
@@ -169,13 +189,26 @@ export class PgWriteQueue {
   }
 }
 
-/** Sends each write's first statement now, except behind an earlier write of the batch with a shared key. */
-function startWrites(client: pg.PoolClient, writes: QueuedWrite[]): Promise<unknown>[] {
+/**
+ * Sends each write's first statement, WRITES_PER_TURN a turn (each slice in one socket write),
+ * except behind an earlier write of the batch with a shared key. Resolves once all are sent.
+ */
+async function startWrites(client: pg.PoolClient, writes: QueuedWrite[], begin: () => Promise<unknown>): Promise<Promise<unknown>[]> {
   const lastByKey = new Map<string, Promise<unknown>>();
-  return writes.map((write) => {
+  const start = (write: QueuedWrite) => {
     const before = write.keys.flatMap((key) => lastByKey.get(key) ?? []);
     const started = before.length ? Promise.allSettled(before).then(() => write.run(client)) : write.run(client);
     for (const key of write.keys) lastByKey.set(key, started);
     return started;
-  });
+  };
+  const sent: Promise<unknown>[] = [];
+  for (let i = 0; i < writes.length; i += WRITES_PER_TURN) {
+    if (i > 0) await nextTurn();
+    // BEGIN goes out with the first slice.
+    const slice = corked(client, () => [...(i === 0 ? [begin()] : []), ...writes.slice(i, i + WRITES_PER_TURN).map(start)]);
+    // Awaited all together once every slice is sent: until then a rejection is not unhandled.
+    for (const p of slice) p.catch(() => {});
+    sent.push(...slice);
+  }
+  return sent;
 }
