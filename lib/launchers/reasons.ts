@@ -2,7 +2,7 @@
  * Failure reasons: short, precise, and bounded, because they end up in a task's status
  * message and metadata, shown to peers and operators.
  */
-import { ELLIPSIS } from '../util/wide-chars';
+import { ELLIPSIS } from '../protocol/wide-chars';
 
 /** How much of a stderr tail goes into a reason. */
 export const REASON_TAIL_CHARS = 2000;

@@ -10,7 +10,7 @@ import { CursorSchema, readTaskState, START, TaskViewShape } from './task-view';
 import { UnknownTaskError } from './task-wait';
 import { answering, structured } from './tool-result';
 import { listAgents, type ListedAgent } from './agent-targets';
-import { LEFT_ARROW, RIGHT_ARROW } from '../util/wide-chars';
+import { LEFT_ARROW, RIGHT_ARROW } from '../protocol/wide-chars';
 
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 

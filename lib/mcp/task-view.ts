@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { loadTaskDetail } from '../dashboard/task-detail';
 import { isTerminalState, isTurnEndState, textOf, type Artifact } from '../protocol/types';
 import { MAX_OUTPUT_CHARS, MAX_WAIT_SECONDS } from './limits';
-import { ELLIPSIS } from '../util/wide-chars';
+import { ELLIPSIS } from '../protocol/wide-chars';
 
 /** Where a caller is in a task: the last event seq it saw and how much output it has read. */
 export interface Cursor {

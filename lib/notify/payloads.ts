@@ -5,7 +5,7 @@
 import type { NotificationEvent, NotificationFormat } from '../config/notification-rules';
 import type { TaskRecord } from '../db/task-records';
 import { messageText } from '../protocol/message-text';
-import { ELLIPSIS, LEFT_ARROW, RIGHT_ARROW } from '../util/wide-chars';
+import { ELLIPSIS, LEFT_ARROW, RIGHT_ARROW } from '../protocol/wide-chars';
 
 export const RESULT_PREVIEW_CHARS = 2_000;
 const PREVIEW_CHARS = 300;

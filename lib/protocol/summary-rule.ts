@@ -10,7 +10,7 @@ import type { TaskEventBody, TimelineEvent } from './task-events';
 import { messageText } from './message-text';
 import type { Message, TaskState } from './types';
 import { isTerminalState } from './types';
-import { ELLIPSIS } from '../util/wide-chars';
+import { ELLIPSIS } from './wide-chars';
 
 /** How one event changes a task's summary; absent fields stay as they were. */
 export interface TaskSummaryChange {

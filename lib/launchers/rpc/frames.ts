@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { ContextArtifact } from '../../agent-runner';
 import type { Message, Part } from '../../protocol/types';
-import { ELLIPSIS } from '../../util/wide-chars';
+import { ELLIPSIS } from '../../protocol/wide-chars';
 
 export const WORKER_PROTOCOL = 'switchboard.worker/1';
 
