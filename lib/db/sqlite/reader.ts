@@ -14,6 +14,8 @@ import { CHUNK_REF_TYPE, chunkRefOf, expandRefs, refRanges, withRefType } from '
 export type { RawEventRow, RawMessageRow, RawArtifactRow };
 
 const EVENT_COLUMNS = '"taskId","seq","type","state","payload","at"';
+/** The rows a chunk reference names (event-refs.ts): the reader's and the writer's claim read. */
+export const ROW_RANGE_SQL = `SELECT ${EVENT_COLUMNS} FROM "TaskEvent" WHERE "taskId" = ? AND "seq" BETWEEN ? AND ? ORDER BY "seq"`;
 const IN_OPEN_STATE = `"state" IN (${OPEN_STATES.map((s) => `'${s}'`).join(',')})`;
 const OPEN_TASK_COUNT = `SELECT COUNT(*) AS "n" FROM (SELECT 1 FROM "Task" WHERE "owner" = @owner AND "direction" = 'inbound' AND ${IN_OPEN_STATE} LIMIT @atMost)`;
 
@@ -28,7 +30,7 @@ export class SqliteTaskReader implements TaskReader {
       messages: conn.prepare('SELECT "messageId","role","parts","metadata" FROM "Message" WHERE "taskId" = ? ORDER BY "id"'),
       lastMessages: conn.prepare('SELECT * FROM (SELECT "id","messageId","role","parts","metadata" FROM "Message" WHERE "taskId" = ? ORDER BY "id" DESC LIMIT ?) ORDER BY "id"'),
       artifactBytes: conn.prepare('SELECT COALESCE(SUM(LENGTH("payload")), 0) AS "bytes" FROM "TaskEvent" WHERE "taskId" = ? AND "type" = \'artifact\''),
-      rowRange: conn.prepare(`SELECT ${EVENT_COLUMNS} FROM "TaskEvent" WHERE "taskId" = ? AND "seq" BETWEEN ? AND ? ORDER BY "seq"`),
+      rowRange: conn.prepare(ROW_RANGE_SQL),
       rangeBytes: conn.prepare('SELECT COALESCE(SUM(LENGTH("payload")), 0) AS "bytes" FROM "TaskEvent" WHERE "taskId" = ? AND "seq" BETWEEN ? AND ?'),
       chunkRefs: conn.prepare(`SELECT "payload" FROM "TaskEvent" WHERE "taskId" = ? AND "type" = '${CHUNK_REF_TYPE}'`),
       artifacts: conn.prepare('SELECT "artifactId","name","description","parts","metadata" FROM "Artifact" WHERE "taskId" = ? ORDER BY "position"'),

@@ -27,6 +27,7 @@ import { BACKSTOP_PAGES, startWalCheckpointer, type WalCheckpointer } from './wa
 import { countQueries, queryLogEnabled } from '../query-counter';
 import { writeOutboxSqlite } from './outboxes';
 import { CHUNK_REF_TYPE, expandRefs, logRows, refRanges } from '../event-refs';
+import { ROW_RANGE_SQL } from './reader';
 
 export { RESULT_TEXT_LIMIT, sqliteTime, type RawTaskRow, type WriteGuard, type WriteResult };
 
@@ -66,7 +67,7 @@ export class SqliteTaskWriter implements TaskWriter {
       artifactEvents: this.conn.prepare(
         `SELECT "taskId","seq","type","state","payload","at" FROM "TaskEvent" WHERE "taskId" = ? AND "type" IN ('artifact','${CHUNK_REF_TYPE}') ORDER BY "seq"`,
       ),
-      rowRange: this.conn.prepare('SELECT "taskId","seq","type","state","payload","at" FROM "TaskEvent" WHERE "taskId" = ? AND "seq" BETWEEN ? AND ? ORDER BY "seq"'),
+      rowRange: this.conn.prepare(ROW_RANGE_SQL),
       deleteArtifacts: this.conn.prepare('DELETE FROM "Artifact" WHERE "taskId" = ?'),
       insertArtifact: this.conn.prepare('INSERT INTO "Artifact" ("taskId","artifactId","position","name","description","parts","metadata") VALUES (?,?,?,?,?,?,?)'),
       insertTask: this.conn.prepare(INSERT_TASK_SQL),
